@@ -1,0 +1,378 @@
+#include "formats/collapsed/collapsed.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "fg/builder.h"
+#include "fg/error.h"
+
+namespace fg::formats::collapsed {
+
+namespace {
+
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// A count token: digits, optionally followed by '.' and digits.
+struct Count {
+  std::int64_t value = 0;
+  bool fractional = false;
+  bool overflow = false;
+};
+
+// Finds the count at the end of [b, e): returns the token start, or nullptr
+// when the text does not end in whitespace followed by a count.
+const char* find_count(const char* b, const char* e) {
+  const char* p = e;
+  while (p > b && (is_digit(p[-1]) || p[-1] == '.')) --p;
+  if (p == e || p == b || !is_blank(p[-1])) return nullptr;
+  // digits, then at most one '.', which must follow a digit
+  const char* dot = static_cast<const char*>(std::memchr(p, '.', static_cast<std::size_t>(e - p)));
+  if (dot == p) return nullptr;
+  if (dot && std::memchr(dot + 1, '.', static_cast<std::size_t>(e - dot - 1))) return nullptr;
+  return p;
+}
+
+Count parse_count(const char* b, const char* e) {
+  Count c;
+  std::uint64_t v = 0;
+  const char* p = b;
+  for (; p < e && is_digit(*p); ++p) {
+    unsigned d = unsigned(*p - '0');
+    if (v > (std::uint64_t(INT64_MAX) - d) / 10) {
+      c.overflow = true;
+      return c;
+    }
+    v = v * 10 + d;
+  }
+  if (p < e) {  // ".ddd": round half away from zero, as printf("%.0f") would
+    double frac = std::strtod(std::string(p, e).c_str(), nullptr);
+    if (frac != 0) c.fractional = true;
+    if (frac >= 0.5) {
+      if (v == std::uint64_t(INT64_MAX)) {
+        c.overflow = true;
+        return c;
+      }
+      ++v;
+    }
+  }
+  c.value = static_cast<std::int64_t>(v);
+  return c;
+}
+
+// Length of the common prefix of a and b, both at least n bytes long.
+std::size_t common_prefix(const char* a, const char* b, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b + i, 8);
+    if (x != y) return i + static_cast<std::size_t>(__builtin_ctzll(x ^ y) / 8);
+  }
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+const char* skip_back_blanks(const char* b, const char* e) {
+  while (e > b && is_blank(e[-1])) --e;
+  return e;
+}
+
+class Reader {
+ public:
+  Reader(Input& input, Diagnostics& diag) : input_(input), diag_(diag) {}
+  Profile run();
+
+ private:
+  void line(const char* b, const char* e);
+  bool parse_counts(const char* b, const char* e, const char** stack_end, std::int64_t* values);
+  StackId intern_stack(const char* b, const char* e);
+  FrameId intern_frame(const char* b, const char* e);
+  FrameId make_frame(std::string_view token);
+  void warn(const char* at, const std::string& kind, const std::string& message) {
+    diag_.warn(SourcePosition::text(input_.name(), line_no_,
+                                    static_cast<std::uint64_t>(at - line_start_) + 1),
+               kind, message);
+  }
+  void start(int columns);
+
+  Input& input_;
+  Diagnostics& diag_;
+  std::optional<ProfileBuilder> builder_;
+  int columns_ = 0;  // 0 until the first data line decides between 1 and 2
+  std::uint64_t line_no_ = 0;
+  const char* line_start_ = nullptr;
+
+  // The previous stack's bytes (still in the buffer), the end offset of each
+  // of its frames and the stack after each frame: a line that shares a byte
+  // prefix with the previous one reuses those frames without hashing them.
+  const char* prev_ = nullptr;
+  std::size_t prev_len_ = 0;
+  std::vector<std::size_t> prev_ends_;
+  std::vector<StackId> prev_stacks_;
+
+  StringPool tokens_;
+  std::vector<FrameId> token_frames_;
+  struct CacheEntry {
+    std::uint64_t hash = 0;
+    std::string_view token;
+    FrameId frame = 0;
+  };
+  static constexpr std::size_t kCacheSize = 1 << 14;
+  std::vector<CacheEntry> cache_ = std::vector<CacheEntry>(kCacheSize, CacheEntry{0, {}, U64Map::kMissing});
+};
+
+void Reader::start(int columns) {
+  columns_ = columns;
+  std::vector<ValueType> types;
+  if (columns == 1) {
+    types.push_back({"samples", "count", ValueRole::kPlain});
+  } else {
+    types.push_back({"samples", "count", ValueRole::kBase});
+    types.push_back({"samples", "count", ValueRole::kNew});
+  }
+  builder_.emplace(std::move(types));
+  builder_->metadata().source_format = "collapsed";
+  builder_->metadata().sources.push_back(input_.name());
+}
+
+bool Reader::parse_counts(const char* b, const char* e, const char** stack_end,
+                          std::int64_t* values) {
+  const char* last = find_count(b, e);
+  if (!last) {
+    warn(e, "bad line", "expected a count at the end of the line");
+    return false;
+  }
+  const char* rest = skip_back_blanks(b, last);
+  const char* first = find_count(b, rest);
+  if (columns_ == 0) start(first ? 2 : 1);
+  if (columns_ == 2 && !first) {
+    warn(last, "bad line", "expected two counts (before and after), as in the file's first line");
+    return false;
+  }
+  struct Token {
+    const char* b;
+    const char* e;
+  };
+  Token tokens[2] = {{last, e}, {nullptr, nullptr}};
+  if (columns_ == 2) tokens[0] = {first, rest}, tokens[1] = {last, e};
+  for (int i = 0; i < columns_; ++i) {
+    Count c = parse_count(tokens[i].b, tokens[i].e);
+    if (c.overflow) {
+      warn(tokens[i].b, "bad line", "count does not fit in 64 bits");
+      return false;
+    }
+    if (c.fractional)
+      warn(tokens[i].b, "fractional count",
+           "fractional count " + std::string(tokens[i].b, tokens[i].e) + " rounded to " +
+               std::to_string(c.value));
+    values[i] = c.value;
+  }
+  *stack_end = skip_back_blanks(b, columns_ == 2 ? first : last);
+  return true;
+}
+
+FrameId Reader::intern_frame(const char* b, const char* e) {
+  // A direct-mapped cache in front of the token pool: frame names follow a
+  // steep frequency curve, so most lookups hit a hot entry without probing
+  // the pool's large table.
+  std::string_view token(b, static_cast<std::size_t>(e - b));
+  const std::uint64_t h = hash_bytes(token);
+  CacheEntry& c = cache_[h & (kCacheSize - 1)];
+  if (c.hash == h && c.frame != U64Map::kMissing && c.token == token) return c.frame;
+  StringId t = tokens_.intern(token);
+  if (t >= token_frames_.size()) token_frames_.resize(t + 1, U64Map::kMissing);
+  if (token_frames_[t] == U64Map::kMissing) token_frames_[t] = make_frame(token);
+  c = CacheEntry{h, tokens_.view(t), token_frames_[t]};
+  return c.frame;
+}
+
+FrameId Reader::make_frame(std::string_view token) {
+  std::string_view name = token;
+  FrameKind kind = FrameKind::kNative;
+  if (name.size() > 4) {
+    if (auto k = frame_kind_from_suffix(name.substr(name.size() - 4))) {
+      kind = *k;
+      name.remove_suffix(4);
+    }
+  }
+  return builder_->frame(name, kind);
+}
+
+StackId Reader::intern_stack(const char* b, const char* e) {
+  const std::size_t len = static_cast<std::size_t>(e - b);
+  // Perl's split drops trailing empty fields: "a;b;;" is "a;b".
+  std::size_t used = len;
+  while (used > 0 && b[used - 1] == ';') --used;
+
+  // Frames shared with the previous line.
+  std::size_t common = 0;
+  std::size_t limit = std::min(used, prev_len_);
+  if (prev_) common = common_prefix(b, prev_, limit);
+  std::size_t shared = 0;
+  while (shared < prev_ends_.size() && prev_ends_[shared] < common) ++shared;
+  if (shared < prev_ends_.size() && prev_ends_[shared] == common &&
+      (common == used || b[common] == ';'))
+    ++shared;
+  prev_ends_.resize(shared);
+  prev_stacks_.resize(shared);
+
+  StackId s = shared ? prev_stacks_[shared - 1] : kRootStack;
+  std::size_t pos = shared ? prev_ends_[shared - 1] + 1 : 0;
+  if (used > 0) {
+    while (pos <= used) {
+      const char* fb = b + pos;
+      const void* semi = std::memchr(fb, ';', used - pos);
+      std::size_t end = semi ? static_cast<std::size_t>(static_cast<const char*>(semi) - b) : used;
+      s = builder_->stack(s, intern_frame(fb, b + end));
+      prev_ends_.push_back(end);
+      prev_stacks_.push_back(s);
+      pos = end + 1;
+    }
+  }
+  prev_ = b;
+  prev_len_ = used;
+  return s;
+}
+
+void Reader::line(const char* b, const char* e) {
+  ++line_no_;
+  line_start_ = b;
+  if (e > b && e[-1] == '\r') --e;
+  const char* trimmed = skip_back_blanks(b, e);
+  if (trimmed == b) return;  // blank line
+  std::int64_t values[2];
+  const char* stack_end;
+  if (!parse_counts(b, trimmed, &stack_end, values)) return;
+  StackId s = intern_stack(b, stack_end);
+  builder_->add_sample(s, std::span<const std::int64_t>(values, static_cast<std::size_t>(columns_)));
+}
+
+Profile Reader::run() {
+  std::size_t cap = 4 << 20;
+  std::unique_ptr<char[]> buf(new char[cap]);
+  std::size_t begin = 0, end = 0;  // unprocessed bytes are [begin, end)
+  bool eof = false;
+  while (true) {
+    const char* nl = static_cast<const char*>(std::memchr(buf.get() + begin, '\n', end - begin));
+    if (nl) {
+      line(buf.get() + begin, nl);
+      begin = static_cast<std::size_t>(nl - buf.get()) + 1;
+      continue;
+    }
+    if (eof) {
+      if (begin < end) line(buf.get() + begin, buf.get() + end);
+      break;
+    }
+    // Keep the previous stack (for prefix sharing) and the partial line.
+    std::size_t keep = begin;
+    if (prev_) {
+      auto prev_off = static_cast<std::size_t>(prev_ - buf.get());
+      if (begin - prev_off > cap / 2) {
+        // Far behind (many bad lines since): forget it rather than grow.
+        prev_ = nullptr;
+        prev_len_ = 0;
+        prev_ends_.clear();
+        prev_stacks_.clear();
+      } else {
+        keep = prev_off;
+      }
+    }
+    if (keep > 0) {
+      std::memmove(buf.get(), buf.get() + keep, end - keep);
+      if (prev_) prev_ -= keep;
+      begin -= keep;
+      end -= keep;
+    } else if (end == cap) {
+      // One line longer than the buffer: grow it.
+      std::unique_ptr<char[]> bigger(new char[cap * 2]);
+      std::memcpy(bigger.get(), buf.get(), end);
+      if (prev_) prev_ = bigger.get() + (prev_ - buf.get());
+      buf = std::move(bigger);
+      cap *= 2;
+    }
+    std::size_t k = input_.read(buf.get() + end, cap - end);
+    if (k == 0) eof = true;
+    end += k;
+  }
+  if (columns_ == 0) start(1);
+  return std::move(*builder_).finish();
+}
+
+// Text of a frame in a folded line.
+void append_frame(std::string& out, const Profile& p, FrameId f) {
+  for (char c : p.frame_name(f)) {
+    if (c == ';') c = '|';
+    else if (c == '\n' || c == '\r') c = ' ';
+    out.push_back(c);
+  }
+  out.append(frame_kind_suffix(p.frame(f).kind));
+}
+
+}  // namespace
+
+Sniff sniff(std::string_view head, std::string_view) {
+  if (head.find('\0') != std::string_view::npos) return Sniff::kNo;
+  std::size_t pos = 0;
+  int good = 0, lines = 0;
+  while (pos < head.size() && lines < 20) {
+    std::size_t nl = head.find('\n', pos);
+    if (nl == std::string_view::npos) break;  // a partial last line says nothing
+    std::string_view l = head.substr(pos, nl - pos);
+    pos = nl + 1;
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    const char* e = skip_back_blanks(l.data(), l.data() + l.size());
+    if (e == l.data()) continue;
+    ++lines;
+    if (find_count(l.data(), e)) ++good;
+  }
+  if (lines == 0) {
+    std::string_view l = head.substr(pos);
+    const char* e = skip_back_blanks(l.data(), l.data() + l.size());
+    return e != l.data() && find_count(l.data(), e) ? Sniff::kMaybe : Sniff::kNo;
+  }
+  if (good == lines) return Sniff::kYes;
+  return good > 0 ? Sniff::kMaybe : Sniff::kNo;
+}
+
+Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
+  return Reader(input, diagnostics).run();
+}
+
+void write(const Profile& p, const WriteOptions& options, std::ostream& out, Diagnostics&) {
+  const std::size_t col = options.value ? p.find_value(*options.value) : p.default_value_index();
+  const std::optional<std::size_t> base = p.base_of(col);
+  const std::size_t n = p.stack_count();
+  std::vector<std::int64_t> self(n, 0), self_base(base ? n : 0, 0);
+  std::vector<bool> seen(n, false);
+  for (std::size_t i = 0; i < p.sample_count(); ++i) {
+    StackId s = p.sample(i).stack;
+    seen[s] = true;
+    self[s] += p.values(i)[col];
+    if (base) self_base[s] += p.values(i)[*base];
+  }
+  std::vector<std::string> lines;
+  std::vector<FrameId> frames;
+  for (StackId s = 0; s < n; ++s) {
+    if (!seen[s] || (self[s] == 0 && (!base || self_base[s] == 0))) continue;
+    std::string line;
+    p.stack_frames(s, frames);
+    for (std::size_t d = 0; d < frames.size(); ++d) {
+      if (d) line.push_back(';');
+      append_frame(line, p, frames[d]);
+    }
+    if (base) line += ' ' + std::to_string(self_base[s]);
+    line += ' ' + std::to_string(self[s]);
+    lines.push_back(std::move(line));
+  }
+  std::sort(lines.begin(), lines.end());
+  for (const std::string& l : lines) {
+    out.write(l.data(), static_cast<std::streamsize>(l.size()));
+    out.put('\n');
+  }
+}
+
+}  // namespace fg::formats::collapsed

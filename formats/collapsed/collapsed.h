@@ -1,0 +1,37 @@
+// Collapsed ("folded") stacks, the format of flamegraph.pl's stackcollapse
+// scripts, async-profiler's collapsed output and inferno:
+//
+//   frame;frame;frame count
+//
+// one line per stack, root first; the count is the last whitespace-separated
+// field, so frame names may contain spaces. A file whose first line has two
+// counts (`stack before after`, as difffolded.pl writes) reads into a base
+// and a new column. Frame annotations `_[k]` `_[j]` `_[i]` `_[w]` become
+// frame kinds. CRLF, blank lines and a missing final newline are accepted;
+// any other bad line is a warning with file:line (an error with --strict).
+#pragma once
+
+#include <ostream>
+#include <string_view>
+
+#include "fg/diagnostics.h"
+#include "fg/profile.h"
+#include "formats/input.h"
+#include "formats/options.h"
+#include "formats/registry.h"
+
+namespace fg::formats::collapsed {
+
+Sniff sniff(std::string_view head, std::string_view filename);
+
+/// Streams `input` into a profile: memory grows with distinct stacks, not
+/// with the input's size.
+Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics);
+
+/// Writes one line per stack, sorted bytewise, with `;` in names written as
+/// `|` and kind annotations appended. The selected column (--value) is
+/// written; when it has a base column, both (`stack base new`).
+void write(const Profile& profile, const WriteOptions& options, std::ostream& out,
+           Diagnostics& diagnostics);
+
+}  // namespace fg::formats::collapsed

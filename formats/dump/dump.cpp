@@ -1,0 +1,11 @@
+#include "formats/dump/dump.h"
+
+#include "fg/dump.h"
+
+namespace fg::formats::dump {
+
+void write(const Profile& profile, const WriteOptions&, std::ostream& out, Diagnostics&) {
+  dump_profile(profile, out);
+}
+
+}  // namespace fg::formats::dump

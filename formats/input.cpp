@@ -1,0 +1,198 @@
+#include "formats/input.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "fg/error.h"
+
+namespace fg::formats {
+
+// The raw byte source (a descriptor or a string) and the inflater.
+class Input::Impl {
+ public:
+  int fd = -1;
+  bool own_fd = false;
+  std::string memory;
+  std::size_t memory_pos = 0;
+  bool from_memory = false;
+
+  bool inflating = false;
+  z_stream zs{};
+  bool zs_ready = false;
+  std::string raw;  // compressed bytes not yet inflated
+  bool raw_eof = false;
+
+  ~Impl() {
+    if (zs_ready) inflateEnd(&zs);
+    if (own_fd && fd >= 0) ::close(fd);
+  }
+
+  std::size_t read_source(char* buf, std::size_t n, const std::string& name) {
+    if (from_memory) {
+      std::size_t k = std::min(n, memory.size() - memory_pos);
+      std::memcpy(buf, memory.data() + memory_pos, k);
+      memory_pos += k;
+      return k;
+    }
+    for (;;) {
+      ssize_t k = ::read(fd, buf, n);
+      if (k >= 0) return static_cast<std::size_t>(k);
+      if (errno == EINTR) continue;
+      throw Error(name + ": read failed: " + std::strerror(errno));
+    }
+  }
+};
+
+Input::Input(std::string name, std::uint64_t max_inflated)
+    : name_(std::move(name)), max_inflated_(max_inflated), impl_(std::make_unique<Impl>()) {}
+
+Input::~Input() = default;
+
+class InputFactory {
+ public:
+  static std::unique_ptr<Input> make(std::string name, std::uint64_t max) {
+    return std::unique_ptr<Input>(new Input(std::move(name), max));
+  }
+};
+
+std::unique_ptr<Input> Input::open(const std::string& path, std::uint64_t max_inflated) {
+  if (path == "-") {
+    auto in = InputFactory::make("<stdin>", max_inflated);
+    in->impl_->fd = 0;
+    return in;
+  }
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error(path + ": cannot open: " + std::strerror(errno));
+  auto in = InputFactory::make(path, max_inflated);
+  in->impl_->fd = fd;
+  in->impl_->own_fd = true;
+  return in;
+}
+
+std::unique_ptr<Input> Input::from_bytes(std::string name, std::string bytes,
+                                         std::uint64_t max_inflated) {
+  auto in = InputFactory::make(std::move(name), max_inflated);
+  in->impl_->from_memory = true;
+  in->impl_->memory = std::move(bytes);
+  return in;
+}
+
+std::size_t Input::read_raw_inflated(char* buf, std::size_t n) {
+  Impl& m = *impl_;
+  if (!sniffed_) {
+    // Decide on gzip from the first two bytes of the raw stream.
+    sniffed_ = true;
+    char magic[2];
+    std::size_t got = 0;
+    while (got < 2) {
+      std::size_t k = m.read_source(magic + got, 2 - got, name_);
+      if (k == 0) break;
+      got += k;
+    }
+    m.raw.assign(magic, got);
+    if (got == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
+        static_cast<unsigned char>(magic[1]) == 0x8b) {
+      compressed_ = true;
+      m.inflating = true;
+      if (inflateInit2(&m.zs, 15 + 32) != Z_OK) throw Error(name_ + ": cannot start gzip inflater");
+      m.zs_ready = true;
+    }
+  }
+  if (!m.inflating) {
+    if (!m.raw.empty()) {
+      std::size_t k = std::min(n, m.raw.size());
+      std::memcpy(buf, m.raw.data(), k);
+      m.raw.erase(0, k);
+      return k;
+    }
+    return m.read_source(buf, n, name_);
+  }
+  // Inflate, concatenated gzip members included.
+  for (;;) {
+    if (m.raw.empty() && !m.raw_eof) {
+      m.raw.resize(1 << 16);
+      std::size_t k = m.read_source(m.raw.data(), m.raw.size(), name_);
+      m.raw.resize(k);
+      if (k == 0) m.raw_eof = true;
+    }
+    if (m.raw.empty() && m.raw_eof) {
+      // Still inside a gzip member with nothing left to feed it.
+      throw Error(name_ + ": truncated gzip data after " + std::to_string(inflated_) +
+                  " inflated bytes");
+    }
+    m.zs.next_in = reinterpret_cast<Bytef*>(m.raw.data());
+    m.zs.avail_in = static_cast<uInt>(m.raw.size());
+    m.zs.next_out = reinterpret_cast<Bytef*>(buf);
+    m.zs.avail_out = static_cast<uInt>(n);
+    int rc = inflate(&m.zs, Z_NO_FLUSH);
+    std::size_t produced = n - m.zs.avail_out;
+    m.raw.erase(0, m.raw.size() - m.zs.avail_in);
+    if (rc == Z_STREAM_END) {
+      // Another member may follow.
+      if (m.raw.empty() && !m.raw_eof) {
+        m.raw.resize(1 << 16);
+        std::size_t k = m.read_source(m.raw.data(), m.raw.size(), name_);
+        m.raw.resize(k);
+        if (k == 0) m.raw_eof = true;
+      }
+      if (!m.raw.empty()) inflateReset(&m.zs);
+      else m.inflating = false, m.raw_eof = true;
+    } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+      throw Error(name_ + ": corrupt gzip data after " + std::to_string(inflated_ + produced) +
+                  " inflated bytes" + (m.zs.msg ? std::string(": ") + m.zs.msg : std::string()));
+    }
+    inflated_ += produced;
+    if (inflated_ > max_inflated_)
+      throw Error(name_ + ": inflates to more than " + std::to_string(max_inflated_) +
+                  " bytes; refusing (a gzip bomb?)");
+    if (produced > 0) return produced;
+    if (!m.inflating) return 0;
+  }
+}
+
+std::string_view Input::head(std::size_t n) {
+  if (lookahead_pos_ > 0) {
+    lookahead_.erase(0, lookahead_pos_);
+    lookahead_pos_ = 0;
+  }
+  while (lookahead_.size() < n) {
+    std::size_t old = lookahead_.size();
+    lookahead_.resize(n);
+    std::size_t k = read_raw_inflated(lookahead_.data() + old, n - old);
+    lookahead_.resize(old + k);
+    if (k == 0) break;
+  }
+  return std::string_view(lookahead_).substr(0, std::min(n, lookahead_.size()));
+}
+
+std::size_t Input::read(char* buf, std::size_t n) {
+  std::size_t k;
+  if (lookahead_pos_ < lookahead_.size()) {
+    k = std::min(n, lookahead_.size() - lookahead_pos_);
+    std::memcpy(buf, lookahead_.data() + lookahead_pos_, k);
+    lookahead_pos_ += k;
+  } else {
+    k = read_raw_inflated(buf, n);
+  }
+  offset_ += k;
+  return k;
+}
+
+std::string read_all(Input& input) {
+  std::string out;
+  std::size_t used = 0;
+  for (;;) {
+    if (out.size() - used < (1 << 16)) out.resize(std::max<std::size_t>(out.size() * 2, 1 << 20));
+    std::size_t k = input.read(out.data() + used, out.size() - used);
+    if (k == 0) break;
+    used += k;
+  }
+  out.resize(used);
+  return out;
+}
+
+}  // namespace fg::formats

@@ -1,0 +1,61 @@
+// Input bytes for every reader: a file or "-" (standard input), inflated
+// when it starts with gzip's magic bytes (never judged by the file name).
+// Streams, so a reader's memory does not grow with the input's size.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace fg::formats {
+
+/// Inflated bytes above this are refused (a gzip bomb): 4 GiB by default.
+inline constexpr std::uint64_t kDefaultMaxInflated = std::uint64_t{4} << 30;
+
+class Input {
+ public:
+  /// Opens `path` ("-" for standard input). Throws fg::Error naming the file
+  /// when it cannot be opened.
+  static std::unique_ptr<Input> open(const std::string& path,
+                                     std::uint64_t max_inflated = kDefaultMaxInflated);
+  /// An input over bytes already in memory (tests, fuzzing).
+  static std::unique_ptr<Input> from_bytes(std::string name, std::string bytes,
+                                           std::uint64_t max_inflated = kDefaultMaxInflated);
+  virtual ~Input();
+
+  /// The name used in messages: the path, or "<stdin>".
+  const std::string& name() const { return name_; }
+  bool compressed() const { return compressed_; }
+
+  /// Up to n bytes from the start of the (inflated) input, without
+  /// consuming them. Valid until the next call to read().
+  std::string_view head(std::size_t n = 4096);
+  /// Reads up to n bytes; returns 0 only at the end. Throws fg::Error on a
+  /// read or inflate failure, naming the file and the offset.
+  std::size_t read(char* buf, std::size_t n);
+  /// Inflated bytes handed out so far.
+  std::uint64_t offset() const { return offset_; }
+
+ protected:
+  Input(std::string name, std::uint64_t max_inflated);
+
+ private:
+  class Impl;
+  std::size_t read_raw_inflated(char* buf, std::size_t n);
+  std::string name_;
+  std::uint64_t max_inflated_;
+  bool compressed_ = false;
+  bool sniffed_ = false;
+  std::string lookahead_;
+  std::size_t lookahead_pos_ = 0;
+  std::uint64_t offset_ = 0;
+  std::uint64_t inflated_ = 0;
+  std::unique_ptr<Impl> impl_;
+  friend class InputFactory;
+};
+
+/// The whole (inflated) input, for formats that cannot stream.
+std::string read_all(Input& input);
+
+}  // namespace fg::formats

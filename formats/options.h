@@ -1,0 +1,39 @@
+// Options that readers and writers take, filled by the tools from their
+// command lines. Each format reads only the part it needs.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace fg::formats {
+
+/// Options of the flame graph writers, with flamegraph.pl's names and defaults.
+struct FlameGraphOptions {
+  std::string title;            ///< "" means "Flame Graph" / "Icicle Graph" / "Flame Chart"
+  std::string subtitle;
+  int width = 1200;             ///< image width, pixels
+  double frame_height = 16;     ///< --height: height of one frame, pixels
+  std::string min_width = "0.1";  ///< pixels, or a percentage of the total with '%'
+  std::string font_type = "Verdana";
+  double font_size = 12;
+  double font_width = 0.59;     ///< average glyph width relative to font_size
+  std::string count_name;       ///< "" means "samples" for counts, else the unit
+  std::string name_type = "Function:";
+  std::string colors = "hot";   ///< palette name
+  std::string bg_colors;        ///< "" chooses by palette; yellow|blue|green|grey|#rrggbb
+  bool hash = false;            ///< flamegraph.pl --hash colouring (by name, weighted)
+  bool reverse = false;         ///< stack-reversed graph
+  bool inverted = false;        ///< icicle graph
+  bool flame_chart = false;     ///< time order, no merging
+  bool negate = false;          ///< swap the red/blue hues of a differential graph
+  std::string notes;
+};
+
+struct ReadOptions {};
+
+struct WriteOptions {
+  std::optional<std::string> value;  ///< --value NAME|INDEX
+  FlameGraphOptions flame;
+};
+
+}  // namespace fg::formats

@@ -1,0 +1,68 @@
+#include "formats/output.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+
+#include "fg/error.h"
+
+namespace fg::formats {
+
+namespace {
+constexpr std::size_t kBufferSize = 1 << 20;
+}
+
+Output::Output(const std::string& path, bool binary) : path_(path) {
+  buffer_ = std::make_unique<char[]>(kBufferSize);
+  if (path.empty() || path == "-") {
+    if (binary && ::isatty(1))
+      throw UsageError("refusing to write binary output to a terminal; use -o FILE or a pipe");
+    std::cout.rdbuf()->pubsetbuf(buffer_.get(), kBufferSize);
+    stream_ = &std::cout;
+    return;
+  }
+  // A unique temporary in the target's directory, so rename() stays atomic.
+  std::string pattern = path + ".tmp-XXXXXX";
+  int fd = ::mkstemp(pattern.data());
+  if (fd < 0) throw Error(path + ": cannot create output file: " + std::strerror(errno));
+  ::fchmod(fd, 0644 & ~[] { mode_t m = ::umask(0); ::umask(m); return m; }());
+  ::close(fd);
+  temp_ = pattern;
+  auto file = std::make_unique<std::ofstream>();
+  file->rdbuf()->pubsetbuf(buffer_.get(), kBufferSize);
+  file->open(temp_, std::ios::binary | std::ios::trunc);
+  if (!*file) {
+    ::unlink(temp_.c_str());
+    throw Error(path + ": cannot write output file");
+  }
+  stream_ = file.get();
+  owned_ = std::move(file);
+}
+
+Output::~Output() {
+  if (!committed_ && !temp_.empty()) {
+    owned_.reset();
+    ::unlink(temp_.c_str());
+  }
+}
+
+void Output::commit() {
+  stream_->flush();
+  if (!*stream_) throw Error((temp_.empty() ? std::string("<stdout>") : path_) + ": write failed");
+  if (temp_.empty()) {
+    committed_ = true;
+    return;
+  }
+  static_cast<std::ofstream&>(*owned_).close();
+  if (!*owned_) throw Error(path_ + ": write failed");
+  if (::rename(temp_.c_str(), path_.c_str()) != 0)
+    throw Error(path_ + ": cannot move output into place: " + std::strerror(errno));
+  committed_ = true;
+}
+
+}  // namespace fg::formats

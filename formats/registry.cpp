@@ -1,0 +1,117 @@
+#include "formats/registry.h"
+
+#include <algorithm>
+#include <iomanip>
+
+#include "fg/error.h"
+#include "formats/collapsed/collapsed.h"
+#include "formats/dump/dump.h"
+#include "formats/svg/flamegraph.h"
+
+namespace fg::formats {
+
+const std::vector<Format>& all_formats() {
+  static const std::vector<Format> formats = {
+      {"collapsed", {".folded", ".collapsed", ".stacks"},
+       "folded stacks: 'frame;frame;frame count' per line (flamegraph.pl, async-profiler)",
+       collapsed::sniff, collapsed::read, collapsed::write, false},
+      {"svg", {".svg"}, "flame graph SVG, as flamegraph.pl draws it", nullptr, nullptr,
+       svg::write_flamegraph, false},
+      {"dump", {".dump"}, "canonical text dump of the profile model (for tests and debugging)",
+       nullptr, nullptr, dump::write, false},
+  };
+  return formats;
+}
+
+const Format* find_format(std::string_view name) {
+  for (const Format& f : all_formats())
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+namespace {
+
+std::string_view extension_of(std::string_view path) {
+  std::size_t slash = path.find_last_of('/');
+  std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  if (base.size() > 3 && base.substr(base.size() - 3) == ".gz") base.remove_suffix(3);
+  std::size_t dot = base.find_last_of('.');
+  return dot == std::string_view::npos || dot == 0 ? std::string_view{} : base.substr(dot);
+}
+
+const Format* by_extension(std::string_view path, bool want_reader) {
+  std::string_view ext = extension_of(path);
+  if (ext.empty()) return nullptr;
+  for (const Format& f : all_formats()) {
+    if (want_reader ? !f.read : !f.write) continue;
+    if (std::find(f.extensions.begin(), f.extensions.end(), ext) != f.extensions.end()) return &f;
+  }
+  return nullptr;
+}
+
+std::string names(const std::vector<const Format*>& formats) {
+  std::string out;
+  for (const Format* f : formats) {
+    if (!out.empty()) out += ", ";
+    out += f->name;
+  }
+  return out;
+}
+
+}  // namespace
+
+const Format& detect_input_format(Input& input, const std::optional<std::string>& from) {
+  if (from) {
+    const Format* f = find_format(*from);
+    if (!f) throw UsageError("--from " + *from + ": unknown format (see --list-formats)");
+    if (!f->read) throw UsageError("--from " + *from + ": fg cannot read this format");
+    return *f;
+  }
+  std::string_view head = input.head(4096);
+  std::vector<const Format*> yes, maybe;
+  for (const Format& f : all_formats()) {
+    if (!f.read || !f.sniff) continue;
+    Sniff s = f.sniff(head, input.name());
+    if (s == Sniff::kYes) yes.push_back(&f);
+    if (s == Sniff::kMaybe) maybe.push_back(&f);
+  }
+  if (yes.size() == 1) return *yes[0];
+  if (const Format* f = by_extension(input.name(), true)) return *f;
+  if (yes.empty() && maybe.size() == 1) return *maybe[0];
+  if (head.empty()) throw Error(input.name() + ": empty input");
+  if (yes.size() + maybe.size() == 0)
+    throw Error(input.name() + ": unrecognised input format; name one with --from (see --list-formats)");
+  throw Error(input.name() + ": input could be any of " + names(yes.empty() ? maybe : yes) +
+              "; name one with --from");
+}
+
+const Format& choose_output_format(const std::optional<std::string>& to,
+                                   const std::string& output_path) {
+  if (to) {
+    const Format* f = find_format(*to);
+    if (!f) throw UsageError("--to " + *to + ": unknown format (see --list-formats)");
+    if (!f->write) throw UsageError("--to " + *to + ": fg cannot write this format");
+    return *f;
+  }
+  if (!output_path.empty() && output_path != "-") {
+    if (const Format* f = by_extension(output_path, false)) return *f;
+    throw UsageError("cannot tell the output format from '" + output_path + "'; use --to");
+  }
+  return *find_format("svg");
+}
+
+void print_formats(std::ostream& out) {
+  out << std::left << std::setw(12) << "FORMAT" << std::setw(6) << "READ" << std::setw(7) << "WRITE"
+      << std::setw(28) << "EXTENSIONS" << "SUMMARY\n";
+  for (const Format& f : all_formats()) {
+    std::string ext;
+    for (std::string_view e : f.extensions) {
+      if (!ext.empty()) ext += ' ';
+      ext += e;
+    }
+    out << std::setw(12) << f.name << std::setw(6) << (f.read ? "yes" : "-") << std::setw(7)
+        << (f.write ? "yes" : "-") << std::setw(28) << ext << f.summary << '\n';
+  }
+}
+
+}  // namespace fg::formats

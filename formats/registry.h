@@ -1,0 +1,48 @@
+// The one table of every format fg knows, and format detection: `--from`,
+// else the one format whose sniff says yes, else the file extension, else
+// the one "maybe"; otherwise an error naming the candidates. No format is
+// found by running every parser over the whole input.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fg/diagnostics.h"
+#include "fg/profile.h"
+#include "formats/input.h"
+#include "formats/options.h"
+
+namespace fg::formats {
+
+enum class Sniff { kNo, kMaybe, kYes };
+
+struct Format {
+  std::string_view name;
+  std::vector<std::string_view> extensions;  ///< with the dot: ".folded"
+  std::string_view summary;
+  /// Judges the first bytes (at most 4096, inflated) of an input.
+  Sniff (*sniff)(std::string_view head, std::string_view filename) = nullptr;
+  Profile (*read)(Input& input, const ReadOptions& options, Diagnostics& diagnostics) = nullptr;
+  void (*write)(const Profile& profile, const WriteOptions& options, std::ostream& out,
+                Diagnostics& diagnostics) = nullptr;
+  bool binary = false;  ///< output is binary (never written to a terminal)
+};
+
+const std::vector<Format>& all_formats();
+/// The format called `name`, or nullptr.
+const Format* find_format(std::string_view name);
+
+/// The reader for `input`. Throws UsageError for an unknown or write-only
+/// --from, Error when no format or several fit.
+const Format& detect_input_format(Input& input, const std::optional<std::string>& from);
+/// The writer: `to`, else from the extension of `output_path`, else svg.
+const Format& choose_output_format(const std::optional<std::string>& to,
+                                   const std::string& output_path);
+
+/// The table that --list-formats prints.
+void print_formats(std::ostream& out);
+
+}  // namespace fg::formats

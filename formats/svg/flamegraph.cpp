@@ -1,0 +1,279 @@
+#include "formats/svg/flamegraph.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+#include "fg/call_tree.h"
+#include "fg/error.h"
+#include "fg/flame_layout.h"
+#include "fg/reverse.h"
+#include "fg/utf8.h"
+#include "formats/svg/flamegraph_script.h"
+#include "formats/svg/palette.h"
+#include "formats/svg/xml_escape.h"
+
+namespace fg::formats::svg {
+
+namespace {
+
+constexpr double kXPad = 10;
+constexpr double kFramePad = 1;
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+// How Perl prints a number it did not format: "%.15g".
+std::string perl_number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  return buf;
+}
+
+// "1234567" -> "1,234,567"
+std::string with_commas(std::string digits) {
+  std::size_t start = (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) ? 1 : 0;
+  for (std::size_t i = digits.size(); i > start + 3;) {
+    i -= 3;
+    digits.insert(i, 1, ',');
+  }
+  return digits;
+}
+
+// The geometry of one drawing: what flamegraph.pl computes from its options.
+struct Canvas {
+  double width, frame_height, font_size, ypad1, ypad2, ypad3, height, per_value, min_value;
+  bool inverted;
+};
+
+double parse_min_width(const std::string& text, bool* percent) {
+  std::string number = text;
+  *percent = !number.empty() && number.back() == '%';
+  if (*percent) number.pop_back();
+  bool ok = !number.empty() && number.find_first_not_of("0123456789.") == std::string::npos;
+  char* end = nullptr;
+  double v = ok ? std::strtod(number.c_str(), &end) : 0;
+  if (!ok || *end != '\0')
+    throw UsageError("--minwidth " + text + ": expected a number of pixels, or a percentage like 0.5%");
+  return v;
+}
+
+void check_options(const FlameGraphOptions& o) {
+  if (!is_palette(o.colors))
+    throw UsageError("--colors " + o.colors + ": expected one of " + std::string(palette_names()));
+  if (o.width <= 2 * kXPad) throw UsageError("--width must be more than 20 pixels");
+  if (!(o.frame_height > 0)) throw UsageError("--height must be positive");
+  if (!(o.font_size > 0)) throw UsageError("--fontsize must be positive");
+  if (!(o.font_width > 0)) throw UsageError("--fontwidth must be positive");
+}
+
+class Writer {
+ public:
+  Writer(const Profile& p, const CallTree& tree, std::size_t col, const FlameGraphOptions& o,
+         std::ostream& out)
+      : p_(p), tree_(tree), col_(col), o_(o), out_(out) {}
+  void run();
+
+ private:
+  void header(const Canvas& c);
+  void frame(const FlameRect& r, const Canvas& c, const FlameLayout& layout);
+  void flush(bool force = false) {
+    if (!force && buf_.size() < (1 << 20)) return;
+    out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+    buf_.clear();
+  }
+  void text(const char* id, double x, double y, std::string_view content, const char* extra = "");
+
+  const Profile& p_;
+  const CallTree& tree_;
+  std::size_t col_;
+  const FlameGraphOptions& o_;
+  std::ostream& out_;
+  std::string buf_;
+  std::string count_name_;
+  double total_ = 0;
+};
+
+void Writer::text(const char* id, double x, double y, std::string_view content, const char* extra) {
+  buf_ += "<text id=\"";
+  buf_ += id;
+  buf_ += "\" x=\"" + fixed(x, 2) + "\" y=\"" + perl_number(y) + "\"" + extra + ">";
+  xml_escape(buf_, content);
+  buf_ += "</text>\n";
+}
+
+void Writer::header(const Canvas& c) {
+  const std::string w = std::to_string(o_.width), h = perl_number(c.height);
+  auto [bg1, bg2] = background(o_.bg_colors, o_.colors);
+  std::string title = o_.title;
+  if (title.empty()) title = o_.flame_chart ? "Flame Chart" : o_.inverted ? "Icicle Graph" : "Flame Graph";
+  const std::string fs = perl_number(o_.font_size), ts = perl_number(o_.font_size + 5);
+
+  buf_ += "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+          "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
+          "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n";
+  buf_ += "<svg version=\"1.1\" width=\"" + w + "\" height=\"" + h + "\" onload=\"fg_init()\" viewBox=\"0 0 " +
+          w + " " + h + "\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n";
+  buf_ += "<!-- Flame graph drawn by fg-convert. -->\n";
+  if (!o_.notes.empty()) {
+    buf_ += "<desc id=\"notes\">";
+    xml_escape(buf_, o_.notes);
+    buf_ += "</desc>\n";
+  }
+  buf_ += "<defs>\n\t<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\" >\n"
+          "\t\t<stop stop-color=\"" + bg1 + "\" offset=\"5%\" />\n"
+          "\t\t<stop stop-color=\"" + bg2 + "\" offset=\"95%\" />\n\t</linearGradient>\n</defs>\n";
+  buf_ += "<style type=\"text/css\">\n\ttext { font-family:";
+  xml_escape(buf_, o_.font_type);
+  buf_ += "; font-size:" + fs + "px; fill:rgb(0,0,0); }\n"
+          "\t#search, #ignorecase { opacity:0.1; cursor:pointer; }\n"
+          "\t#search:hover, #search.show, #ignorecase:hover, #ignorecase.show { opacity:1; }\n"
+          "\t#subtitle { text-anchor:middle; font-color:rgb(160,160,160); }\n"
+          "\t#title { text-anchor:middle; font-size:" + ts + "px}\n"
+          "\t#unzoom { cursor:pointer; }\n"
+          "\t#frames > *:hover { stroke:black; stroke-width:0.5; cursor:pointer; }\n"
+          "\t.hide { display:none; }\n\t.parent { opacity:0.5; }\n</style>\n";
+  buf_ += "<script type=\"text/ecmascript\">\n<![CDATA[";
+  buf_ += kFlameGraphScript;
+  buf_ += "]]>\n</script>\n";
+  buf_ += "<rect x=\"0.0\" y=\"0\" width=\"" + fixed(o_.width, 1) + "\" height=\"" + fixed(c.height, 1) +
+          "\" fill=\"url(#background)\"  />\n";
+  double mid = std::floor(o_.width / 2.0);
+  text("title", mid, o_.font_size * 2, title);
+  if (!o_.subtitle.empty()) text("subtitle", mid, o_.font_size * 4, o_.subtitle);
+  text("details", kXPad, c.height - c.ypad2 / 2, " ");
+  text("unzoom", kXPad, o_.font_size * 2, "Reset Zoom", " class=\"hide\"");
+  text("search", o_.width - kXPad - 100, o_.font_size * 2, "Search");
+  text("ignorecase", o_.width - kXPad - 16, o_.font_size * 2, "ic");
+  text("matched", o_.width - kXPad - 100, c.height - c.ypad2 / 2, " ");
+  buf_ += "<g id=\"frames\" data-xpad=\"" + perl_number(kXPad) + "\" data-charw=\"" +
+          perl_number(o_.font_size * o_.font_width) + "\" data-inverted=\"" + (c.inverted ? "1" : "0") +
+          "\" data-nametype=\"";
+  xml_escape(buf_, o_.name_type);
+  buf_ += "\">\n";
+}
+
+void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layout) {
+  const double x1 = kXPad + static_cast<double>(r.start) * c.per_value;
+  const double x2 = kXPad + static_cast<double>(r.start + r.width) * c.per_value;
+  double y1, y2;
+  if (!c.inverted) {
+    y1 = c.height - c.ypad2 - (r.depth + 1) * c.frame_height + kFramePad;
+    y2 = c.height - c.ypad2 - r.depth * c.frame_height;
+  } else {
+    y1 = c.ypad1 + r.depth * c.frame_height;
+    y2 = c.ypad1 + (r.depth + 1) * c.frame_height - kFramePad;
+  }
+  const bool root = r.node == kRootStack;
+  const FrameId f = root ? 0 : tree_.frame(r.node);
+  std::string_view name = root ? std::string_view("all") : p_.frame_name(f);
+
+  const std::string count = with_commas(fixed(static_cast<double>(r.width), 0));
+  buf_ += "<g>\n<title>";
+  xml_escape(buf_, name);
+  buf_ += " (" + count + " ";
+  xml_escape(buf_, count_name_);
+  if (root) {
+    buf_ += ", 100%)";
+  } else {
+    buf_ += ", " + fixed(100.0 * static_cast<double>(r.width) / total_, 2) + "%";
+    if (layout.diff) {
+      std::int64_t d = o_.negate ? -r.self_delta : r.self_delta;
+      buf_ += "; " + std::string(d > 0 ? "+" : "") + fixed(100.0 * static_cast<double>(d) / total_, 2) + "%";
+    }
+    buf_ += ")";
+  }
+  buf_ += "</title>";
+
+  // The colour key is the name as a folded line has it, annotation included.
+  std::string key(root ? std::string_view() : name);
+  if (!root) key.append(frame_kind_suffix(p_.frame(f).kind));
+  Rgb colour;
+  if (key == "--") colour = {160, 160, 160};
+  else if (key == "-") colour = {200, 200, 200};
+  else if (layout.diff) colour = diff_color(r.self_delta, layout.max_abs_delta, o_.negate);
+  else colour = frame_color(o_.colors, o_.hash, key);
+
+  // flamegraph.pl prints x and the right edge rounded to 0.1 and the width
+  // as the difference of those printed values.
+  const std::string xs = fixed(x1, 1), x2s = fixed(x2, 1);
+  const std::string ws = fixed(std::strtod(x2s.c_str(), nullptr) - std::strtod(xs.c_str(), nullptr), 1);
+  buf_ += "<rect x=\"" + xs + "\" y=\"" + perl_number(y1) + "\" width=\"" + ws + "\" height=\"" +
+          fixed(y2 - y1, 1) + "\" fill=\"" + colour.css() + "\" rx=\"2\" ry=\"2\" />\n";
+
+  const auto chars = static_cast<std::size_t>(std::max(0.0, (x2 - x1) / (o_.font_size * o_.font_width)));
+  buf_ += "<text  x=\"" + fixed(x1 + 3, 2) + "\" y=\"" + perl_number(3 + (y1 + y2) / 2) + "\" >";
+  if (chars >= 3) {
+    std::size_t len = code_point_count(name);
+    if (chars < len) {
+      xml_escape(buf_, name.substr(0, code_point_prefix(name, chars - 2)));
+      buf_ += "..";
+    } else {
+      xml_escape(buf_, name);
+    }
+  }
+  buf_ += "</text>\n</g>\n";
+  flush();
+}
+
+void Writer::run() {
+  const ValueType& vt = p_.value_types()[col_];
+  count_name_ = !o_.count_name.empty() ? o_.count_name : vt.unit == "count" ? "samples" : vt.unit;
+  total_ = static_cast<double>(tree_.total(kRootStack, col_));
+  if (!(total_ > 0)) {
+    std::string where;
+    for (const std::string& s : p_.metadata().sources) where += s + ": ";
+    throw Error(where + "nothing to draw: the total of value column '" + vt.type + "' is " +
+                std::to_string(tree_.total(kRootStack, col_)));
+  }
+
+  Canvas c;
+  c.width = o_.width;
+  c.frame_height = o_.frame_height;
+  c.font_size = o_.font_size;
+  c.ypad1 = o_.font_size * 3;
+  c.ypad2 = o_.font_size * 2 + 10;
+  c.ypad3 = o_.font_size * 2;
+  c.inverted = o_.inverted;
+  c.per_value = (o_.width - 2 * kXPad) / total_;
+  bool percent;
+  double mw = parse_min_width(o_.min_width, &percent);
+  c.min_value = percent ? total_ * mw / 100 : mw / c.per_value;
+
+  FlameLayoutOptions lo;
+  lo.column = col_;
+  lo.min_width = c.min_value;
+  lo.chart = o_.flame_chart;
+  FlameLayout layout = layout_flame(tree_, lo);
+
+  c.height = (layout.max_depth + 1) * c.frame_height + c.ypad1 + c.ypad2;
+  if (!o_.subtitle.empty()) c.height += c.ypad3;
+  header(c);
+  for (const FlameRect& r : layout.rects) frame(r, c, layout);
+  buf_ += "</g>\n</svg>\n";
+  flush(true);
+}
+
+}  // namespace
+
+void write_flamegraph(const Profile& profile, const WriteOptions& options, std::ostream& out,
+                      Diagnostics&) {
+  check_options(options.flame);
+  background(options.flame.bg_colors, options.flame.colors);  // validates --bgcolors
+  bool percent;
+  parse_min_width(options.flame.min_width, &percent);
+  std::size_t col = options.value ? profile.find_value(*options.value) : profile.default_value_index();
+  std::optional<Profile> reversed;
+  const Profile* p = &profile;
+  if (options.flame.reverse) p = &reversed.emplace(reverse_stacks(profile));
+  CallTree tree(*p);
+  Writer(*p, tree, col, options.flame, out).run();
+}
+
+}  // namespace fg::formats::svg

@@ -1,0 +1,74 @@
+// The only writer of a Profile. Readers push frames and samples; the
+// builder interns strings, functions, frames, stacks and label sets, and
+// merges samples with equal stack and labels (unless they carry timestamps).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "fg/profile.h"
+#include "fg/string_pool.h"
+
+namespace fg {
+
+class ProfileBuilder {
+ public:
+  /// Starts a profile with the given value columns (at least one).
+  explicit ProfileBuilder(std::vector<ValueType> value_types);
+
+  Metadata& metadata() { return profile_.metadata_; }
+  std::size_t value_count() const { return profile_.value_types_.size(); }
+
+  StringId intern(std::string_view s) { return profile_.strings_.intern(s); }
+  FunctionId function(std::string_view name, std::string_view system_name = {},
+                      std::string_view filename = {}, std::int64_t start_line = 0);
+  FrameId frame(FunctionId function, FrameKind kind = FrameKind::kNative, std::int64_t line = 0,
+                std::uint64_t address = 0, StringId module = 0);
+  /// Shorthand for frame(function(name), kind).
+  FrameId frame(std::string_view name, FrameKind kind = FrameKind::kNative);
+
+  /// The stack `parent` extended by `frame` at its leaf.
+  StackId stack(StackId parent, FrameId frame);
+  /// The stack of frames given root first.
+  StackId stack(std::span<const FrameId> root_to_leaf);
+
+  /// Interns a label set; the labels are sorted by key first.
+  LabelSetId labels(std::vector<Label> labels);
+
+  /// Adds `values` (one per column) to the sample of (stack, labels), or
+  /// appends a new sample. With a timestamp the sample is always appended.
+  void add_sample(StackId stack, std::span<const std::int64_t> values, LabelSetId labels = 0,
+                  std::int64_t timestamp = kNoTimestamp);
+  /// add_sample on the stack of `root_to_leaf`.
+  void add_sample(std::span<const FrameId> root_to_leaf, std::span<const std::int64_t> values,
+                  LabelSetId labels = 0, std::int64_t timestamp = kNoTimestamp);
+  /// For tree-shaped inputs: the node `frame` under `parent`, with its self
+  /// values added as a sample. Returns the node's stack.
+  StackId add_node(StackId parent, FrameId frame, std::span<const std::int64_t> self_values,
+                   LabelSetId labels = 0);
+
+  std::size_t stack_count() const { return profile_.stacks_.size(); }
+  const Profile& peek() const { return profile_; }
+
+  /// The finished profile; the builder must not be used afterwards.
+  Profile finish() &&;
+
+ private:
+  Profile profile_;
+  U64Map plain_functions_;  // name id -> function, when only a name is known
+  std::map<std::tuple<StringId, StringId, StringId, std::int64_t>, FunctionId> full_functions_;
+  U64Map plain_frames_;     // function | kind << 32 -> frame, when line/address/module are 0
+  std::map<std::tuple<FunctionId, int, std::int64_t, std::uint64_t, StringId>, FrameId> full_frames_;
+  U64Map stacks_;           // parent << 32 | frame -> stack
+  std::vector<std::uint8_t> unindexed_child_;   // 1: the child parent+1 is not in stacks_ yet
+  std::vector<std::uint32_t> sample_of_stack_;  // unlabelled sample per stack, or kMissing
+  std::map<std::pair<StackId, LabelSetId>, std::uint32_t> labelled_samples_;
+  std::map<std::vector<std::tuple<StringId, StringId, std::int64_t, StringId, bool>>, LabelSetId>
+      label_index_;
+};
+
+}  // namespace fg

@@ -1,0 +1,51 @@
+// Where each frame of a flame graph goes, in value units: the geometry that
+// flame graph writers (SVG, HTML) scale to pixels. The layout follows
+// flamegraph.pl exactly: siblings in frame_order(), a frame's own (self)
+// value to the left of its children, and frames narrower than the minimum
+// dropped with everything above them.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "fg/call_tree.h"
+#include "fg/profile.h"
+
+namespace fg {
+
+struct FlameLayoutOptions {
+  std::size_t column = 0;  ///< value column that gives widths
+  /// Drop frames whose width (in value units) is below this.
+  double min_width = 0;
+  /// Flame chart: samples in time order (by timestamp where samples have
+  /// one, else in the order they were first read), only adjacent equal
+  /// frames merged, instead of the merged, sorted tree. Samples without
+  /// timestamps that share a stack and labels were merged by the builder,
+  /// so a stack that repeats on non-adjacent lines is drawn once, where it
+  /// first appeared.
+  bool chart = false;
+};
+
+struct FlameRect {
+  StackId node = 0;          ///< call path of the frame (0: the "all" root)
+  std::uint32_t depth = 0;   ///< 0 for the root
+  std::int64_t start = 0;    ///< value units from the left edge
+  std::int64_t width = 0;
+  /// For diff profiles (column has a base): new minus base of the samples
+  /// that end in this frame, as flamegraph.pl colours a differential graph.
+  std::int64_t self_delta = 0;
+};
+
+struct FlameLayout {
+  std::vector<FlameRect> rects;  ///< parents before their children; [0] is the root
+  std::int64_t total = 0;        ///< width of the root
+  std::uint32_t max_depth = 0;   ///< deepest kept frame
+  bool diff = false;             ///< the column has a base column
+  std::int64_t max_abs_delta = 1;  ///< largest |new - base| of one sample, at least 1
+};
+
+/// Lays out the flame graph of `tree` (tree mode) or of its profile's
+/// samples (chart mode).
+FlameLayout layout_flame(const CallTree& tree, const FlameLayoutOptions& options);
+
+}  // namespace fg

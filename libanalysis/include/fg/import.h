@@ -1,0 +1,33 @@
+// Copying parts of one profile into a builder for another: the common step
+// of every transform (merge, reverse, filter, diff). Ids are translated once
+// and cached, so copying a profile costs one lookup per distinct item.
+#pragma once
+
+#include <vector>
+
+#include "fg/builder.h"
+#include "fg/profile.h"
+
+namespace fg {
+
+class ProfileImporter {
+ public:
+  /// Both must outlive the importer.
+  ProfileImporter(ProfileBuilder& to, const Profile& from);
+
+  StringId string(StringId id);
+  FrameId frame(FrameId id);
+  LabelSetId labels(LabelSetId id);
+  /// The same call path in the destination.
+  StackId stack(StackId id);
+
+ private:
+  ProfileBuilder& to_;
+  const Profile& from_;
+  std::vector<StringId> strings_;
+  std::vector<FrameId> frames_;
+  std::vector<LabelSetId> labels_;
+  std::vector<StackId> stacks_;
+};
+
+}  // namespace fg

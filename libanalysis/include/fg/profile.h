@@ -1,0 +1,172 @@
+// The model every reader fills and every writer draws from: a sample table,
+// as in pprof, whose stacks form a prefix tree. Ids are dense 32-bit
+// integers; parents get smaller stack ids than their children, so one
+// reverse pass over the stacks sums totals. Only ProfileBuilder writes it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "fg/string_pool.h"
+
+namespace fg {
+
+using FunctionId = std::uint32_t;
+using FrameId = std::uint32_t;
+using StackId = std::uint32_t;     ///< 0 is the empty stack, the root of every path.
+using LabelSetId = std::uint32_t;  ///< 0 is the empty label set.
+inline constexpr StackId kRootStack = 0;
+inline constexpr std::int64_t kNoTimestamp = INT64_MIN;
+
+/// What kind of code a frame ran. A field, never a suffix in the name:
+/// writers add suffixes (`_[k]`) where a format wants them.
+enum class FrameKind : std::uint8_t {
+  kNative,       ///< ordinary compiled code, or unknown
+  kKernel,       ///< operating-system kernel (`_[k]`)
+  kJit,          ///< JIT-compiled code (`_[j]`)
+  kInlined,      ///< inlined into its caller (`_[i]`)
+  kInterpreted,  ///< interpreted (bytecode) code
+  kC1Compiled,   ///< JIT-compiled at a lower tier (HotSpot C1)
+  kCpp,          ///< C++ runtime code inside a managed runtime (the JVM)
+  kWaker,        ///< waker stack of an off-CPU chain graph (`_[w]`)
+};
+
+/// A short lower-case name for a kind, e.g. "kernel"; used in dumps.
+std::string_view frame_kind_name(FrameKind kind);
+/// The collapsed-stack annotation for a kind ("_[k]"), or "" when the kind
+/// has none (kNative, kInterpreted, kC1Compiled, kCpp).
+std::string_view frame_kind_suffix(FrameKind kind);
+/// The kind of a collapsed-stack annotation, if `suffix` is one ("_[j]").
+std::optional<FrameKind> frame_kind_from_suffix(std::string_view suffix);
+
+/// How a value column takes part in a comparison.
+enum class ValueRole : std::uint8_t {
+  kPlain,  ///< an ordinary measurement
+  kBase,   ///< the "before" side of a diff
+  kNew,    ///< the "after" side of a diff; its base has the same type name
+};
+
+/// One measured quantity: "samples"/"count", "cpu"/"nanoseconds", ...
+struct ValueType {
+  std::string type;
+  std::string unit;
+  ValueRole role = ValueRole::kPlain;
+  bool operator==(const ValueType&) const = default;
+};
+
+struct Function {
+  StringId name = 0;         ///< the display name (demangled)
+  StringId system_name = 0;  ///< the raw or mangled name, when it differs
+  StringId filename = 0;
+  std::int64_t start_line = 0;
+};
+
+struct Frame {
+  FunctionId function = 0;
+  std::int64_t line = 0;       ///< 0 when unknown
+  std::uint64_t address = 0;   ///< 0 when unknown
+  StringId module = 0;         ///< binary or library, "" when unknown
+  FrameKind kind = FrameKind::kNative;
+};
+
+struct StackNode {
+  FrameId frame = 0;     ///< the leaf frame of this path (meaningless for the root)
+  StackId parent = 0;    ///< always smaller than this node's id
+  std::uint32_t depth = 0;  ///< number of frames on the path; 0 for the root
+};
+
+/// A label: key=value, either a string or a number with an optional unit.
+struct Label {
+  StringId key = 0;
+  StringId str = 0;
+  std::int64_t num = 0;
+  StringId unit = 0;
+  bool numeric = false;
+  bool operator==(const Label&) const = default;
+};
+
+struct Sample {
+  StackId stack = 0;
+  LabelSetId labels = 0;
+  std::int64_t timestamp = kNoTimestamp;  ///< nanoseconds since the epoch, or kNoTimestamp
+};
+
+/// Facts about the recording as a whole.
+struct Metadata {
+  std::string source_format;          ///< registry name of the reader, e.g. "collapsed"
+  std::vector<std::string> sources;   ///< input names, in reading order
+  ValueType period_type;
+  std::int64_t period = 0;
+  std::int64_t start_time_ns = 0;     ///< 0 when unknown
+  std::int64_t duration_ns = 0;       ///< 0 when unknown
+  std::string default_value;          ///< preferred value column type name, "" for the last
+  std::vector<std::string> comments;
+  /// Format-specific facts ("jvm" -> "17.0.15", ...), printed by dump.
+  std::vector<std::pair<std::string, std::string>> properties;
+};
+
+class ProfileBuilder;
+
+/// An immutable profile. Create with ProfileBuilder.
+class Profile {
+ public:
+  Profile(Profile&&) noexcept = default;
+  Profile& operator=(Profile&&) noexcept = default;
+
+  const std::vector<ValueType>& value_types() const { return value_types_; }
+  std::size_t value_count() const { return value_types_.size(); }
+  const Metadata& metadata() const { return metadata_; }
+
+  std::string_view str(StringId id) const { return strings_.view(id); }
+  const Function& function(FunctionId id) const { return functions_[id]; }
+  std::size_t function_count() const { return functions_.size(); }
+  const Frame& frame(FrameId id) const { return frames_[id]; }
+  std::size_t frame_count() const { return frames_.size(); }
+  /// The display name of a frame's function.
+  std::string_view frame_name(FrameId id) const { return str(functions_[frames_[id].function].name); }
+
+  const StackNode& stack(StackId id) const { return stacks_[id]; }
+  std::size_t stack_count() const { return stacks_.size(); }
+  /// Appends the frames of `id` root first (clears `out` first).
+  void stack_frames(StackId id, std::vector<FrameId>& out) const;
+
+  std::size_t sample_count() const { return samples_.size(); }
+  const Sample& sample(std::size_t i) const { return samples_[i]; }
+  std::span<const std::int64_t> values(std::size_t sample) const {
+    return {values_.data() + sample * value_types_.size(), value_types_.size()};
+  }
+  const std::vector<Label>& labels(LabelSetId id) const { return label_sets_[id]; }
+  std::size_t label_set_count() const { return label_sets_.size(); }
+
+  /// Sum of each value column over all samples.
+  std::vector<std::int64_t> totals() const;
+  /// The column pprof would show by default: Metadata::default_value when it
+  /// names a column, else the last column.
+  std::size_t default_value_index() const;
+  /// Resolves a `--value` argument: a type name ("alloc_space"), "type/unit",
+  /// or a 0-based index. Throws UsageError naming the available columns.
+  std::size_t find_value(std::string_view name_or_index) const;
+  /// The base column paired with a kNew column, if any.
+  std::optional<std::size_t> base_of(std::size_t new_column) const;
+
+ private:
+  friend class ProfileBuilder;
+  Profile() = default;
+
+  std::vector<ValueType> value_types_;
+  Metadata metadata_;
+  StringPool strings_;
+  std::vector<Function> functions_;
+  std::vector<Frame> frames_;
+  std::vector<StackNode> stacks_;
+  std::vector<Sample> samples_;
+  std::vector<std::int64_t> values_;
+  std::vector<std::vector<Label>> label_sets_;
+};
+
+}  // namespace fg

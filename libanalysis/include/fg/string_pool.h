@@ -1,0 +1,79 @@
+// Interned strings and small open-addressing hash maps: the building blocks
+// that keep the model's ids dense and its lookups cheap.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace fg {
+
+using StringId = std::uint32_t;  ///< Index into a StringPool; 0 is "".
+
+/// A 64-bit mixing hash (the splitmix64 finaliser).
+inline std::uint64_t mix64(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/// Hash of a byte string (FNV-style over 8-byte words, then mixed).
+std::uint64_t hash_bytes(std::string_view s);
+
+/// Open-addressing map from 64-bit keys to 32-bit values with linear probing.
+/// Grows at 50% load. kMissing is returned by find() for absent keys.
+class U64Map {
+ public:
+  static constexpr std::uint32_t kMissing = 0xffffffffu;
+  U64Map();
+  std::uint32_t find(std::uint64_t key) const;
+  /// Returns the value stored for key, inserting `value` first if absent.
+  std::uint32_t insert(std::uint64_t key, std::uint32_t value);
+  std::size_t size() const { return size_; }
+
+ private:
+  struct Slot {
+    std::uint64_t key;
+    std::uint32_t value;
+  };
+  void grow();
+  std::vector<Slot> slots_;
+  std::size_t mask_;
+  std::size_t size_ = 0;
+};
+
+/// Owns interned strings; views returned by view() stay valid for the
+/// pool's lifetime, including after the pool is moved.
+class StringPool {
+ public:
+  StringPool();
+  StringPool(StringPool&&) noexcept = default;
+  StringPool& operator=(StringPool&&) noexcept = default;
+  StringPool(const StringPool&) = delete;
+  StringPool& operator=(const StringPool&) = delete;
+
+  StringId intern(std::string_view s);
+  /// The id of s, or U64Map::kMissing when s was never interned.
+  StringId find(std::string_view s) const;
+  std::string_view view(StringId id) const { return strings_[id]; }
+  std::size_t size() const { return strings_.size(); }
+
+ private:
+  struct Slot {
+    std::uint64_t hash;
+    StringId id;
+  };
+  std::string_view store(std::string_view s);
+  void grow();
+  std::vector<std::string_view> strings_;
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  char* block_pos_ = nullptr;
+  std::size_t block_left_ = 0;
+  std::vector<Slot> table_;
+  std::size_t mask_;
+};
+
+}  // namespace fg

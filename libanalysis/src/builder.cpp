@@ -1,0 +1,139 @@
+#include "fg/builder.h"
+
+#include <algorithm>
+
+#include "fg/error.h"
+
+namespace fg {
+
+ProfileBuilder::ProfileBuilder(std::vector<ValueType> value_types) {
+  if (value_types.empty()) throw Error("a profile needs at least one value column");
+  profile_.value_types_ = std::move(value_types);
+  profile_.stacks_.push_back(StackNode{0, 0, 0});
+  profile_.label_sets_.emplace_back();
+  label_index_.emplace(decltype(label_index_)::key_type{}, 0);
+  sample_of_stack_.push_back(U64Map::kMissing);
+  unindexed_child_.push_back(0);
+}
+
+FunctionId ProfileBuilder::function(std::string_view name, std::string_view system_name,
+                                    std::string_view filename, std::int64_t start_line) {
+  StringId n = intern(name);
+  auto next = static_cast<FunctionId>(profile_.functions_.size());
+  FunctionId id;
+  if (system_name.empty() && filename.empty() && start_line == 0) {
+    id = plain_functions_.insert(n, next);
+  } else {
+    auto key = std::make_tuple(n, intern(system_name), intern(filename), start_line);
+    id = full_functions_.try_emplace(key, next).first->second;
+  }
+  if (id == next) {
+    profile_.functions_.push_back(Function{n, intern(system_name), intern(filename), start_line});
+  }
+  return id;
+}
+
+FrameId ProfileBuilder::frame(FunctionId function, FrameKind kind, std::int64_t line,
+                              std::uint64_t address, StringId module) {
+  auto next = static_cast<FrameId>(profile_.frames_.size());
+  FrameId id;
+  if (line == 0 && address == 0 && module == 0) {
+    id = plain_frames_.insert(std::uint64_t(function) | std::uint64_t(kind) << 32, next);
+  } else {
+    auto key = std::make_tuple(function, static_cast<int>(kind), line, address, module);
+    id = full_frames_.try_emplace(key, next).first->second;
+  }
+  if (id == next) profile_.frames_.push_back(Frame{function, line, address, module, kind});
+  return id;
+}
+
+FrameId ProfileBuilder::frame(std::string_view name, FrameKind kind) {
+  return frame(function(name), kind);
+}
+
+StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
+  auto next = static_cast<StackId>(profile_.stacks_.size());
+  if (next == U64Map::kMissing) throw Error("too many distinct stacks (more than 2^32 - 2)");
+  StackId id;
+  if (parent + 1 == next) {
+    // The newest node has no children yet, so this one is new. Readers of
+    // sorted or tree-shaped input take this path for most frames; leaving
+    // the child out of the hash map until someone looks under its parent
+    // saves a cache miss per frame.
+    unindexed_child_[parent] = 1;
+    id = next;
+  } else {
+    if (unindexed_child_[parent]) {
+      unindexed_child_[parent] = 0;
+      stacks_.insert(std::uint64_t(parent) << 32 | profile_.stacks_[parent + 1].frame, parent + 1);
+    }
+    id = stacks_.insert(std::uint64_t(parent) << 32 | frame, next);
+  }
+  if (id == next) {
+    profile_.stacks_.push_back(StackNode{frame, parent, profile_.stacks_[parent].depth + 1});
+    sample_of_stack_.push_back(U64Map::kMissing);
+    unindexed_child_.push_back(0);
+  }
+  return id;
+}
+
+StackId ProfileBuilder::stack(std::span<const FrameId> root_to_leaf) {
+  StackId s = kRootStack;
+  for (FrameId f : root_to_leaf) s = stack(s, f);
+  return s;
+}
+
+LabelSetId ProfileBuilder::labels(std::vector<Label> labels) {
+  if (labels.empty()) return 0;
+  std::stable_sort(labels.begin(), labels.end(), [this](const Label& a, const Label& b) {
+    return profile_.str(a.key) < profile_.str(b.key);
+  });
+  decltype(label_index_)::key_type key;
+  key.reserve(labels.size());
+  for (const Label& l : labels) key.emplace_back(l.key, l.str, l.num, l.unit, l.numeric);
+  auto next = static_cast<LabelSetId>(profile_.label_sets_.size());
+  auto [it, inserted] = label_index_.try_emplace(std::move(key), next);
+  if (inserted) profile_.label_sets_.push_back(std::move(labels));
+  return it->second;
+}
+
+void ProfileBuilder::add_sample(StackId stack, std::span<const std::int64_t> values,
+                                LabelSetId labels, std::int64_t timestamp) {
+  const std::size_t n = profile_.value_types_.size();
+  if (values.size() != n) throw Error("sample has " + std::to_string(values.size()) +
+                                      " values, the profile has " + std::to_string(n) + " columns");
+  std::uint32_t* slot = nullptr;
+  if (timestamp == kNoTimestamp) {
+    if (labels == 0) {
+      slot = &sample_of_stack_[stack];
+    } else {
+      slot = &labelled_samples_.try_emplace({stack, labels}, U64Map::kMissing).first->second;
+    }
+    if (*slot != U64Map::kMissing) {
+      std::int64_t* dst = profile_.values_.data() + std::size_t(*slot) * n;
+      for (std::size_t i = 0; i < n; ++i) dst[i] += values[i];
+      return;
+    }
+  }
+  if (slot) *slot = static_cast<std::uint32_t>(profile_.samples_.size());
+  profile_.samples_.push_back(Sample{stack, labels, timestamp});
+  profile_.values_.insert(profile_.values_.end(), values.begin(), values.end());
+}
+
+void ProfileBuilder::add_sample(std::span<const FrameId> root_to_leaf,
+                                std::span<const std::int64_t> values, LabelSetId labels,
+                                std::int64_t timestamp) {
+  add_sample(stack(root_to_leaf), values, labels, timestamp);
+}
+
+StackId ProfileBuilder::add_node(StackId parent, FrameId frame,
+                                 std::span<const std::int64_t> self_values, LabelSetId labels) {
+  StackId s = stack(parent, frame);
+  bool any = std::any_of(self_values.begin(), self_values.end(), [](std::int64_t v) { return v != 0; });
+  if (any) add_sample(s, self_values, labels);
+  return s;
+}
+
+Profile ProfileBuilder::finish() && { return std::move(profile_); }
+
+}  // namespace fg

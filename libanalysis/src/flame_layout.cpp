@@ -1,0 +1,131 @@
+#include "fg/flame_layout.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <optional>
+
+namespace fg {
+
+namespace {
+
+std::int64_t sample_delta(const Profile& p, std::size_t sample, std::size_t col, std::size_t base) {
+  auto v = p.values(sample);
+  return v[col] - v[base];
+}
+
+void layout_tree(const CallTree& tree, const FlameLayoutOptions& o, std::optional<std::size_t> base,
+                 FlameLayout& out) {
+  struct Item {
+    StackId node;
+    std::int64_t start;
+  };
+  std::vector<Item> todo{{kRootStack, 0}};
+  while (!todo.empty()) {
+    Item it = todo.back();
+    todo.pop_back();
+    std::int64_t width = tree.total(it.node, o.column);
+    if (it.node != kRootStack && static_cast<double>(width) < o.min_width) continue;
+    FlameRect r;
+    r.node = it.node;
+    r.depth = tree.depth(it.node);
+    r.start = it.start;
+    r.width = width;
+    if (base) r.self_delta = tree.self(it.node, o.column) - tree.self(it.node, *base);
+    out.rects.push_back(r);
+    if (r.depth > out.max_depth) out.max_depth = r.depth;
+    // Self value first, then children left to right; pushed in reverse so
+    // the depth-first order visits them left to right.
+    auto kids = tree.children(it.node);
+    std::int64_t x = it.start + tree.self(it.node, o.column);
+    std::size_t first = todo.size();
+    for (StackId k : kids) {
+      todo.push_back({k, x});
+      x += tree.total(k, o.column);
+    }
+    std::reverse(todo.begin() + static_cast<std::ptrdiff_t>(first), todo.end());
+  }
+}
+
+// flamegraph.pl's flow(): consecutive samples share the frames of their
+// common prefix; a frame ends when a sample no longer has it.
+void layout_chart(const CallTree& tree, const FlameLayoutOptions& o, std::optional<std::size_t> base,
+                  FlameLayout& out) {
+  const Profile& p = tree.profile();
+  struct Open {
+    StackId node;
+    std::int64_t start;
+    std::int64_t delta;
+  };
+  std::vector<Open> open;   // open[d] is the frame at depth d+1
+  std::vector<StackId> path;
+  std::int64_t now = 0;
+  std::vector<FlameRect> closed;
+  auto close_to = [&](std::size_t keep) {
+    while (open.size() > keep) {
+      Open f = open.back();
+      open.pop_back();
+      std::int64_t w = now - f.start;
+      if (static_cast<double>(w) < o.min_width) continue;
+      closed.push_back(FlameRect{f.node, static_cast<std::uint32_t>(open.size() + 1), f.start, w, f.delta});
+    }
+  };
+  // Time order: by timestamp where samples have one, else table order.
+  std::vector<std::size_t> order(p.sample_count());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&p](std::size_t a, std::size_t b) {
+    return p.sample(a).timestamp < p.sample(b).timestamp;
+  });
+  for (std::size_t i : order) {
+    StackId s = p.sample(i).stack;
+    path.resize(p.stack(s).depth);
+    for (std::size_t d = path.size(); d-- > 0;) {
+      path[d] = s;
+      s = p.stack(s).parent;
+    }
+    std::size_t same = 0;
+    while (same < open.size() && same < path.size() && open[same].node == path[same]) ++same;
+    close_to(same);
+    for (std::size_t d = same; d < path.size(); ++d) open.push_back({path[d], now, 0});
+    if (base) {
+      std::int64_t d = sample_delta(p, i, o.column, *base);
+      if (!open.empty()) open.back().delta += d;
+    }
+    now += p.values(i)[o.column];
+  }
+  close_to(0);
+  FlameRect root{kRootStack, 0, 0, now, 0};
+  if (base) root.self_delta = tree.self(kRootStack, o.column) - tree.self(kRootStack, *base);
+  out.rects.push_back(root);
+  // Left to right, and at one x parents before children.
+  std::sort(closed.begin(), closed.end(), [](const FlameRect& a, const FlameRect& b) {
+    return a.start != b.start ? a.start < b.start : a.depth < b.depth;
+  });
+  for (const FlameRect& r : closed) {
+    out.rects.push_back(r);
+    if (r.depth > out.max_depth) out.max_depth = r.depth;
+  }
+}
+
+}  // namespace
+
+FlameLayout layout_flame(const CallTree& tree, const FlameLayoutOptions& o) {
+  const Profile& p = tree.profile();
+  FlameLayout out;
+  out.total = tree.total(kRootStack, o.column);
+  std::optional<std::size_t> base = p.base_of(o.column);
+  out.diff = base.has_value();
+  if (base) {
+    for (std::size_t i = 0; i < p.sample_count(); ++i) {
+      std::int64_t d = std::llabs(sample_delta(p, i, o.column, *base));
+      if (d > out.max_abs_delta) out.max_abs_delta = d;
+    }
+  }
+  if (o.chart) {
+    layout_chart(tree, o, base, out);
+  } else {
+    layout_tree(tree, o, base, out);
+  }
+  return out;
+}
+
+}  // namespace fg

@@ -1,0 +1,85 @@
+#include "fg/profile.h"
+
+#include <charconv>
+
+#include "fg/error.h"
+
+namespace fg {
+
+namespace {
+struct KindInfo {
+  FrameKind kind;
+  std::string_view name;
+  std::string_view suffix;
+};
+constexpr KindInfo kKinds[] = {
+    {FrameKind::kNative, "native", ""},         {FrameKind::kKernel, "kernel", "_[k]"},
+    {FrameKind::kJit, "jit", "_[j]"},           {FrameKind::kInlined, "inlined", "_[i]"},
+    {FrameKind::kInterpreted, "interpreted", ""}, {FrameKind::kC1Compiled, "c1", ""},
+    {FrameKind::kCpp, "cpp", ""},               {FrameKind::kWaker, "waker", "_[w]"},
+};
+}  // namespace
+
+std::string_view frame_kind_name(FrameKind kind) { return kKinds[static_cast<int>(kind)].name; }
+
+std::string_view frame_kind_suffix(FrameKind kind) { return kKinds[static_cast<int>(kind)].suffix; }
+
+std::optional<FrameKind> frame_kind_from_suffix(std::string_view suffix) {
+  if (suffix.size() != 4 || suffix[0] != '_' || suffix[1] != '[' || suffix[3] != ']') return {};
+  switch (suffix[2]) {
+    case 'k': return FrameKind::kKernel;
+    case 'j': return FrameKind::kJit;
+    case 'i': return FrameKind::kInlined;
+    case 'w': return FrameKind::kWaker;
+    default: return {};
+  }
+}
+
+void Profile::stack_frames(StackId id, std::vector<FrameId>& out) const {
+  out.resize(stacks_[id].depth);
+  for (std::size_t i = out.size(); i-- > 0;) {
+    out[i] = stacks_[id].frame;
+    id = stacks_[id].parent;
+  }
+}
+
+std::vector<std::int64_t> Profile::totals() const {
+  std::vector<std::int64_t> sums(value_types_.size(), 0);
+  for (std::size_t i = 0; i < values_.size(); ++i) sums[i % sums.size()] += values_[i];
+  return sums;
+}
+
+std::size_t Profile::default_value_index() const {
+  if (!metadata_.default_value.empty()) {
+    for (std::size_t i = 0; i < value_types_.size(); ++i)
+      if (value_types_[i].type == metadata_.default_value) return i;
+  }
+  return value_types_.empty() ? 0 : value_types_.size() - 1;
+}
+
+std::size_t Profile::find_value(std::string_view arg) const {
+  std::size_t index = 0;
+  auto [ptr, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), index);
+  if (ec == std::errc() && ptr == arg.data() + arg.size() && index < value_types_.size()) return index;
+  for (std::size_t i = 0; i < value_types_.size(); ++i) {
+    const ValueType& v = value_types_[i];
+    if (arg == v.type || arg == v.type + "/" + v.unit) return i;
+  }
+  std::string names;
+  for (std::size_t i = 0; i < value_types_.size(); ++i) {
+    if (i) names += ", ";
+    names += std::to_string(i) + ": " + value_types_[i].type + "/" + value_types_[i].unit;
+  }
+  throw UsageError("--value '" + std::string(arg) + "' names no value column; the profile has " +
+                   names);
+}
+
+std::optional<std::size_t> Profile::base_of(std::size_t column) const {
+  if (value_types_[column].role != ValueRole::kNew) return {};
+  for (std::size_t i = 0; i < value_types_.size(); ++i)
+    if (value_types_[i].role == ValueRole::kBase && value_types_[i].type == value_types_[column].type)
+      return i;
+  return {};
+}
+
+}  // namespace fg

@@ -1,0 +1,123 @@
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "fg/builder.h"
+#include "fg/error.h"
+
+using namespace fg;
+
+namespace {
+std::vector<ValueType> counts() { return {{"samples", "count"}}; }
+}  // namespace
+
+TEST_CASE("builder interns functions, frames and stacks") {
+  ProfileBuilder b(counts());
+  FrameId main = b.frame("main");
+  FrameId foo = b.frame("foo");
+  CHECK(b.frame("main") == main);
+  CHECK(b.frame("main", FrameKind::kKernel) != main);  // the kind is part of a frame
+  FunctionId fn = b.function("bar", "_Z3barv", "bar.cc", 10);
+  CHECK(b.function("bar", "_Z3barv", "bar.cc", 10) == fn);
+  CHECK(b.function("bar") != fn);
+  CHECK(b.frame(fn, FrameKind::kNative, 12) == b.frame(fn, FrameKind::kNative, 12));
+  CHECK(b.frame(fn, FrameKind::kNative, 12) != b.frame(fn, FrameKind::kNative, 13));
+
+  StackId s1 = b.stack(std::vector<FrameId>{main, foo});
+  StackId s2 = b.stack(std::vector<FrameId>{main, foo});
+  CHECK(s1 == s2);
+  Profile p = std::move(b).finish();
+  CHECK(p.stack(s1).depth == 2);
+  CHECK(p.stack(s1).parent < s1);
+  CHECK(p.frame_name(p.stack(s1).frame) == "foo");
+}
+
+TEST_CASE("stacks created out of order are found again, never duplicated") {
+  // The builder leaves the child of its newest node out of its hash map until
+  // something looks under that node: exercise exactly that.
+  ProfileBuilder b(counts());
+  FrameId a = b.frame("a"), x = b.frame("x"), c = b.frame("c"), d = b.frame("d");
+  StackId abc = b.stack(std::vector<FrameId>{a, x, c});
+  StackId abd = b.stack(std::vector<FrameId>{a, x, d});
+  StackId a_only = b.stack(std::vector<FrameId>{a});
+  CHECK(b.stack(std::vector<FrameId>{a, x, c}) == abc);
+  CHECK(b.stack(std::vector<FrameId>{a, x, d}) == abd);
+  CHECK(b.stack(std::vector<FrameId>{a}) == a_only);
+  CHECK(b.stack_count() == 5);  // root, a, a;x, a;x;c, a;x;d
+  // A chain of fresh nodes, then lookups from its middle.
+  StackId deep = kRootStack;
+  for (int i = 0; i < 100; ++i) deep = b.stack(deep, b.frame("f" + std::to_string(i)));
+  StackId again = kRootStack;
+  for (int i = 0; i < 100; ++i) again = b.stack(again, b.frame("f" + std::to_string(i)));
+  CHECK(again == deep);
+  CHECK(b.stack_count() == 105);
+}
+
+TEST_CASE("samples with equal stack and labels merge; timestamps keep them apart") {
+  ProfileBuilder b({{"samples", "count"}, {"cpu", "nanoseconds"}});
+  StackId s = b.stack(kRootStack, b.frame("main"));
+  LabelSetId t1 = b.labels({Label{b.intern("thread"), b.intern("t1")}});
+  LabelSetId t1_again = b.labels({Label{b.intern("thread"), b.intern("t1")}});
+  CHECK(t1 == t1_again);
+  std::vector<std::int64_t> v{1, 10};
+  b.add_sample(s, v);
+  b.add_sample(s, v);
+  b.add_sample(s, v, t1);
+  b.add_sample(s, v, 0, 1000);
+  b.add_sample(s, v, 0, 1000);
+  Profile p = std::move(b).finish();
+  REQUIRE(p.sample_count() == 4);
+  CHECK(p.values(0)[0] == 2);
+  CHECK(p.values(0)[1] == 20);
+  CHECK(p.sample(1).labels == t1);
+  CHECK(p.sample(2).timestamp == 1000);
+  CHECK(p.totals() == std::vector<std::int64_t>{5, 50});
+}
+
+TEST_CASE("a sample with the wrong number of values is refused") {
+  ProfileBuilder b(counts());
+  std::vector<std::int64_t> two{1, 2};
+  CHECK_THROWS_WITH_AS(b.add_sample(kRootStack, two), "sample has 2 values, the profile has 1 columns",
+                       Error);
+  CHECK_THROWS_AS(ProfileBuilder({}), Error);
+}
+
+TEST_CASE("label sets are sorted by key") {
+  ProfileBuilder b(counts());
+  LabelSetId l1 = b.labels({Label{b.intern("z"), b.intern("1")}, Label{b.intern("a"), b.intern("2")}});
+  LabelSetId l2 = b.labels({Label{b.intern("a"), b.intern("2")}, Label{b.intern("z"), b.intern("1")}});
+  CHECK(l1 == l2);
+  Profile p = std::move(b).finish();
+  CHECK(p.str(p.labels(l1)[0].key) == "a");
+}
+
+TEST_CASE("value columns are found by name, type/unit or index") {
+  ProfileBuilder b({{"alloc_objects", "count"}, {"alloc_space", "bytes"}, {"inuse_space", "bytes"}});
+  b.metadata().default_value = "alloc_space";
+  Profile p = std::move(b).finish();
+  CHECK(p.default_value_index() == 1);
+  CHECK(p.find_value("inuse_space") == 2);
+  CHECK(p.find_value("alloc_objects/count") == 0);
+  CHECK(p.find_value("2") == 2);
+  CHECK_THROWS_WITH_AS(p.find_value("cpu"),
+                       "--value 'cpu' names no value column; the profile has 0: alloc_objects/count, "
+                       "1: alloc_space/bytes, 2: inuse_space/bytes",
+                       UsageError);
+}
+
+TEST_CASE("a new column knows its base") {
+  ProfileBuilder b({{"samples", "count", ValueRole::kBase}, {"samples", "count", ValueRole::kNew}});
+  Profile p = std::move(b).finish();
+  CHECK(p.default_value_index() == 1);
+  CHECK(p.base_of(1) == std::optional<std::size_t>(0));
+  CHECK(!p.base_of(0).has_value());
+}
+
+TEST_CASE("frame kind suffixes") {
+  CHECK(frame_kind_suffix(FrameKind::kKernel) == "_[k]");
+  CHECK(frame_kind_from_suffix("_[j]") == FrameKind::kJit);
+  CHECK(frame_kind_from_suffix("_[i]") == FrameKind::kInlined);
+  CHECK(frame_kind_from_suffix("_[w]") == FrameKind::kWaker);
+  CHECK(!frame_kind_from_suffix("_[x]").has_value());
+  CHECK(frame_kind_suffix(FrameKind::kInterpreted).empty());
+}

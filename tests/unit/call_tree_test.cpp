@@ -1,0 +1,56 @@
+#include <doctest/doctest.h>
+
+#include "fg/builder.h"
+#include "fg/call_tree.h"
+#include "test_util.h"
+
+using namespace fg;
+
+namespace {
+std::string name(const CallTree& t, StackId n) { return std::string(t.profile().frame_name(t.frame(n))); }
+}  // namespace
+
+TEST_CASE("call tree sums self and total per node") {
+  Profile p = test::folded("main;a;b 3\nmain;a 2\nmain;c 5\nother 1\n");
+  CallTree t(p);
+  CHECK(t.total(kRootStack, 0) == 11);
+  CHECK(t.self(kRootStack, 0) == 0);
+  auto top = t.children(kRootStack);
+  REQUIRE(top.size() == 2);
+  StackId main = top[0];
+  CHECK(name(t, main) == "main");
+  CHECK(t.total(main, 0) == 10);
+  CHECK(t.self(main, 0) == 0);
+  auto kids = t.children(main);
+  REQUIRE(kids.size() == 2);
+  CHECK(name(t, kids[0]) == "a");
+  CHECK(t.total(kids[0], 0) == 5);
+  CHECK(t.self(kids[0], 0) == 2);
+  CHECK(t.depth(kids[0]) == 2);
+  CHECK(t.parent(kids[0]) == main);
+}
+
+TEST_CASE("siblings are ordered as flamegraph.pl sorts folded lines") {
+  // "foo.bar;" < "foo;" bytewise ('.' < ';'), and "foo bar" < "foo": a name
+  // that is a prefix of another sorts as if followed by ';'.
+  Profile p = test::folded("r;foo 1\nr;foo.bar 1\nr;foo bar 1\nr;fop 1\nr;Zed 1\nr;foo_[k] 1\n");
+  CallTree t(p);
+  auto kids = t.children(t.children(kRootStack)[0]);
+  std::vector<std::string> names;
+  for (StackId k : kids) {
+    names.push_back(name(t, k) + std::string(frame_kind_suffix(p.frame(t.frame(k)).kind)));
+  }
+  CHECK(names == std::vector<std::string>{"Zed", "foo bar", "foo.bar", "foo", "foo_[k]", "fop"});
+}
+
+TEST_CASE("labels merge away in the tree") {
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
+  StackId s = b.stack(kRootStack, b.frame("main"));
+  std::vector<std::int64_t> one{1};
+  b.add_sample(s, one, b.labels({Label{b.intern("thread"), b.intern("a")}}));
+  b.add_sample(s, one, b.labels({Label{b.intern("thread"), b.intern("b")}}));
+  Profile p = std::move(b).finish();
+  CallTree t(p);
+  CHECK(t.children(kRootStack).size() == 1);
+  CHECK(t.self(s, 0) == 2);
+}

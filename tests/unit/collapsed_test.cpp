@@ -1,0 +1,136 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "fg/builder.h"
+#include "fg/call_tree.h"
+#include "fg/error.h"
+#include "test_util.h"
+
+using namespace fg;
+
+TEST_CASE("collapsed: stacks, counts and names with spaces") {
+  Profile p = test::folded("main;do work;std::map<int, int>::find(int const&) 7\nmain 3\n");
+  REQUIRE(p.value_count() == 1);
+  CHECK(p.value_types()[0] == ValueType{"samples", "count"});
+  CHECK(p.metadata().source_format == "collapsed");
+  CHECK(test::dump_samples(p) ==
+        "samples: 2\n"
+        "main | 3\n"
+        "main;do work;std::map<int, int>::find(int const&) | 7\n");
+}
+
+TEST_CASE("collapsed: CRLF, blank lines, trailing blanks and no final newline") {
+  std::vector<std::string> warnings;
+  Profile p = test::folded("\r\na;b 1\r\n\n   \na;b 2  \na;c 4", &warnings);
+  CHECK(warnings.empty());
+  CHECK(test::collapsed(p) == "a;b 3\na;c 4\n");
+}
+
+TEST_CASE("collapsed: annotations become frame kinds and come back as suffixes") {
+  Profile p = test::folded("java;Foo.bar_[j];Foo.baz_[i];sys_read_[k] 1\nperf;x_[w] 1\nodd_[x] 1\n");
+  CHECK(test::dump_samples(p) ==
+        "samples: 3\n"
+        "java;Foo.bar [jit];Foo.baz [inlined];sys_read [kernel] | 1\n"
+        "odd_[x] | 1\n"
+        "perf;x [waker] | 1\n");
+  CHECK(test::collapsed(p) == "java;Foo.bar_[j];Foo.baz_[i];sys_read_[k] 1\nodd_[x] 1\nperf;x_[w] 1\n");
+}
+
+TEST_CASE("collapsed: the two-count form reads into base and new columns") {
+  Profile p = test::folded("a;b 5 7\na;c 0 2\n");
+  REQUIRE(p.value_count() == 2);
+  CHECK(p.value_types()[0].role == ValueRole::kBase);
+  CHECK(p.value_types()[1].role == ValueRole::kNew);
+  CHECK(p.totals() == std::vector<std::int64_t>{5, 9});
+  CHECK(test::collapsed(p) == "a;b 5 7\na;c 0 2\n");
+}
+
+TEST_CASE("collapsed: bad lines are warnings with file:line:column") {
+  std::vector<std::string> w;
+  Profile p = test::folded("a;b 1\nno count here\na;b 99999999999999999999\na;b 2\n7\na;b 1.5\n", &w);
+  REQUIRE(w.size() == 4);
+  CHECK(w[0] == "t.folded:2:14: expected a count at the end of the line");
+  CHECK(w[1] == "t.folded:3:5: count does not fit in 64 bits");
+  CHECK(w[2] == "t.folded:5:2: expected a count at the end of the line");
+  CHECK(w[3] == "t.folded:6:5: fractional count 1.5 rounded to 2");
+  CHECK(test::collapsed(p) == "a;b 5\n");
+}
+
+TEST_CASE("collapsed: a one-count line in a two-count file is a warning") {
+  std::vector<std::string> w;
+  Profile p = test::folded("a 1 2\nb 3\n", &w);
+  REQUIRE(w.size() == 1);
+  CHECK(w[0] == "t.folded:2:3: expected two counts (before and after), as in the file's first line");
+}
+
+TEST_CASE("collapsed: --strict makes a bad line an error") {
+  CHECK_THROWS_WITH_AS(test::folded("a 1\nbroken\n", nullptr, true),
+                       "t.folded:2:7: expected a count at the end of the line", ParseError);
+}
+
+TEST_CASE("collapsed: trailing separators and empty frames follow flamegraph.pl") {
+  Profile p = test::folded("a;b;; 1\n;x 2\n");
+  CHECK(test::collapsed(p) == ";x 2\na;b 1\n");
+}
+
+TEST_CASE("collapsed: a stack with no frames counts at the root") {
+  Profile p = test::folded(" 4\na 1\n");
+  CHECK(p.totals()[0] == 5);
+  CHECK(test::collapsed(p) == " 4\na 1\n");
+}
+
+TEST_CASE("collapsed: lines sharing a prefix with the one before") {
+  // Prefix reuse must respect frame boundaries: "ab" is not "a" + "b".
+  Profile p = test::folded("x;ab;c 1\nx;a 2\nx;a;b 3\nx;ab 4\nx;ab;c 5\ny 6\nx;ab;c 7\n");
+  CHECK(test::collapsed(p) == "x;a 2\nx;a;b 3\nx;ab 4\nx;ab;c 13\ny 6\n");
+  CallTree t(p);
+  CHECK(t.total(kRootStack, 0) == 28);
+}
+
+TEST_CASE("collapsed: a file larger than the read buffer, and a line longer than it") {
+  std::string text, expect;
+  std::vector<std::string> lines;
+  for (int i = 0; i < 60000; ++i) {
+    std::string stack = "root;mid" + std::to_string(i % 97) + ";" + std::string(80, 'f') + ";leaf" +
+                        std::to_string(i);
+    text += stack + " 1\n";
+    lines.push_back(stack + " 1");
+  }
+  std::string long_stack = "root";
+  while (long_stack.size() < (9u << 20)) long_stack += ";frame" + std::to_string(long_stack.size() % 1000);
+  text += long_stack + " 2\n";
+  lines.push_back(long_stack + " 2");
+  std::sort(lines.begin(), lines.end());
+  for (const auto& l : lines) expect += l + "\n";
+  Profile p = test::folded(text);
+  CHECK(p.sample_count() == 60001);
+  CHECK(test::collapsed(p) == expect);
+}
+
+TEST_CASE("collapsed writer: ';' and newlines in names stay on one line") {
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
+  std::vector<std::int64_t> v{3};
+  b.add_sample(std::vector<FrameId>{b.frame("a;b"), b.frame("multi\nline")}, v);
+  Profile p = std::move(b).finish();
+  CHECK(test::collapsed(p) == "a|b;multi line 3\n");
+}
+
+TEST_CASE("collapsed writer: --value selects a column") {
+  ProfileBuilder b({{"alloc_objects", "count"}, {"alloc_space", "bytes"}});
+  std::vector<std::int64_t> v{2, 64};
+  b.add_sample(std::vector<FrameId>{b.frame("f")}, v);
+  Profile p = std::move(b).finish();
+  CHECK(test::collapsed(p) == "f 64\n");
+  formats::WriteOptions o;
+  o.value = "alloc_objects";
+  CHECK(test::collapsed(p, o) == "f 2\n");
+}
+
+TEST_CASE("collapsed: sniffing") {
+  using formats::Sniff;
+  CHECK(formats::collapsed::sniff("a;b 1\nc 2\n", "") == Sniff::kYes);
+  CHECK(formats::collapsed::sniff("a;b 1\nc\n", "") == Sniff::kMaybe);
+  CHECK(formats::collapsed::sniff("hello world\n", "") == Sniff::kNo);
+  CHECK(formats::collapsed::sniff(std::string("a 1\n\0", 5), "") == Sniff::kNo);
+}

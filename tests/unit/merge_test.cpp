@@ -1,0 +1,53 @@
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "fg/builder.h"
+#include "fg/merge.h"
+#include "fg/reverse.h"
+#include "test_util.h"
+
+using namespace fg;
+
+TEST_CASE("merge adds samples of equal stacks and keeps every source") {
+  std::vector<Profile> ps;
+  ps.push_back(test::folded("main;a 3\nmain;b 1\n", nullptr, false, "one.folded"));
+  ps.push_back(test::folded("main;a 2\nmain;c 4\n", nullptr, false, "two.folded"));
+  Profile m = merge(ps);
+  CHECK(test::collapsed(m) == "main;a 5\nmain;b 1\nmain;c 4\n");
+  CHECK(m.metadata().sources == std::vector<std::string>{"one.folded", "two.folded"});
+  CHECK(m.metadata().source_format == "collapsed");
+}
+
+TEST_CASE("merge matches columns by type and unit") {
+  ProfileBuilder a(std::vector<ValueType>{{"cpu", "nanoseconds"}});
+  std::vector<std::int64_t> v{7};
+  a.add_sample(a.stack(kRootStack, a.frame("f")), v);
+  ProfileBuilder b({{"samples", "count"}, {"cpu", "nanoseconds"}});
+  std::vector<std::int64_t> w{1, 3};
+  b.add_sample(b.stack(kRootStack, b.frame("f")), w);
+  std::vector<Profile> ps;
+  ps.push_back(std::move(a).finish());
+  ps.push_back(std::move(b).finish());
+  Profile m = merge(ps);
+  REQUIRE(m.value_count() == 2);
+  CHECK(m.value_types()[0].type == "cpu");
+  CHECK(m.value_types()[1].type == "samples");
+  CHECK(m.totals() == std::vector<std::int64_t>{10, 1});
+  CHECK_THROWS_AS(merge(std::span<const Profile>()), Error);
+}
+
+TEST_CASE("reverse turns stacks leaf-first") {
+  Profile p = test::folded("main;a;b 3\nmain;c;b 2\n");
+  CHECK(test::collapsed(reverse_stacks(p)) == "b;a;main 3\nb;c;main 2\n");
+}
+
+TEST_CASE("merge refuses to mix a differential profile with a plain one") {
+  std::vector<Profile> ps;
+  ps.push_back(test::folded("a;b 5\n", nullptr, false, "plain.folded"));
+  ps.push_back(test::folded("a;b 1 2\n", nullptr, false, "diff.folded"));
+  CHECK_THROWS_WITH_AS(merge(ps),
+                       "cannot merge the differential profile diff.folded (base and new columns) with "
+                       "plain.folded; compare profiles with fg-diff instead",
+                       Error);
+}
