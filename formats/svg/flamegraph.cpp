@@ -1,8 +1,8 @@
 #include "formats/svg/flamegraph.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -23,17 +23,20 @@ namespace {
 constexpr double kXPad = 10;
 constexpr double kFramePad = 1;
 
+// std::to_chars gives the same digits as printf ("%.*f", "%.15g"): the
+// correctly rounded decimal of the double. It is several times faster, which
+// matters when a graph has a million frames.
 std::string fixed(double v, int digits) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
+  auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, digits);
+  return std::string(buf, r.ptr);
 }
 
 // How Perl prints a number it did not format: "%.15g".
 std::string perl_number(double v) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.15g", v);
-  return buf;
+  auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 15);
+  return std::string(buf, r.ptr);
 }
 
 // "1234567" -> "1,234,567"

@@ -134,6 +134,14 @@ StackId ProfileBuilder::add_node(StackId parent, FrameId frame,
   return s;
 }
 
-Profile ProfileBuilder::finish() && { return std::move(profile_); }
+Profile ProfileBuilder::finish() && {
+  // Growth by doubling leaves up to half of each table unused; the views
+  // built next (CallTree, ...) would stack on top of that slack.
+  profile_.stacks_.shrink_to_fit();
+  profile_.samples_.shrink_to_fit();
+  profile_.values_.shrink_to_fit();
+  profile_.frames_.shrink_to_fit();
+  return std::move(profile_);
+}
 
 }  // namespace fg

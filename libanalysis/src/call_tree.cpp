@@ -30,8 +30,6 @@ std::vector<std::uint32_t> frame_order(const Profile& profile) {
 
 CallTree::CallTree(const Profile& profile) : profile_(&profile), columns_(profile.value_count()) {
   const std::size_t n = profile.stack_count();
-  parent_.resize(n);
-  for (StackId s = 0; s < n; ++s) parent_[s] = profile.stack(s).parent;
 
   self_.assign(n * columns_, 0);
   for (std::size_t i = 0; i < profile.sample_count(); ++i) {
@@ -42,18 +40,18 @@ CallTree::CallTree(const Profile& profile) : profile_(&profile), columns_(profil
   total_ = self_;
   for (StackId s = static_cast<StackId>(n); s-- > 1;) {
     const std::int64_t* src = total_.data() + std::size_t(s) * columns_;
-    std::int64_t* dst = total_.data() + std::size_t(parent_[s]) * columns_;
+    std::int64_t* dst = total_.data() + std::size_t(parent(s)) * columns_;
     for (std::size_t c = 0; c < columns_; ++c) dst[c] += src[c];
   }
 
   // Children lists in compressed form: count, prefix-sum, fill, then sort
   // each list by frame rank.
   child_begin_.assign(n + 1, 0);
-  for (StackId s = 1; s < n; ++s) ++child_begin_[parent_[s] + 1];
+  for (StackId s = 1; s < n; ++s) ++child_begin_[parent(s) + 1];
   for (std::size_t i = 0; i < n; ++i) child_begin_[i + 1] += child_begin_[i];
   children_.resize(n > 0 ? n - 1 : 0);
   std::vector<std::uint32_t> fill(child_begin_.begin(), child_begin_.end() - 1);
-  for (StackId s = 1; s < n; ++s) children_[fill[parent_[s]]++] = s;
+  for (StackId s = 1; s < n; ++s) children_[fill[parent(s)]++] = s;
   std::vector<std::uint32_t> rank = frame_order(profile);
   for (std::size_t i = 0; i < n; ++i) {
     auto b = children_.begin() + child_begin_[i], e = children_.begin() + child_begin_[i + 1];

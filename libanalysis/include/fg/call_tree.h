@@ -25,10 +25,10 @@ class CallTree {
   explicit CallTree(const Profile& profile);
 
   const Profile& profile() const { return *profile_; }
-  std::size_t size() const { return parent_.size(); }
+  std::size_t size() const { return child_begin_.size() - 1; }
   std::size_t value_count() const { return columns_; }
 
-  StackId parent(StackId node) const { return parent_[node]; }
+  StackId parent(StackId node) const { return profile_->stack(node).parent; }
   FrameId frame(StackId node) const { return profile_->stack(node).frame; }
   std::uint32_t depth(StackId node) const { return profile_->stack(node).depth; }
   /// Children in frame_order() order.
@@ -41,7 +41,6 @@ class CallTree {
  private:
   const Profile* profile_;
   std::size_t columns_;
-  std::vector<StackId> parent_;
   std::vector<std::uint32_t> child_begin_;
   std::vector<StackId> children_;
   std::vector<std::int64_t> self_;
