@@ -74,49 +74,24 @@ std::uint8_t ByteCursor::u8() {
 
 namespace {
 template <typename T>
-T read_be(std::string_view data, std::size_t pos) {
+T big_endian(std::string_view b) {
   T v = 0;
-  for (std::size_t i = 0; i < sizeof(T); ++i) v = T(v << 8) | static_cast<std::uint8_t>(data[pos + i]);
+  for (char c : b) v = T(v << 8) | static_cast<std::uint8_t>(c);
   return v;
 }
 template <typename T>
-T read_le(std::string_view data, std::size_t pos) {
+T little_endian(std::string_view b) {
   T v = 0;
-  for (std::size_t i = sizeof(T); i-- > 0;) v = T(v << 8) | static_cast<std::uint8_t>(data[pos + i]);
+  for (std::size_t i = b.size(); i-- > 0;) v = T(v << 8) | static_cast<std::uint8_t>(b[i]);
   return v;
 }
 }  // namespace
 
-std::uint16_t ByteCursor::u16_be() {
-  need(2);
-  auto v = read_be<std::uint16_t>(data_, pos_);
-  pos_ += 2;
-  return v;
-}
-std::uint32_t ByteCursor::u32_be() {
-  need(4);
-  auto v = read_be<std::uint32_t>(data_, pos_);
-  pos_ += 4;
-  return v;
-}
-std::uint64_t ByteCursor::u64_be() {
-  need(8);
-  auto v = read_be<std::uint64_t>(data_, pos_);
-  pos_ += 8;
-  return v;
-}
-std::uint32_t ByteCursor::u32_le() {
-  need(4);
-  auto v = read_le<std::uint32_t>(data_, pos_);
-  pos_ += 4;
-  return v;
-}
-std::uint64_t ByteCursor::u64_le() {
-  need(8);
-  auto v = read_le<std::uint64_t>(data_, pos_);
-  pos_ += 8;
-  return v;
-}
+std::uint16_t ByteCursor::u16_be() { return big_endian<std::uint16_t>(bytes(2)); }
+std::uint32_t ByteCursor::u32_be() { return big_endian<std::uint32_t>(bytes(4)); }
+std::uint64_t ByteCursor::u64_be() { return big_endian<std::uint64_t>(bytes(8)); }
+std::uint32_t ByteCursor::u32_le() { return little_endian<std::uint32_t>(bytes(4)); }
+std::uint64_t ByteCursor::u64_le() { return little_endian<std::uint64_t>(bytes(8)); }
 
 std::uint64_t ByteCursor::varint() {
   std::uint64_t value = 0;
