@@ -90,7 +90,7 @@ class Reader {
   void line(const char* b, const char* e);
   bool parse_counts(const char* b, const char* e, const char** stack_end, std::int64_t* values);
   StackId intern_stack(const char* b, const char* e);
-  FrameId intern_frame(const char* b, const char* e);
+  FrameId intern_frame(std::string_view token, std::uint64_t hash);
   FrameId make_frame(std::string_view token);
   void warn(const char* at, const std::string& kind, const std::string& message) {
     diag_.warn(SourcePosition::text(input_.name(), line_no_,
@@ -116,13 +116,7 @@ class Reader {
 
   StringPool tokens_;
   std::vector<FrameId> token_frames_;
-  struct CacheEntry {
-    std::uint64_t hash = 0;
-    std::string_view token;
-    FrameId frame = 0;
-  };
-  static constexpr std::size_t kCacheSize = 1 << 14;
-  std::vector<CacheEntry> cache_ = std::vector<CacheEntry>(kCacheSize, CacheEntry{0, {}, U64Map::kMissing});
+  std::vector<std::uint64_t> hashes_;  // of the current line's new frames
 };
 
 void Reader::start(int columns) {
@@ -175,19 +169,11 @@ bool Reader::parse_counts(const char* b, const char* e, const char** stack_end,
   return true;
 }
 
-FrameId Reader::intern_frame(const char* b, const char* e) {
-  // A direct-mapped cache in front of the token pool: frame names follow a
-  // steep frequency curve, so most lookups hit a hot entry without probing
-  // the pool's large table.
-  std::string_view token(b, static_cast<std::size_t>(e - b));
-  const std::uint64_t h = hash_bytes(token);
-  CacheEntry& c = cache_[h & (kCacheSize - 1)];
-  if (c.hash == h && c.frame != U64Map::kMissing && c.token == token) return c.frame;
-  StringId t = tokens_.intern(token);
+FrameId Reader::intern_frame(std::string_view token, std::uint64_t hash) {
+  StringId t = tokens_.intern(token, hash);
   if (t >= token_frames_.size()) token_frames_.resize(t + 1, U64Map::kMissing);
   if (token_frames_[t] == U64Map::kMissing) token_frames_[t] = make_frame(token);
-  c = CacheEntry{h, tokens_.view(t), token_frames_[t]};
-  return c.frame;
+  return token_frames_[t];
 }
 
 FrameId Reader::make_frame(std::string_view token) {
@@ -223,14 +209,26 @@ StackId Reader::intern_stack(const char* b, const char* e) {
   StackId s = shared ? prev_stacks_[shared - 1] : kRootStack;
   std::size_t pos = shared ? prev_ends_[shared - 1] + 1 : 0;
   if (used > 0) {
+    // The new frames of a line are interned in passes (find and hash all,
+    // then the cache hints of StringPool step by step, then intern), so the
+    // cache misses of one frame's lookup overlap with the others'.
+    hashes_.clear();
     while (pos <= used) {
-      const char* fb = b + pos;
-      const void* semi = std::memchr(fb, ';', used - pos);
+      const void* semi = std::memchr(b + pos, ';', used - pos);
       std::size_t end = semi ? static_cast<std::size_t>(static_cast<const char*>(semi) - b) : used;
-      s = builder_->stack(s, intern_frame(fb, b + end));
+      std::uint64_t h = hash_bytes(std::string_view(b + pos, end - pos));
+      tokens_.prefetch_slot(h);
+      hashes_.push_back(h);
       prev_ends_.push_back(end);
-      prev_stacks_.push_back(s);
       pos = end + 1;
+    }
+    for (std::uint64_t h : hashes_) tokens_.prefetch_entry(h);
+    for (std::uint64_t h : hashes_) tokens_.prefetch_bytes(h);
+    for (std::size_t i = shared; i < prev_ends_.size(); ++i) {
+      std::size_t start = i == 0 ? 0 : prev_ends_[i - 1] + 1;
+      FrameId f = intern_frame(std::string_view(b + start, prev_ends_[i] - start), hashes_[i - shared]);
+      s = builder_->stack(s, f);
+      prev_stacks_.push_back(s);
     }
   }
   prev_ = b;

@@ -13,6 +13,7 @@
 #include "fg/reverse.h"
 #include "fg/utf8.h"
 #include "formats/svg/flamegraph_script.h"
+#include "formats/svg/number_format.h"
 #include "formats/svg/palette.h"
 #include "formats/svg/xml_escape.h"
 
@@ -22,22 +23,6 @@ namespace {
 
 constexpr double kXPad = 10;
 constexpr double kFramePad = 1;
-
-// std::to_chars gives the same digits as printf ("%.*f", "%.15g"): the
-// correctly rounded decimal of the double. It is several times faster, which
-// matters when a graph has a million frames.
-std::string fixed(double v, int digits) {
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, digits);
-  return std::string(buf, r.ptr);
-}
-
-// How Perl prints a number it did not format: "%.15g".
-std::string perl_number(double v) {
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 15);
-  return std::string(buf, r.ptr);
-}
 
 // "1234567" -> "1,234,567"
 std::string with_commas(std::string digits) {
@@ -177,41 +162,68 @@ void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layou
   const FrameId f = root ? 0 : tree_.frame(r.node);
   std::string_view name = root ? std::string_view("all") : p_.frame_name(f);
 
-  const std::string count = with_commas(fixed(static_cast<double>(r.width), 0));
   buf_ += "<g>\n<title>";
   xml_escape(buf_, name);
-  buf_ += " (" + count + " ";
+  buf_ += " (";
+  buf_ += with_commas(std::to_string(r.width));
+  buf_ += ' ';
   xml_escape(buf_, count_name_);
   if (root) {
     buf_ += ", 100%)";
   } else {
-    buf_ += ", " + fixed(100.0 * static_cast<double>(r.width) / total_, 2) + "%";
+    buf_ += ", ";
+    append_fixed(buf_, 100.0 * static_cast<double>(r.width) / total_, 2);
+    buf_ += '%';
     if (layout.diff) {
       std::int64_t d = o_.negate ? -r.self_delta : r.self_delta;
-      buf_ += "; " + std::string(d > 0 ? "+" : "") + fixed(100.0 * static_cast<double>(d) / total_, 2) + "%";
+      buf_ += "; ";
+      if (d > 0) buf_ += '+';
+      append_fixed(buf_, 100.0 * static_cast<double>(d) / total_, 2);
+      buf_ += '%';
     }
-    buf_ += ")";
+    buf_ += ')';
   }
   buf_ += "</title>";
 
   // The colour key is the name as a folded line has it, annotation included.
-  std::string key(root ? std::string_view() : name);
-  if (!root) key.append(frame_kind_suffix(p_.frame(f).kind));
   Rgb colour;
-  if (key == "--") colour = {160, 160, 160};
-  else if (key == "-") colour = {200, 200, 200};
-  else if (layout.diff) colour = diff_color(r.self_delta, layout.max_abs_delta, o_.negate);
-  else colour = frame_color(o_.colors, o_.hash, key);
+  if (root) {
+    colour = frame_color(o_.colors, o_.hash, "");
+  } else {
+    std::string_view suffix = frame_kind_suffix(p_.frame(f).kind);
+    if (suffix.empty() && name == "--") colour = {160, 160, 160};
+    else if (suffix.empty() && name == "-") colour = {200, 200, 200};
+    else if (layout.diff) colour = diff_color(r.self_delta, layout.max_abs_delta, o_.negate);
+    else if (suffix.empty()) colour = frame_color(o_.colors, o_.hash, name);
+    else colour = frame_color(o_.colors, o_.hash, std::string(name).append(suffix));
+  }
+  if (root && layout.diff) colour = diff_color(r.self_delta, layout.max_abs_delta, o_.negate);
 
   // flamegraph.pl prints x and the right edge rounded to 0.1 and the width
-  // as the difference of those printed values.
-  const std::string xs = fixed(x1, 1), x2s = fixed(x2, 1);
-  const std::string ws = fixed(std::strtod(x2s.c_str(), nullptr) - std::strtod(xs.c_str(), nullptr), 1);
-  buf_ += "<rect x=\"" + xs + "\" y=\"" + perl_number(y1) + "\" width=\"" + ws + "\" height=\"" +
-          fixed(y2 - y1, 1) + "\" fill=\"" + colour.css() + "\" rx=\"2\" ry=\"2\" />\n";
+  // as the difference of those printed values: in tenths, exactly t2 - t1.
+  const std::int64_t t1 = round_scaled(x1, 1), t2 = round_scaled(x2, 1);
+  buf_ += "<rect x=\"";
+  append_scaled(buf_, t1, 1, false);
+  buf_ += "\" y=\"";
+  append_perl_number(buf_, y1);
+  buf_ += "\" width=\"";
+  append_scaled(buf_, t2 - t1, 1, false);
+  buf_ += "\" height=\"";
+  append_fixed(buf_, y2 - y1, 1);
+  buf_ += "\" fill=\"rgb(";
+  append_int(buf_, colour.r);
+  buf_ += ',';
+  append_int(buf_, colour.g);
+  buf_ += ',';
+  append_int(buf_, colour.b);
+  buf_ += ")\" rx=\"2\" ry=\"2\" />\n";
 
   const auto chars = static_cast<std::size_t>(std::max(0.0, (x2 - x1) / (o_.font_size * o_.font_width)));
-  buf_ += "<text  x=\"" + fixed(x1 + 3, 2) + "\" y=\"" + perl_number(3 + (y1 + y2) / 2) + "\" >";
+  buf_ += "<text  x=\"";
+  append_fixed(buf_, x1 + 3, 2);
+  buf_ += "\" y=\"";
+  append_perl_number(buf_, 3 + (y1 + y2) / 2);
+  buf_ += "\" >";
   if (chars >= 3) {
     std::size_t len = code_point_count(name);
     if (chars < len) {

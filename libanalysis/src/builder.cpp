@@ -12,7 +12,6 @@ ProfileBuilder::ProfileBuilder(std::vector<ValueType> value_types) {
   profile_.stacks_.push_back(StackNode{0, 0, 0});
   profile_.label_sets_.emplace_back();
   label_index_.emplace(decltype(label_index_)::key_type{}, 0);
-  sample_of_stack_.push_back(U64Map::kMissing);
   unindexed_child_.push_back(0);
 }
 
@@ -71,7 +70,6 @@ StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
   }
   if (id == next) {
     profile_.stacks_.push_back(StackNode{frame, parent, profile_.stacks_[parent].depth + 1});
-    sample_of_stack_.push_back(U64Map::kMissing);
     unindexed_child_.push_back(0);
   }
   return id;
@@ -102,20 +100,15 @@ void ProfileBuilder::add_sample(StackId stack, std::span<const std::int64_t> val
   const std::size_t n = profile_.value_types_.size();
   if (values.size() != n) throw Error("sample has " + std::to_string(values.size()) +
                                       " values, the profile has " + std::to_string(n) + " columns");
-  std::uint32_t* slot = nullptr;
   if (timestamp == kNoTimestamp) {
-    if (labels == 0) {
-      slot = &sample_of_stack_[stack];
-    } else {
-      slot = &labelled_samples_.try_emplace({stack, labels}, U64Map::kMissing).first->second;
-    }
-    if (*slot != U64Map::kMissing) {
-      std::int64_t* dst = profile_.values_.data() + std::size_t(*slot) * n;
+    auto next = static_cast<std::uint32_t>(profile_.samples_.size());
+    std::uint32_t at = samples_by_key_.insert(std::uint64_t(labels) << 32 | stack, next);
+    if (at != next) {
+      std::int64_t* dst = profile_.values_.data() + std::size_t(at) * n;
       for (std::size_t i = 0; i < n; ++i) dst[i] += values[i];
       return;
     }
   }
-  if (slot) *slot = static_cast<std::uint32_t>(profile_.samples_.size());
   profile_.samples_.push_back(Sample{stack, labels, timestamp});
   profile_.values_.insert(profile_.values_.end(), values.begin(), values.end());
 }

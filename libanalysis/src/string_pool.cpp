@@ -63,7 +63,7 @@ std::string_view StringPool::store(std::string_view s) {
   if (s.empty()) return {};
   if (s.size() > block_left_) {
     std::size_t size = s.size() > 16384 ? s.size() : 65536;
-    blocks_.push_back(std::make_unique<char[]>(size));
+    blocks_.push_back(std::make_unique_for_overwrite<char[]>(size));
     block_pos_ = blocks_.back().get();
     block_left_ = size;
   }
@@ -75,25 +75,27 @@ std::string_view StringPool::store(std::string_view s) {
 }
 
 StringId StringPool::find(std::string_view s) const {
-  std::uint64_t h = hash_bytes(s);
+  const std::uint64_t h = hash_bytes(s);
+  const auto tag = static_cast<std::uint32_t>(h >> 32);
   for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
     const Slot& slot = table_[i];
     if (slot.id == U64Map::kMissing) return U64Map::kMissing;
-    if (slot.hash == h && strings_[slot.id] == s) return slot.id;
+    if (slot.tag == tag && strings_[slot.id] == s) return slot.id;
   }
 }
 
-StringId StringPool::intern(std::string_view s) {
-  std::uint64_t h = hash_bytes(s);
+StringId StringPool::intern(std::string_view s, std::uint64_t h) {
+  const auto tag = static_cast<std::uint32_t>(h >> 32);
   std::size_t i = h & mask_;
   for (;; i = (i + 1) & mask_) {
     const Slot& slot = table_[i];
     if (slot.id == U64Map::kMissing) break;
-    if (slot.hash == h && strings_[slot.id] == s) return slot.id;
+    if (slot.tag == tag && strings_[slot.id] == s) return slot.id;
   }
   StringId id = static_cast<StringId>(strings_.size());
   strings_.push_back(store(s));
-  table_[i] = Slot{h, id};
+  hashes_.push_back(h);
+  table_[i] = Slot{tag, id};
   if (strings_.size() * 2 > table_.size()) grow();
   return id;
 }
@@ -104,7 +106,7 @@ void StringPool::grow() {
   mask_ = table_.size() - 1;
   for (const Slot& s : old) {
     if (s.id == U64Map::kMissing) continue;
-    std::size_t i = s.hash & mask_;
+    std::size_t i = hashes_[s.id] & mask_;
     while (table_[i].id != U64Map::kMissing) i = (i + 1) & mask_;
     table_[i] = s;
   }

@@ -4,7 +4,11 @@
 #include <sstream>
 
 #include "fg/error.h"
+#include <cstdio>
+#include <random>
+
 #include "formats/svg/flamegraph.h"
+#include "formats/svg/number_format.h"
 #include "formats/svg/palette.h"
 #include "formats/svg/xml_escape.h"
 #include "test_util.h"
@@ -100,4 +104,40 @@ TEST_CASE("default colours are flamegraph.pl's, by name") {
   CHECK(svg::diff_color(5, 5, false).css() == "rgb(255,0,0)");
   CHECK(svg::diff_color(5, 5, true).css() == "rgb(0,0,255)");
   CHECK(svg::diff_color(0, 5, false).css() == "rgb(255,255,255)");
+}
+
+TEST_CASE("numbers print exactly as printf prints them") {
+  auto printf_fixed = [](double v, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return std::string(buf);
+  };
+  auto printf_g = [](double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.15g", v);
+    return std::string(buf);
+  };
+  // Ties and near-ties: every k/20 and k/200 (x.x5 and x.xx5), and their
+  // neighbouring doubles, where a rounding error in v * 10 would show.
+  int mismatches = 0;
+  for (int k = -4000; k <= 400000; ++k) {
+    for (double base : {k / 20.0, k / 200.0}) {
+      for (double v : {base, std::nextafter(base, -1e300), std::nextafter(base, 1e300)}) {
+        for (int d = 0; d <= 2; ++d)
+          if (svg::fixed(v, d) != printf_fixed(v, d) && ++mismatches < 5)
+            FAIL_CHECK(v << " %." << d << "f: " << svg::fixed(v, d) << " vs " << printf_fixed(v, d));
+      }
+    }
+  }
+  std::mt19937_64 rng(42);
+  std::uniform_real_distribution<double> pixels(0, 20000);
+  for (int i = 0; i < 300000; ++i) {
+    double v = pixels(rng);
+    for (int d = 0; d <= 2; ++d)
+      if (svg::fixed(v, d) != printf_fixed(v, d) && ++mismatches < 5)
+        FAIL_CHECK(v << " %." << d << "f: " << svg::fixed(v, d) << " vs " << printf_fixed(v, d));
+  }
+  CHECK(mismatches == 0);
+  for (double v : {0.0, 37.0, 1087.5, -2.5, 1e20, 0.1, 12.34, 1.0 / 3}) CHECK(svg::perl_number(v) == printf_g(v));
+  CHECK(svg::fixed(-0.04, 1) == printf_fixed(-0.04, 1));  // "-0.0"
 }

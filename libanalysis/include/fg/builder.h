@@ -65,8 +65,7 @@ class ProfileBuilder {
   std::map<std::tuple<FunctionId, int, std::int64_t, std::uint64_t, StringId>, FrameId> full_frames_;
   U64Map stacks_;           // parent << 32 | frame -> stack
   std::vector<std::uint8_t> unindexed_child_;   // 1: the child parent+1 is not in stacks_ yet
-  std::vector<std::uint32_t> sample_of_stack_;  // unlabelled sample per stack, or kMissing
-  std::map<std::pair<StackId, LabelSetId>, std::uint32_t> labelled_samples_;
+  U64Map samples_by_key_;   // stack | labels << 32 -> sample, for untimed samples
   std::map<std::vector<std::tuple<StringId, StringId, std::int64_t, StringId, bool>>, LabelSetId>
       label_index_;
 };

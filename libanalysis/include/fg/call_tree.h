@@ -12,16 +12,16 @@
 
 namespace fg {
 
-/// Ranks every frame of `profile` in the order flamegraph.pl gives sibling
-/// frames: bytewise by the name with its collapsed-stack annotation, where a
-/// name that is a prefix of another compares as if followed by ';' (the
-/// separator that follows it in a folded line). rank[frame] is its position.
-std::vector<std::uint32_t> frame_order(const Profile& profile);
+/// The order flamegraph.pl gives sibling frames: bytewise by the name with
+/// its collapsed-stack annotation, where a name that is a prefix of another
+/// compares as if followed by ';' (the separator that follows it in a folded
+/// line). Frames with the same text (other line or address) keep id order.
+bool frame_before(const Profile& profile, FrameId a, FrameId b);
 
 class CallTree {
  public:
   /// Builds the tree from every sample of `profile` (labels and timestamps
-  /// merged away).
+  /// merged away). `profile` must outlive the tree.
   explicit CallTree(const Profile& profile);
 
   const Profile& profile() const { return *profile_; }
@@ -31,10 +31,10 @@ class CallTree {
   StackId parent(StackId node) const { return profile_->stack(node).parent; }
   FrameId frame(StackId node) const { return profile_->stack(node).frame; }
   std::uint32_t depth(StackId node) const { return profile_->stack(node).depth; }
-  /// Children in frame_order() order.
-  std::span<const StackId> children(StackId node) const {
-    return {children_.data() + child_begin_[node], child_begin_[node + 1] - child_begin_[node]};
-  }
+  /// Children in frame_before() order. A node's list is sorted the first
+  /// time it is asked for (most views visit few nodes), so a CallTree must
+  /// not be shared between threads.
+  std::span<const StackId> children(StackId node) const;
   std::int64_t self(StackId node, std::size_t column) const { return self_[node * columns_ + column]; }
   std::int64_t total(StackId node, std::size_t column) const { return total_[node * columns_ + column]; }
 
@@ -42,7 +42,8 @@ class CallTree {
   const Profile* profile_;
   std::size_t columns_;
   std::vector<std::uint32_t> child_begin_;
-  std::vector<StackId> children_;
+  mutable std::vector<StackId> children_;
+  mutable std::vector<bool> sorted_;
   std::vector<std::int64_t> self_;
   std::vector<std::int64_t> total_;
 };

@@ -1,6 +1,6 @@
 // Where each frame of a flame graph goes, in value units: the geometry that
 // flame graph writers (SVG, HTML) scale to pixels. The layout follows
-// flamegraph.pl exactly: siblings in frame_order(), a frame's own (self)
+// flamegraph.pl exactly: siblings in frame_before() order, a frame's own (self)
 // value to the left of its children, and frames narrower than the minimum
 // dropped with everything above them.
 #pragma once
