@@ -1,6 +1,8 @@
 #include "formats/input.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -26,7 +28,12 @@ class Input::Impl {
   std::string raw;  // compressed bytes not yet inflated
   bool raw_eof = false;
 
+  void* map = nullptr;
+  std::size_t map_size = 0;
+  std::size_t released = 0;
+
   ~Impl() {
+    if (map) ::munmap(map, map_size);
     if (zs_ready) inflateEnd(&zs);
     if (own_fd && fd >= 0) ::close(fd);
   }
@@ -180,6 +187,36 @@ std::size_t Input::read(char* buf, std::size_t n) {
   }
   offset_ += k;
   return k;
+}
+
+std::optional<std::string_view> Input::map_whole() {
+  Impl& m = *impl_;
+  if (m.from_memory || m.fd < 0 || offset_ != 0) return std::nullopt;
+  head(2);  // decides gzip
+  if (compressed_) return std::nullopt;
+  struct stat st;
+  if (::fstat(m.fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) return std::nullopt;
+  // head() read the first bytes from the descriptor; the mapping starts at
+  // the file's beginning, which is where the lookahead starts too.
+  void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, m.fd, 0);
+  if (p == MAP_FAILED) return std::nullopt;
+  ::madvise(p, static_cast<std::size_t>(st.st_size), MADV_SEQUENTIAL);
+  m.map = p;
+  m.map_size = static_cast<std::size_t>(st.st_size);
+  offset_ = m.map_size;
+  lookahead_.clear();
+  lookahead_pos_ = 0;
+  return std::string_view(static_cast<const char*>(p), m.map_size);
+}
+
+void Input::release_mapped(std::size_t offset) {
+  Impl& m = *impl_;
+  if (!m.map) return;
+  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  std::size_t end = offset / page * page;
+  if (end <= m.released) return;
+  ::madvise(static_cast<char*>(m.map) + m.released, end - m.released, MADV_DONTNEED);
+  m.released = end;
 }
 
 std::string read_all(Input& input) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -36,6 +37,15 @@ class Input {
   std::size_t read(char* buf, std::size_t n);
   /// Inflated bytes handed out so far.
   std::uint64_t offset() const { return offset_; }
+
+  /// For a plain (not gzipped) regular file of which nothing has been read
+  /// yet: the whole file, memory-mapped, which a reader may parse in place
+  /// instead of calling read(). Counts as read in offset(). Empty otherwise
+  /// (stdin, pipes, gzip, a failed mapping): then use read().
+  std::optional<std::string_view> map_whole();
+  /// Tells the mapping that bytes before `offset` will not be looked at
+  /// again, so their pages leave this process's memory.
+  void release_mapped(std::size_t offset);
 
  protected:
   Input(std::string name, std::uint64_t max_inflated);

@@ -61,6 +61,17 @@ void check_options(const FlameGraphOptions& o) {
   if (!(o.font_width > 0)) throw UsageError("--fontwidth must be positive");
 }
 
+// --minwidth in value units: a percentage of the total, or pixels.
+double min_width_value(double total, const FlameGraphOptions& o) {
+  bool percent;
+  double mw = parse_min_width(o.min_width, &percent);
+  return percent ? total * mw / 100 : mw / ((o.width - 2 * kXPad) / total);
+}
+
+double min_width_value(const Profile& p, std::size_t col, const FlameGraphOptions& o) {
+  return min_width_value(static_cast<double>(p.totals()[col]), o);
+}
+
 class Writer {
  public:
   Writer(const Profile& p, const CallTree& tree, std::size_t col, const FlameGraphOptions& o,
@@ -257,9 +268,7 @@ void Writer::run() {
   c.ypad3 = o_.font_size * 2;
   c.inverted = o_.inverted;
   c.per_value = (o_.width - 2 * kXPad) / total_;
-  bool percent;
-  double mw = parse_min_width(o_.min_width, &percent);
-  c.min_value = percent ? total_ * mw / 100 : mw / c.per_value;
+  c.min_value = min_width_value(total_, o_);
 
   FlameLayoutOptions lo;
   lo.column = col_;
@@ -287,7 +296,14 @@ void write_flamegraph(const Profile& profile, const WriteOptions& options, std::
   std::optional<Profile> reversed;
   const Profile* p = &profile;
   if (options.flame.reverse) p = &reversed.emplace(reverse_stacks(profile));
-  CallTree tree(*p);
+  // Frames narrower than --minwidth are never drawn: leave them out of the
+  // tree's index (a flame chart lays out samples, not the tree).
+  CallTreeOptions tree_options;
+  if (!options.flame.flame_chart) {
+    tree_options.prune_column = col;
+    tree_options.min_total = min_width_value(*p, col, options.flame);
+  }
+  CallTree tree(*p, tree_options);
   Writer(*p, tree, col, options.flame, out).run();
 }
 

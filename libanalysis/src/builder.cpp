@@ -9,23 +9,29 @@ namespace fg {
 ProfileBuilder::ProfileBuilder(std::vector<ValueType> value_types) {
   if (value_types.empty()) throw Error("a profile needs at least one value column");
   profile_.value_types_ = std::move(value_types);
-  profile_.stacks_.push_back(StackNode{0, 0, 0});
+  profile_.stacks_.push_back(StackNode{0, 0});
   profile_.label_sets_.emplace_back();
   label_index_.emplace(decltype(label_index_)::key_type{}, 0);
   unindexed_child_.push_back(0);
 }
 
+FunctionId ProfileBuilder::function(StringId n) {
+  if (n >= function_of_name_.size()) function_of_name_.resize(profile_.strings_.size(), U64Map::kMissing);
+  FunctionId& id = function_of_name_[n];
+  if (id == U64Map::kMissing) {
+    id = static_cast<FunctionId>(profile_.functions_.size());
+    profile_.functions_.push_back(Function{n, 0, 0, 0});
+  }
+  return id;
+}
+
 FunctionId ProfileBuilder::function(std::string_view name, std::string_view system_name,
                                     std::string_view filename, std::int64_t start_line) {
   StringId n = intern(name);
+  if (system_name.empty() && filename.empty() && start_line == 0) return function(n);
   auto next = static_cast<FunctionId>(profile_.functions_.size());
-  FunctionId id;
-  if (system_name.empty() && filename.empty() && start_line == 0) {
-    id = plain_functions_.insert(n, next);
-  } else {
-    auto key = std::make_tuple(n, intern(system_name), intern(filename), start_line);
-    id = full_functions_.try_emplace(key, next).first->second;
-  }
+  auto key = std::make_tuple(n, intern(system_name), intern(filename), start_line);
+  FunctionId id = full_functions_.try_emplace(key, next).first->second;
   if (id == next) {
     profile_.functions_.push_back(Function{n, intern(system_name), intern(filename), start_line});
   }
@@ -36,7 +42,12 @@ FrameId ProfileBuilder::frame(FunctionId function, FrameKind kind, std::int64_t 
                               std::uint64_t address, StringId module) {
   auto next = static_cast<FrameId>(profile_.frames_.size());
   FrameId id;
-  if (line == 0 && address == 0 && module == 0) {
+  if (line == 0 && address == 0 && module == 0 && kind == FrameKind::kNative) {
+    if (function >= native_frame_.size()) native_frame_.resize(profile_.functions_.size(), U64Map::kMissing);
+    FrameId& slot = native_frame_[function];
+    if (slot == U64Map::kMissing) slot = next;
+    id = slot;
+  } else if (line == 0 && address == 0 && module == 0) {
     id = plain_frames_.insert(std::uint64_t(function) | std::uint64_t(kind) << 32, next);
   } else {
     auto key = std::make_tuple(function, static_cast<int>(kind), line, address, module);
@@ -69,7 +80,7 @@ StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
     id = stacks_.insert(std::uint64_t(parent) << 32 | frame, next);
   }
   if (id == next) {
-    profile_.stacks_.push_back(StackNode{frame, parent, profile_.stacks_[parent].depth + 1});
+    profile_.stacks_.push_back(StackNode{frame, parent});
     unindexed_child_.push_back(0);
   }
   return id;
@@ -127,13 +138,14 @@ StackId ProfileBuilder::add_node(StackId parent, FrameId frame,
   return s;
 }
 
+void ProfileBuilder::reserve_stacks(std::size_t n) {
+  profile_.stacks_.reserve(n);
+  unindexed_child_.reserve(n);
+}
+
 Profile ProfileBuilder::finish() && {
-  // Growth by doubling leaves up to half of each table unused; the views
-  // built next (CallTree, ...) would stack on top of that slack.
-  profile_.stacks_.shrink_to_fit();
-  profile_.samples_.shrink_to_fit();
-  profile_.values_.shrink_to_fit();
-  profile_.frames_.shrink_to_fit();
+  // No shrink_to_fit: the unused end of a table was never written, so it
+  // holds no memory, while trimming would copy the table.
   return std::move(profile_);
 }
 

@@ -18,8 +18,9 @@ void layout_tree(const CallTree& tree, const FlameLayoutOptions& o, std::optiona
   struct Item {
     StackId node;
     std::int64_t start;
+    std::uint32_t depth;
   };
-  std::vector<Item> todo{{kRootStack, 0}};
+  std::vector<Item> todo{{kRootStack, 0, 0}};
   while (!todo.empty()) {
     Item it = todo.back();
     todo.pop_back();
@@ -27,7 +28,7 @@ void layout_tree(const CallTree& tree, const FlameLayoutOptions& o, std::optiona
     if (it.node != kRootStack && static_cast<double>(width) < o.min_width) continue;
     FlameRect r;
     r.node = it.node;
-    r.depth = tree.depth(it.node);
+    r.depth = it.depth;
     r.start = it.start;
     r.width = width;
     if (base) r.self_delta = tree.self(it.node, o.column) - tree.self(it.node, *base);
@@ -39,7 +40,7 @@ void layout_tree(const CallTree& tree, const FlameLayoutOptions& o, std::optiona
     std::int64_t x = it.start + tree.self(it.node, o.column);
     std::size_t first = todo.size();
     for (StackId k : kids) {
-      todo.push_back({k, x});
+      todo.push_back({k, x, it.depth + 1});
       x += tree.total(k, o.column);
     }
     std::reverse(todo.begin() + static_cast<std::ptrdiff_t>(first), todo.end());
@@ -77,11 +78,9 @@ void layout_chart(const CallTree& tree, const FlameLayoutOptions& o, std::option
   });
   for (std::size_t i : order) {
     StackId s = p.sample(i).stack;
-    path.resize(p.stack(s).depth);
-    for (std::size_t d = path.size(); d-- > 0;) {
-      path[d] = s;
-      s = p.stack(s).parent;
-    }
+    path.clear();
+    for (; s != kRootStack; s = p.stack(s).parent) path.push_back(s);
+    std::reverse(path.begin(), path.end());
     std::size_t same = 0;
     while (same < open.size() && same < path.size() && open[same].node == path[same]) ++same;
     close_to(same);

@@ -1,5 +1,6 @@
 #include "fg/profile.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "fg/error.h"
@@ -35,12 +36,16 @@ std::optional<FrameKind> frame_kind_from_suffix(std::string_view suffix) {
   }
 }
 
+std::size_t Profile::depth(StackId id) const {
+  std::size_t d = 0;
+  for (; id != kRootStack; id = stacks_[id].parent) ++d;
+  return d;
+}
+
 void Profile::stack_frames(StackId id, std::vector<FrameId>& out) const {
-  out.resize(stacks_[id].depth);
-  for (std::size_t i = out.size(); i-- > 0;) {
-    out[i] = stacks_[id].frame;
-    id = stacks_[id].parent;
-  }
+  out.clear();
+  for (; id != kRootStack; id = stacks_[id].parent) out.push_back(stacks_[id].frame);
+  std::reverse(out.begin(), out.end());
 }
 
 std::vector<std::int64_t> Profile::totals() const {

@@ -4,20 +4,39 @@
 
 namespace fg {
 
+namespace {
+std::uint64_t load64(const char* p) {
+  std::uint64_t w;
+  std::memcpy(&w, p, 8);
+  return w;
+}
+std::uint64_t load32(const char* p) {
+  std::uint32_t w;
+  std::memcpy(&w, p, 4);
+  return w;
+}
+}  // namespace
+
 std::uint64_t hash_bytes(std::string_view s) {
-  std::uint64_t h = 0xcbf29ce484222325ULL ^ s.size();
   const char* p = s.data();
-  std::size_t n = s.size();
-  while (n >= 8) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    h = (h ^ w) * 0x100000001b3ULL;
-    h ^= h >> 29;
-    p += 8;
-    n -= 8;
+  const std::size_t n = s.size();
+  std::uint64_t h = 0xcbf29ce484222325ULL ^ (n * 0x9e3779b97f4a7c15ULL);
+  std::uint64_t tail;
+  if (n >= 8) {
+    std::size_t i = 0;
+    for (; i + 8 < n; i += 8) {
+      h = (h ^ load64(p + i)) * 0x100000001b3ULL;
+      h ^= h >> 29;
+    }
+    tail = load64(p + n - 8);  // the last 8 bytes, overlapping the loop's
+  } else if (n >= 4) {
+    tail = load32(p) << 32 | load32(p + n - 4);
+  } else if (n > 0) {
+    tail = std::uint64_t(static_cast<unsigned char>(p[0])) << 16 |
+           std::uint64_t(static_cast<unsigned char>(p[n / 2])) << 8 | static_cast<unsigned char>(p[n - 1]);
+  } else {
+    tail = 0;
   }
-  std::uint64_t tail = 0;
-  if (n > 0) std::memcpy(&tail, p, n);
   h = (h ^ tail) * 0x100000001b3ULL;
   return mix64(h);
 }

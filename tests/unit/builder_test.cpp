@@ -27,7 +27,8 @@ TEST_CASE("builder interns functions, frames and stacks") {
   StackId s2 = b.stack(std::vector<FrameId>{main, foo});
   CHECK(s1 == s2);
   Profile p = std::move(b).finish();
-  CHECK(p.stack(s1).depth == 2);
+  CHECK(p.depth(s1) == 2);
+  CHECK(p.depth(kRootStack) == 0);
   CHECK(p.stack(s1).parent < s1);
   CHECK(p.frame_name(p.stack(s1).frame) == "foo");
 }

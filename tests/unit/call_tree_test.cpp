@@ -54,3 +54,31 @@ TEST_CASE("labels merge away in the tree") {
   CHECK(t.children(kRootStack).size() == 1);
   CHECK(t.self(s, 0) == 2);
 }
+
+TEST_CASE("a pruned tree indexes only wide nodes and keeps self exact") {
+  Profile p = test::folded("main;a;b 3\nmain;a 2\nmain;c 1\nmain;d;e 1\nmain 4\n");
+  CallTreeOptions o;
+  o.prune_column = 0;
+  o.min_total = 2;
+  CallTree t(p, o);
+  StackId main = t.children(kRootStack)[0];
+  auto kids = t.children(main);
+  REQUIRE(kids.size() == 3);  // narrow c and d still take their places
+  CHECK(name(t, kids[0]) == "a");
+  CHECK(t.kept(kids[0]));
+  CHECK(!t.kept(kids[2]));
+  CHECK(t.children(kids[2]).empty());  // d's child e is not indexed
+  CHECK(t.self(main, 0) == 4);
+  CHECK(t.total(main, 0) == 11);
+  CHECK(t.self(kids[0], 0) == 2);
+  StackId c = p.stack_count();
+  for (StackId s = 1; s < p.stack_count(); ++s)
+    if (p.frame_name(p.stack(s).frame) == "c") c = s;
+  REQUIRE(c < p.stack_count());
+  CHECK(!t.kept(c));
+  CHECK(t.children(c).empty());
+  CHECK(t.self(c, 0) == 1);  // still answered, the slow way
+  CallTree full(p);
+  CHECK(full.children(main).size() == 3);
+  CHECK(full.kept(c));
+}

@@ -24,6 +24,16 @@ class ProfileBuilder {
   std::size_t value_count() const { return profile_.value_types_.size(); }
 
   StringId intern(std::string_view s) { return profile_.strings_.intern(s); }
+  /// intern() with hash_bytes(s) already computed.
+  StringId intern(std::string_view s, std::uint64_t hash) { return profile_.strings_.intern(s, hash); }
+  /// The profile's string pool, for its cache hints (StringPool::prefetch_*).
+  const StringPool& strings() const { return profile_.strings_; }
+  /// The function named by an interned string, when only a name is known.
+  FunctionId function(StringId name);
+  /// Expects up to about `n` stacks (a hint from the input size): reserves
+  /// room so the stack table does not grow, and copy itself, while reading.
+  /// Room never used is never written, so it costs address space, not memory.
+  void reserve_stacks(std::size_t n);
   FunctionId function(std::string_view name, std::string_view system_name = {},
                       std::string_view filename = {}, std::int64_t start_line = 0);
   FrameId frame(FunctionId function, FrameKind kind = FrameKind::kNative, std::int64_t line = 0,
@@ -59,9 +69,10 @@ class ProfileBuilder {
 
  private:
   Profile profile_;
-  U64Map plain_functions_;  // name id -> function, when only a name is known
+  std::vector<FunctionId> function_of_name_;  // by name id, when only a name is known
   std::map<std::tuple<StringId, StringId, StringId, std::int64_t>, FunctionId> full_functions_;
-  U64Map plain_frames_;     // function | kind << 32 -> frame, when line/address/module are 0
+  std::vector<FrameId> native_frame_;  // by function id: its plain kNative frame
+  U64Map plain_frames_;     // function | kind << 32 -> frame, other kinds, no line/address/module
   std::map<std::tuple<FunctionId, int, std::int64_t, std::uint64_t, StringId>, FrameId> full_frames_;
   U64Map stacks_;           // parent << 32 | frame -> stack
   std::vector<std::uint8_t> unindexed_child_;   // 1: the child parent+1 is not in stacks_ yet

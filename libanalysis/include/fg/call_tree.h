@@ -5,10 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "fg/profile.h"
+#include "fg/string_pool.h"
 
 namespace fg {
 
@@ -18,34 +20,53 @@ namespace fg {
 /// line). Frames with the same text (other line or address) keep id order.
 bool frame_before(const Profile& profile, FrameId a, FrameId b);
 
+struct CallTreeOptions {
+  /// When set, nodes whose total in this column is below min_total (and
+  /// everything under them) are not kept: they still appear in their
+  /// parent's children (a narrow frame still takes its place), but their own
+  /// children are not indexed. A view that draws only what is wide enough
+  /// then pays for a tree of millions of nodes with their totals alone.
+  std::optional<std::size_t> prune_column;
+  double min_total = 0;
+};
+
 class CallTree {
  public:
   /// Builds the tree from every sample of `profile` (labels and timestamps
   /// merged away). `profile` must outlive the tree.
-  explicit CallTree(const Profile& profile);
+  explicit CallTree(const Profile& profile, const CallTreeOptions& options = {});
 
   const Profile& profile() const { return *profile_; }
-  std::size_t size() const { return child_begin_.size() - 1; }
   std::size_t value_count() const { return columns_; }
 
   StackId parent(StackId node) const { return profile_->stack(node).parent; }
   FrameId frame(StackId node) const { return profile_->stack(node).frame; }
-  std::uint32_t depth(StackId node) const { return profile_->stack(node).depth; }
-  /// Children in frame_before() order. A node's list is sorted the first
+  /// Frames on the node's path (walks to the root).
+  std::uint32_t depth(StackId node) const { return static_cast<std::uint32_t>(profile_->depth(node)); }
+  /// False for nodes pruned away (see CallTreeOptions).
+  bool kept(StackId node) const;
+  /// The children in frame_before() order. A node's list is sorted the first
   /// time it is asked for (most views visit few nodes), so a CallTree must
-  /// not be shared between threads.
+  /// not be shared between threads. Empty for a node not kept.
   std::span<const StackId> children(StackId node) const;
-  std::int64_t self(StackId node, std::size_t column) const { return self_[node * columns_ + column]; }
+  /// The node's own value: its total less its children's totals.
+  std::int64_t self(StackId node, std::size_t column) const;
   std::int64_t total(StackId node, std::size_t column) const { return total_[node * columns_ + column]; }
 
  private:
+  // Position of a kept node in the children index: its id when nothing is
+  // pruned, else its number among the kept nodes.
+  std::uint32_t slot(StackId node) const { return pruned_ ? index_.find(node) : node; }
+
   const Profile* profile_;
   std::size_t columns_;
-  std::vector<std::uint32_t> child_begin_;
+  std::vector<std::int64_t> total_;      // every node
+  bool pruned_ = false;
+  std::vector<bool> kept_;               // every node, when pruned
+  U64Map index_;                         // kept node -> slot, when pruned
+  std::vector<std::uint32_t> child_begin_;  // per slot
   mutable std::vector<StackId> children_;
-  mutable std::vector<bool> sorted_;
-  std::vector<std::int64_t> self_;
-  std::vector<std::int64_t> total_;
+  mutable std::vector<bool> sorted_;     // per slot
 };
 
 }  // namespace fg

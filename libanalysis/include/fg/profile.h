@@ -74,10 +74,10 @@ struct Frame {
   FrameKind kind = FrameKind::kNative;
 };
 
+/// 8 bytes a node: profiles reach millions of distinct paths.
 struct StackNode {
   FrameId frame = 0;     ///< the leaf frame of this path (meaningless for the root)
   StackId parent = 0;    ///< always smaller than this node's id
-  std::uint32_t depth = 0;  ///< number of frames on the path; 0 for the root
 };
 
 /// A label: key=value, either a string or a number with an optional unit.
@@ -132,6 +132,8 @@ class Profile {
 
   const StackNode& stack(StackId id) const { return stacks_[id]; }
   std::size_t stack_count() const { return stacks_.size(); }
+  /// Number of frames on the path of `id` (0 for the root); walks to the root.
+  std::size_t depth(StackId id) const;
   /// Appends the frames of `id` root first (clears `out` first).
   void stack_frames(StackId id, std::vector<FrameId>& out) const;
 
