@@ -6,13 +6,18 @@
 
 namespace fg {
 
+namespace {
+constexpr std::uint8_t kUnindexedChild = 1;
+constexpr std::uint8_t kHasSample = 2;
+}  // namespace
+
 ProfileBuilder::ProfileBuilder(std::vector<ValueType> value_types) {
   if (value_types.empty()) throw Error("a profile needs at least one value column");
   profile_.value_types_ = std::move(value_types);
   profile_.stacks_.push_back(StackNode{0, 0});
   profile_.label_sets_.emplace_back();
   label_index_.emplace(decltype(label_index_)::key_type{}, 0);
-  unindexed_child_.push_back(0);
+  stack_flags_.push_back(0);
 }
 
 FunctionId ProfileBuilder::function(StringId n) {
@@ -70,18 +75,18 @@ StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
     // sorted or tree-shaped input take this path for most frames; leaving
     // the child out of the hash map until someone looks under its parent
     // saves a cache miss per frame.
-    unindexed_child_[parent] = 1;
+    stack_flags_[parent] |= kUnindexedChild;
     id = next;
   } else {
-    if (unindexed_child_[parent]) {
-      unindexed_child_[parent] = 0;
+    if (stack_flags_[parent] & kUnindexedChild) {
+      stack_flags_[parent] &= static_cast<std::uint8_t>(~kUnindexedChild);
       stacks_.insert(std::uint64_t(parent) << 32 | profile_.stacks_[parent + 1].frame, parent + 1);
     }
     id = stacks_.insert(std::uint64_t(parent) << 32 | frame, next);
   }
   if (id == next) {
     profile_.stacks_.push_back(StackNode{frame, parent});
-    unindexed_child_.push_back(0);
+    stack_flags_.push_back(0);
   }
   return id;
 }
@@ -112,13 +117,19 @@ void ProfileBuilder::add_sample(StackId stack, std::span<const std::int64_t> val
   if (values.size() != n) throw Error("sample has " + std::to_string(values.size()) +
                                       " values, the profile has " + std::to_string(n) + " columns");
   if (timestamp == kNoTimestamp) {
-    auto next = static_cast<std::uint32_t>(profile_.samples_.size());
-    std::uint32_t at = samples_by_key_.insert(std::uint64_t(labels) << 32 | stack, next);
-    if (at != next) {
-      std::int64_t* dst = profile_.values_.data() + std::size_t(at) * n;
-      for (std::size_t i = 0; i < n; ++i) dst[i] += values[i];
-      return;
+    // A stack's first untimed sample needs no lookup, and is indexed only
+    // when a later sample of the same stack has to find it: most readers add
+    // one sample per stack, and skip a cache miss each.
+    if (stack_flags_[stack] & kHasSample) {
+      index_samples();
+      std::uint32_t at = samples_by_key_.find(std::uint64_t(labels) << 32 | stack);
+      if (at != U64Map::kMissing) {
+        std::int64_t* dst = profile_.values_.data() + std::size_t(at) * n;
+        for (std::size_t i = 0; i < n; ++i) dst[i] += values[i];
+        return;
+      }
     }
+    stack_flags_[stack] |= kHasSample;
   }
   profile_.samples_.push_back(Sample{stack, labels, timestamp});
   profile_.values_.insert(profile_.values_.end(), values.begin(), values.end());
@@ -128,6 +139,14 @@ void ProfileBuilder::add_sample(std::span<const FrameId> root_to_leaf,
                                 std::span<const std::int64_t> values, LabelSetId labels,
                                 std::int64_t timestamp) {
   add_sample(stack(root_to_leaf), values, labels, timestamp);
+}
+
+void ProfileBuilder::index_samples() {
+  for (; samples_indexed_ < profile_.samples_.size(); ++samples_indexed_) {
+    const Sample& s = profile_.samples_[samples_indexed_];
+    if (s.timestamp == kNoTimestamp)
+      samples_by_key_.insert(std::uint64_t(s.labels) << 32 | s.stack, static_cast<std::uint32_t>(samples_indexed_));
+  }
 }
 
 StackId ProfileBuilder::add_node(StackId parent, FrameId frame,
@@ -140,7 +159,7 @@ StackId ProfileBuilder::add_node(StackId parent, FrameId frame,
 
 void ProfileBuilder::reserve_stacks(std::size_t n) {
   profile_.stacks_.reserve(n);
-  unindexed_child_.reserve(n);
+  stack_flags_.reserve(n);
 }
 
 Profile ProfileBuilder::finish() && {

@@ -15,6 +15,23 @@ std::uint64_t load32(const char* p) {
   std::memcpy(&w, p, 4);
   return w;
 }
+// a == b for strings of equal length, without a call for short ones.
+bool same_bytes(const char* a, const char* b, std::size_t n) {
+  if (n >= 8) {
+    for (std::size_t i = 0; i + 8 < n; i += 8)
+      if (load64(a + i) != load64(b + i)) return false;
+    return load64(a + n - 8) == load64(b + n - 8);
+  }
+  if (n >= 4) return load32(a) == load32(b) && load32(a + n - 4) == load32(b + n - 4);
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+bool equal(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && same_bytes(a.data(), b.data(), a.size());
+}
+
 }  // namespace
 
 std::uint64_t hash_bytes(std::string_view s) {
@@ -99,7 +116,7 @@ StringId StringPool::find(std::string_view s) const {
   for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
     const Slot& slot = table_[i];
     if (slot.id == U64Map::kMissing) return U64Map::kMissing;
-    if (slot.tag == tag && strings_[slot.id] == s) return slot.id;
+    if (slot.tag == tag && equal(strings_[slot.id], s)) return slot.id;
   }
 }
 
@@ -109,7 +126,7 @@ StringId StringPool::intern(std::string_view s, std::uint64_t h) {
   for (;; i = (i + 1) & mask_) {
     const Slot& slot = table_[i];
     if (slot.id == U64Map::kMissing) break;
-    if (slot.tag == tag && strings_[slot.id] == s) return slot.id;
+    if (slot.tag == tag && equal(strings_[slot.id], s)) return slot.id;
   }
   StringId id = static_cast<StringId>(strings_.size());
   strings_.push_back(store(s));

@@ -75,8 +75,12 @@ class ProfileBuilder {
   U64Map plain_frames_;     // function | kind << 32 -> frame, other kinds, no line/address/module
   std::map<std::tuple<FunctionId, int, std::int64_t, std::uint64_t, StringId>, FrameId> full_frames_;
   U64Map stacks_;           // parent << 32 | frame -> stack
-  std::vector<std::uint8_t> unindexed_child_;   // 1: the child parent+1 is not in stacks_ yet
+  // Per stack: kUnindexedChild (the child stack+1 is not in stacks_ yet),
+  // kHasSample (an untimed sample of this stack exists).
+  std::vector<std::uint8_t> stack_flags_;
   U64Map samples_by_key_;   // stack | labels << 32 -> sample, for untimed samples
+  std::size_t samples_indexed_ = 0;  // samples before this one are in samples_by_key_
+  void index_samples();
   std::map<std::vector<std::tuple<StringId, StringId, std::int64_t, StringId, bool>>, LabelSetId>
       label_index_;
 };
