@@ -98,6 +98,12 @@ class Reader {
                kind, message);
   }
   void start(int columns);
+  void forget_previous() {
+    prev_ = nullptr;
+    prev_len_ = 0;
+    prev_ends_.clear();
+    prev_stacks_.clear();
+  }
 
   Input& input_;
   Diagnostics& diag_;
@@ -268,8 +274,11 @@ Profile Reader::run() {
       const char* e = nl ? nl : end;
       line(b, e);
       b = nl ? nl + 1 : end;
-      if (b > next_release && prev_) {
-        input_.release_mapped(static_cast<std::size_t>(std::min(prev_, b) - whole->data()));
+      if (b > next_release) {
+        // Far behind (many bad lines since): forget the previous line, so
+        // its pages do not pin everything read after it.
+        if (prev_ && b - prev_ > (8 << 20)) forget_previous();
+        input_.release_mapped(static_cast<std::size_t>((prev_ ? prev_ : b) - whole->data()));
         next_release = b + (1 << 20);
       }
     }
@@ -296,11 +305,7 @@ Profile Reader::run() {
     if (prev_) {
       auto prev_off = static_cast<std::size_t>(prev_ - buf.get());
       if (begin - prev_off > cap / 2) {
-        // Far behind (many bad lines since): forget it rather than grow.
-        prev_ = nullptr;
-        prev_len_ = 0;
-        prev_ends_.clear();
-        prev_stacks_.clear();
+        forget_previous();  // far behind (many bad lines since): rather than grow
       } else {
         keep = prev_off;
       }

@@ -274,12 +274,12 @@ void Writer::run() {
   lo.column = col_;
   lo.min_width = c.min_value;
   lo.chart = o_.flame_chart;
-  FlameLayout layout = layout_flame(tree_, lo);
-
+  // Measured first (the height goes in the header), then drawn as laid out.
+  const FlameLayout layout = measure_flame(tree_, lo);
   c.height = (layout.max_depth + 1) * c.frame_height + c.ypad1 + c.ypad2;
   if (!o_.subtitle.empty()) c.height += c.ypad3;
   header(c);
-  for (const FlameRect& r : layout.rects) frame(r, c, layout);
+  each_flame_rect(tree_, lo, [&](const FlameRect& r) { frame(r, c, layout); });
   buf_ += "</g>\n</svg>\n";
   flush(true);
 }

@@ -60,13 +60,22 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
     pruned_ = true;
     const std::size_t col = *options.prune_column;
     kept_.assign(n, false);
-    slots = 0;
+    std::size_t kept_count = 0;
     for (StackId s = 0; s < n; ++s) {
       if (s == kRootStack ||
           (kept_[parent(s)] && static_cast<double>(total(s, col)) >= options.min_total)) {
         kept_[s] = true;
-        index_.insert(s, static_cast<std::uint32_t>(slots++));
+        ++kept_count;
       }
+    }
+    // Slots through a hash map costs some 40 bytes per kept node, an array
+    // 4 bytes per node: the map only when few are kept.
+    if (kept_count * 10 > n) dense_slots_.assign(n, U64Map::kMissing);
+    slots = 0;
+    for (StackId s = 0; s < n; ++s) {
+      if (!kept_[s]) continue;
+      if (dense_slots_.empty()) index_.insert(s, static_cast<std::uint32_t>(slots++));
+      else dense_slots_[s] = static_cast<std::uint32_t>(slots++);
     }
   }
 

@@ -13,8 +13,10 @@ std::int64_t sample_delta(const Profile& p, std::size_t sample, std::size_t col,
   return v[col] - v[base];
 }
 
+// Depth first, parents before children, left to right. `emit` may be null
+// (measuring only).
 void layout_tree(const CallTree& tree, const FlameLayoutOptions& o, std::optional<std::size_t> base,
-                 FlameLayout& out) {
+                 FlameLayout& out, const std::function<void(const FlameRect&)>* emit) {
   struct Item {
     StackId node;
     std::int64_t start;
@@ -26,18 +28,21 @@ void layout_tree(const CallTree& tree, const FlameLayoutOptions& o, std::optiona
     todo.pop_back();
     std::int64_t width = tree.total(it.node, o.column);
     if (it.node != kRootStack && static_cast<double>(width) < o.min_width) continue;
-    FlameRect r;
-    r.node = it.node;
-    r.depth = it.depth;
-    r.start = it.start;
-    r.width = width;
-    if (base) r.self_delta = tree.self(it.node, o.column) - tree.self(it.node, *base);
-    out.rects.push_back(r);
-    if (r.depth > out.max_depth) out.max_depth = r.depth;
-    // Self value first, then children left to right; pushed in reverse so
+    if (it.depth > out.max_depth) out.max_depth = it.depth;
+    const std::int64_t self = tree.self(it.node, o.column);
+    if (emit) {
+      FlameRect r;
+      r.node = it.node;
+      r.depth = it.depth;
+      r.start = it.start;
+      r.width = width;
+      if (base) r.self_delta = self - tree.self(it.node, *base);
+      (*emit)(r);
+    }
+    // Own value first, then children left to right; pushed in reverse so
     // the depth-first order visits them left to right.
     auto kids = tree.children(it.node);
-    std::int64_t x = it.start + tree.self(it.node, o.column);
+    std::int64_t x = it.start + self;
     std::size_t first = todo.size();
     for (StackId k : kids) {
       todo.push_back({k, x, it.depth + 1});
@@ -107,7 +112,7 @@ void layout_chart(const CallTree& tree, const FlameLayoutOptions& o, std::option
 
 }  // namespace
 
-FlameLayout layout_flame(const CallTree& tree, const FlameLayoutOptions& o) {
+FlameLayout measure_flame(const CallTree& tree, const FlameLayoutOptions& o) {
   const Profile& p = tree.profile();
   FlameLayout out;
   out.total = tree.total(kRootStack, o.column);
@@ -120,10 +125,30 @@ FlameLayout layout_flame(const CallTree& tree, const FlameLayoutOptions& o) {
     }
   }
   if (o.chart) {
-    layout_chart(tree, o, base, out);
+    FlameLayout chart = out;
+    layout_chart(tree, o, base, chart);
+    out.max_depth = chart.max_depth;
   } else {
-    layout_tree(tree, o, base, out);
+    layout_tree(tree, o, base, out, nullptr);
   }
+  return out;
+}
+
+void each_flame_rect(const CallTree& tree, const FlameLayoutOptions& o,
+                     const std::function<void(const FlameRect&)>& emit) {
+  std::optional<std::size_t> base = tree.profile().base_of(o.column);
+  FlameLayout scratch;
+  if (o.chart) {
+    layout_chart(tree, o, base, scratch);
+    for (const FlameRect& r : scratch.rects) emit(r);
+  } else {
+    layout_tree(tree, o, base, scratch, &emit);
+  }
+}
+
+FlameLayout layout_flame(const CallTree& tree, const FlameLayoutOptions& o) {
+  FlameLayout out = measure_flame(tree, o);
+  each_flame_rect(tree, o, [&out](const FlameRect& r) { out.rects.push_back(r); });
   return out;
 }
 

@@ -56,14 +56,17 @@ class CallTree {
  private:
   // Position of a kept node in the children index: its id when nothing is
   // pruned, else its number among the kept nodes.
-  std::uint32_t slot(StackId node) const { return pruned_ ? index_.find(node) : node; }
+  std::uint32_t slot(StackId node) const {
+    return !pruned_ ? node : dense_slots_.empty() ? index_.find(node) : dense_slots_[node];
+  }
 
   const Profile* profile_;
   std::size_t columns_;
   std::vector<std::int64_t> total_;      // every node
   bool pruned_ = false;
   std::vector<bool> kept_;               // every node, when pruned
-  U64Map index_;                         // kept node -> slot, when pruned
+  U64Map index_;                         // kept node -> slot, when pruned and few are kept
+  std::vector<std::uint32_t> dense_slots_;  // node -> slot, when pruned and many are kept
   std::vector<std::uint32_t> child_begin_;  // per slot
   mutable std::vector<StackId> children_;
   mutable std::vector<bool> sorted_;     // per slot

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "fg/call_tree.h"
@@ -47,5 +48,14 @@ struct FlameLayout {
 /// Lays out the flame graph of `tree` (tree mode) or of its profile's
 /// samples (chart mode).
 FlameLayout layout_flame(const CallTree& tree, const FlameLayoutOptions& options);
+
+/// The same layout without storing it: `measure_flame` returns everything
+/// but the rects (a writer needs the depth for its header), then
+/// `each_flame_rect` hands them to `emit` one at a time in the same order,
+/// so a graph of millions of frames costs no memory for its rects (tree
+/// mode; a flame chart is collected first, as it is sorted).
+FlameLayout measure_flame(const CallTree& tree, const FlameLayoutOptions& options);
+void each_flame_rect(const CallTree& tree, const FlameLayoutOptions& options,
+                     const std::function<void(const FlameRect&)>& emit);
 
 }  // namespace fg
