@@ -258,7 +258,13 @@ void Reader::line(const char* b, const char* e) {
   const char* stack_end;
   if (!parse_counts(b, trimmed, &stack_end, values)) return;
   StackId s = intern_stack(b, stack_end);
-  builder_->add_sample(s, std::span<const std::int64_t>(values, static_cast<std::size_t>(columns_)));
+  try {
+    builder_->add_sample(s, std::span<const std::int64_t>(values, static_cast<std::size_t>(columns_)));
+  } catch (const ParseError&) {
+    throw;
+  } catch (const Error& e) {
+    throw ParseError(SourcePosition::text(input_.name(), line_no_), e.what());
+  }
 }
 
 Profile Reader::run() {

@@ -22,7 +22,9 @@ bool frame_before(const Profile& p, FrameId a, FrameId b) {
   std::string_view na = p.frame_name(a), nb = p.frame_name(b);
   std::string_view sa = frame_kind_suffix(p.frame(a).kind), sb = frame_kind_suffix(p.frame(b).kind);
   std::size_t common = std::min(na.size(), nb.size());
-  if (int c = std::memcmp(na.data(), nb.data(), common); c != 0) return c < 0;
+  if (common > 0) {  // (an empty name may have no data pointer at all)
+    if (int c = std::memcmp(na.data(), nb.data(), common); c != 0) return c < 0;
+  }
   for (std::size_t i = common;; ++i) {
     int x = key_byte(na, sa, i), y = key_byte(nb, sb, i);
     if (x != y) return x < y;

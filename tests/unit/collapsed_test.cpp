@@ -164,3 +164,18 @@ TEST_CASE("collapsed: a mapped file reads exactly as a stream does") {
   REQUIRE(w_mapped.size() == 1);
   CHECK(w_mapped[0].find(":200001:") != std::string::npos);
 }
+
+TEST_CASE("collapsed: counts whose sum passes 64 bits are an error at their line") {
+  CHECK_THROWS_WITH_AS(test::folded("a 9223372036854775807\nb 1\n"),
+                       "t.folded:2: values add up to more than 2^63 - 1 (9223372036854775807), which fg "
+                       "cannot total",
+                       ParseError);
+  CHECK_THROWS_AS(test::folded("a 4611686018427387904 4611686018427387904\n"), ParseError);
+}
+
+TEST_CASE("collapsed: empty frame names sort and draw") {
+  Profile p = test::folded(";;x 1\n;y 2\n 3\n");
+  CallTree t(p);
+  CHECK(t.total(kRootStack, 0) == 6);
+  CHECK(t.children(kRootStack).size() == 1);  // the empty name
+}

@@ -51,6 +51,9 @@ class ProfileBuilder {
 
   /// Adds `values` (one per column) to the sample of (stack, labels), or
   /// appends a new sample. With a timestamp the sample is always appended.
+  /// Throws Error when the magnitudes of all values added so far (every
+  /// column together) would pass 2^63 - 1: that bound keeps every sum,
+  /// total and difference computed from the profile inside 64 bits.
   void add_sample(StackId stack, std::span<const std::int64_t> values, LabelSetId labels = 0,
                   std::int64_t timestamp = kNoTimestamp);
   /// add_sample on the stack of `root_to_leaf`.
@@ -80,6 +83,7 @@ class ProfileBuilder {
   std::vector<std::uint8_t> stack_flags_;
   U64Map samples_by_key_;   // stack | labels << 32 -> sample, for untimed samples
   std::size_t samples_indexed_ = 0;  // samples before this one are in samples_by_key_
+  std::int64_t magnitude_ = 0;       // sum of |value| over every value added
   void index_samples();
   std::map<std::vector<std::tuple<StringId, StringId, std::int64_t, StringId, bool>>, LabelSetId>
       label_index_;
