@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "fg/granularity.h"
+
 namespace fg::formats {
 
 /// Options of the flame graph writers, with flamegraph.pl's names and defaults.
@@ -33,6 +35,9 @@ struct ReadOptions {};
 
 struct WriteOptions {
   std::optional<std::string> value;  ///< --value NAME|INDEX
+  /// How finely the views that draw or fold stacks (flame graph, collapsed)
+  /// tell frames apart; formats that keep every detail (pprof, dump) ignore it.
+  Granularity granularity = Granularity::kFunction;
   FlameGraphOptions flame;
 };
 

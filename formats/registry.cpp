@@ -6,6 +6,7 @@
 #include "fg/error.h"
 #include "formats/collapsed/collapsed.h"
 #include "formats/dump/dump.h"
+#include "formats/pprof/pprof.h"
 #include "formats/svg/flamegraph.h"
 
 namespace fg::formats {
@@ -15,6 +16,9 @@ const std::vector<Format>& all_formats() {
       {"collapsed", {".folded", ".collapsed", ".stacks"},
        "folded stacks: 'frame;frame;frame count' per line (flamegraph.pl, async-profiler)",
        collapsed::sniff, collapsed::read, collapsed::write, false},
+      {"pprof", {".pb", ".pprof", ".prof"},
+       "pprof's profile.proto, gzipped or plain (Go, gperftools, continuous profilers)", pprof::sniff,
+       pprof::read, pprof::write, true},
       {"svg", {".svg"}, "flame graph SVG, as flamegraph.pl draws it", nullptr, nullptr,
        svg::write_flamegraph, false},
       {"dump", {".dump"}, "canonical text dump of the profile model (for tests and debugging)",

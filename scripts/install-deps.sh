@@ -13,6 +13,7 @@ packages=(
   doctest-dev
   libsimdjson-dev
   libdw-dev libelf-dev
+  golang-go
 )
 
 sudo=""

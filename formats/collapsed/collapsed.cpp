@@ -8,6 +8,7 @@
 
 #include "fg/builder.h"
 #include "fg/error.h"
+#include "fg/granularity.h"
 
 namespace fg::formats::collapsed {
 
@@ -377,7 +378,11 @@ Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
   return Reader(input, diagnostics).run();
 }
 
-void write(const Profile& p, const WriteOptions& options, std::ostream& out, Diagnostics&) {
+void write(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics&) {
+  std::optional<Profile> coarse;
+  const Profile& p = finer_than(profile, options.granularity)
+                         ? coarse.emplace(at_granularity(profile, options.granularity))
+                         : profile;
   const std::size_t col = options.value ? p.find_value(*options.value) : p.default_value_index();
   const std::optional<std::size_t> base = p.base_of(col);
   const std::size_t n = p.stack_count();
@@ -389,24 +394,41 @@ void write(const Profile& p, const WriteOptions& options, std::ostream& out, Dia
     self[s] += p.values(i)[col];
     if (base) self_base[s] += p.values(i)[*base];
   }
-  std::vector<std::string> lines;
+  // One line per distinct text: frames that differ only in what the text
+  // does not show (two functions of one name) fold into one line.
+  struct Line {
+    std::string stack;
+    std::int64_t base, value;
+  };
+  std::vector<Line> lines;
   std::vector<FrameId> frames;
   for (StackId s = 0; s < n; ++s) {
-    if (!seen[s] || (self[s] == 0 && (!base || self_base[s] == 0))) continue;
-    std::string line;
+    if (!seen[s]) continue;
+    Line line{{}, base ? self_base[s] : 0, self[s]};
     p.stack_frames(s, frames);
     for (std::size_t d = 0; d < frames.size(); ++d) {
-      if (d) line.push_back(';');
-      append_frame(line, p, frames[d]);
+      if (d) line.stack.push_back(';');
+      append_frame(line.stack, p, frames[d]);
     }
-    if (base) line += ' ' + std::to_string(self_base[s]);
-    line += ' ' + std::to_string(self[s]);
     lines.push_back(std::move(line));
   }
-  std::sort(lines.begin(), lines.end());
-  for (const std::string& l : lines) {
-    out.write(l.data(), static_cast<std::streamsize>(l.size()));
-    out.put('\n');
+  std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.stack < b.stack; });
+  std::string text;
+  for (std::size_t i = 0; i < lines.size();) {
+    std::size_t j = i + 1;
+    std::int64_t b = lines[i].base, v = lines[i].value;
+    for (; j < lines.size() && lines[j].stack == lines[i].stack; ++j) {
+      b += lines[j].base;
+      v += lines[j].value;
+    }
+    if (v != 0 || (base && b != 0)) {
+      text = lines[i].stack;
+      if (base) text += ' ' + std::to_string(b);
+      text += ' ' + std::to_string(v);
+      text += '\n';
+      out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    }
+    i = j;
   }
 }
 

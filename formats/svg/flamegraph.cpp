@@ -10,6 +10,7 @@
 #include "fg/call_tree.h"
 #include "fg/error.h"
 #include "fg/flame_layout.h"
+#include "fg/granularity.h"
 #include "fg/reverse.h"
 #include "fg/utf8.h"
 #include "formats/svg/flamegraph_script.h"
@@ -293,9 +294,10 @@ void write_flamegraph(const Profile& profile, const WriteOptions& options, std::
   bool percent;
   parse_min_width(options.flame.min_width, &percent);
   std::size_t col = options.value ? profile.find_value(*options.value) : profile.default_value_index();
-  std::optional<Profile> reversed;
+  std::optional<Profile> coarse, reversed;
   const Profile* p = &profile;
-  if (options.flame.reverse) p = &reversed.emplace(reverse_stacks(profile));
+  if (finer_than(*p, options.granularity)) p = &coarse.emplace(at_granularity(*p, options.granularity));
+  if (options.flame.reverse) p = &reversed.emplace(reverse_stacks(*p));
   // Frames narrower than --minwidth are never drawn: leave them out of the
   // tree's index (a flame chart lays out samples, not the tree).
   CallTreeOptions tree_options;

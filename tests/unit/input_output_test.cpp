@@ -1,12 +1,12 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 
 #include "fg/error.h"
+#include "formats/gzip.h"
 #include "formats/input.h"
 #include "formats/output.h"
 
@@ -15,19 +15,7 @@ using fg::formats::Input;
 using fg::formats::Output;
 
 namespace {
-std::string gzip(const std::string& data) {
-  z_stream zs{};
-  deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&zs, data.size()) + 32, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  zs.avail_in = static_cast<uInt>(data.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
-}
+std::string gzip(const std::string& data) { return fg::formats::gzip_compress(data); }
 }  // namespace
 
 TEST_CASE("gzip is inflated by its magic bytes, members concatenated") {

@@ -4,6 +4,7 @@
 
 #include "fg/builder.h"
 #include "fg/merge.h"
+#include "fg/granularity.h"
 #include "fg/reverse.h"
 #include "test_util.h"
 
@@ -50,4 +51,30 @@ TEST_CASE("merge refuses to mix a differential profile with a plain one") {
                        "cannot merge the differential profile diff.folded (base and new columns) with "
                        "plain.folded; compare profiles with fg-diff instead",
                        Error);
+}
+
+TEST_CASE("granularity: lines and addresses fold away for function views") {
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
+  FunctionId f = b.function("f", "", "f.go");
+  FrameId main = b.frame("main");
+  std::vector<std::int64_t> one{1}, two{2};
+  b.add_sample(std::vector<FrameId>{main, b.frame(f, FrameKind::kNative, 10, 0x10)}, one);
+  b.add_sample(std::vector<FrameId>{main, b.frame(f, FrameKind::kNative, 12, 0x20)}, two);
+  b.add_sample(std::vector<FrameId>{main, b.frame(f, FrameKind::kInlined, 12, 0x30)}, one);
+  Profile p = std::move(b).finish();
+  CHECK(finer_than(p, Granularity::kFunction));
+  CHECK(finer_than(p, Granularity::kLine));
+  CHECK(!finer_than(p, Granularity::kAddress));
+  Profile by_function = at_granularity(p, Granularity::kFunction);
+  CHECK(!finer_than(by_function, Granularity::kFunction));
+  CHECK(test::dump_samples(by_function) ==
+        "samples: 2\n"
+        "main;f (f.go) | 3\n"
+        "main;f [inlined] (f.go) | 1\n");
+  CHECK(test::dump_samples(at_granularity(p, Granularity::kLine)) ==
+        "samples: 3\n"
+        "main;f (f.go:10) | 1\n"
+        "main;f (f.go:12) | 2\n"
+        "main;f [inlined] (f.go:12) | 1\n");
+  CHECK(by_function.totals() == p.totals());
 }

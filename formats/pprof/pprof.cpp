@@ -1,0 +1,358 @@
+#include "formats/pprof/pprof.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "fg/builder.h"
+#include "fg/error.h"
+#include "formats/gzip.h"
+#include "pprof/profile.pb.h"  // generated in the build tree
+#include "formats/pprof/wire_check.h"
+
+namespace fg::formats::pprof {
+
+namespace {
+
+// Reads one parsed profile.proto into the model. Every index and id from the
+// file is checked before use; messages name what was being read.
+class Reader {
+ public:
+  Reader(const fg::pprof::Profile& pb, const std::string& file, Diagnostics& diag)
+      : pb_(pb), file_(file), diag_(diag) {}
+  Profile run();
+
+ private:
+  [[noreturn]] void fail(const std::string& where, const std::string& message) const {
+    throw Error(file_ + ": " + where + ": " + message);
+  }
+  std::string_view str(std::int64_t index, const std::string& where, const char* what) const {
+    if (index < 0 || index >= pb_.string_table_size())
+      fail(where, std::string(what) + " string index " + std::to_string(index) +
+                      " is out of range (the string table has " +
+                      std::to_string(pb_.string_table_size()) + " entries)");
+    return pb_.string_table(static_cast<int>(index));
+  }
+  void read_functions();
+  void read_mappings();
+  void read_locations();
+  void read_samples();
+  std::string unsymbolized_name(const fg::pprof::Location& loc) const;
+
+  const fg::pprof::Profile& pb_;
+  const std::string& file_;
+  Diagnostics& diag_;
+  std::optional<ProfileBuilder> b_;
+  std::unordered_map<std::uint64_t, FunctionId> functions_;
+  struct MappingInfo {
+    StringId module;
+    std::string base;  // file name without directories
+    std::uint64_t start, offset;
+  };
+  std::unordered_map<std::uint64_t, MappingInfo> mappings_;
+  // frames of each location, root-most (the caller) first
+  std::unordered_map<std::uint64_t, std::vector<FrameId>> locations_;
+  std::uint64_t unsymbolized_ = 0;
+};
+
+void Reader::read_functions() {
+  for (int i = 0; i < pb_.function_size(); ++i) {
+    const auto& f = pb_.function(i);
+    const std::string where = "function " + std::to_string(i);
+    if (f.id() == 0) fail(where, "function id 0 is reserved");
+    FunctionId id = b_->function(str(f.name(), where, "name"), str(f.system_name(), where, "system name"),
+                                 str(f.filename(), where, "file name"), f.start_line());
+    if (!functions_.emplace(f.id(), id).second)
+      fail(where, "function id " + std::to_string(f.id()) + " appears twice");
+  }
+}
+
+void Reader::read_mappings() {
+  for (int i = 0; i < pb_.mapping_size(); ++i) {
+    const auto& m = pb_.mapping(i);
+    const std::string where = "mapping " + std::to_string(i);
+    if (m.id() == 0) fail(where, "mapping id 0 is reserved");
+    std::string_view name = str(m.filename(), where, "file name");
+    std::size_t slash = name.find_last_of('/');
+    MappingInfo info{b_->intern(name), std::string(slash == std::string_view::npos ? name : name.substr(slash + 1)),
+                     m.memory_start(), m.file_offset()};
+    if (!mappings_.emplace(m.id(), std::move(info)).second)
+      fail(where, "mapping id " + std::to_string(m.id()) + " appears twice");
+  }
+}
+
+std::string Reader::unsymbolized_name(const fg::pprof::Location& loc) const {
+  char buf[64];
+  auto it = mappings_.find(loc.mapping_id());
+  if (it == mappings_.end() || it->second.base.empty()) {
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(loc.address()));
+    return buf;
+  }
+  std::uint64_t offset = loc.address() - it->second.start + it->second.offset;
+  std::snprintf(buf, sizeof buf, "+0x%llx", static_cast<unsigned long long>(offset));
+  return it->second.base + buf;
+}
+
+void Reader::read_locations() {
+  for (int i = 0; i < pb_.location_size(); ++i) {
+    const auto& loc = pb_.location(i);
+    const std::string where = "location " + std::to_string(i);
+    if (loc.id() == 0) fail(where, "location id 0 is reserved");
+    StringId module = 0;
+    if (loc.mapping_id() != 0) {
+      auto m = mappings_.find(loc.mapping_id());
+      if (m == mappings_.end())
+        fail(where, "mapping id " + std::to_string(loc.mapping_id()) + " names no mapping");
+      module = m->second.module;
+    }
+    std::vector<FrameId> frames;
+    if (loc.line_size() == 0) {
+      ++unsymbolized_;
+      frames.push_back(b_->frame(b_->function(unsymbolized_name(loc)), FrameKind::kNative, 0, loc.address(), module));
+    }
+    // Lines are innermost first; the frames go caller first, and every line
+    // but the last (the function the others were inlined into) is inlined.
+    for (int k = loc.line_size(); k-- > 0;) {
+      const auto& line = loc.line(k);
+      auto f = functions_.find(line.function_id());
+      if (f == functions_.end())
+        fail(where, "line " + std::to_string(k) + ": function id " + std::to_string(line.function_id()) +
+                        " names no function");
+      FrameKind kind = k == loc.line_size() - 1 ? FrameKind::kNative : FrameKind::kInlined;
+      frames.push_back(b_->frame(f->second, kind, line.line(), loc.address(), module));
+    }
+    if (!locations_.emplace(loc.id(), std::move(frames)).second)
+      fail(where, "location id " + std::to_string(loc.id()) + " appears twice");
+  }
+}
+
+void Reader::read_samples() {
+  const std::size_t columns = b_->value_count();
+  std::vector<std::int64_t> values(columns);
+  std::vector<Label> labels;
+  for (int i = 0; i < pb_.sample_size(); ++i) {
+    const auto& s = pb_.sample(i);
+    const std::string where = "sample " + std::to_string(i);
+    if (static_cast<std::size_t>(s.value_size()) != columns)
+      fail(where, "has " + std::to_string(s.value_size()) + " values, the profile has " +
+                      std::to_string(columns) + " sample types");
+    StackId stack = kRootStack;
+    for (int k = s.location_id_size(); k-- > 0;) {  // leaf first in the file
+      auto loc = locations_.find(s.location_id(k));
+      if (loc == locations_.end())
+        fail(where, "location id " + std::to_string(s.location_id(k)) + " names no location");
+      for (FrameId f : loc->second) stack = b_->stack(stack, f);
+    }
+    for (std::size_t c = 0; c < columns; ++c) values[c] = s.value(static_cast<int>(c));
+    labels.clear();
+    for (const auto& l : s.label()) {
+      Label label;
+      label.key = b_->intern(str(l.key(), where, "label key"));
+      if (l.str() != 0) {
+        label.str = b_->intern(str(l.str(), where, "label value"));
+      } else {
+        label.numeric = true;
+        label.num = l.num();
+        label.unit = b_->intern(str(l.num_unit(), where, "label unit"));
+      }
+      labels.push_back(label);
+    }
+    try {
+      b_->add_sample(stack, values, b_->labels(labels));
+    } catch (const ParseError&) {
+      throw;
+    } catch (const Error& e) {
+      fail(where, e.what());
+    }
+  }
+}
+
+Profile Reader::run() {
+  std::vector<ValueType> types;
+  for (int i = 0; i < pb_.sample_type_size(); ++i) {
+    const auto& t = pb_.sample_type(i);
+    const std::string where = "sample type " + std::to_string(i);
+    types.push_back({std::string(str(t.type(), where, "type")), std::string(str(t.unit(), where, "unit"))});
+  }
+  if (types.empty()) throw Error(file_ + ": the profile has no sample types");
+  b_.emplace(std::move(types));
+  Metadata& m = b_->metadata();
+  m.source_format = "pprof";
+  m.sources.push_back(file_);
+  m.period_type = {std::string(str(pb_.period_type().type(), "period type", "type")),
+                   std::string(str(pb_.period_type().unit(), "period type", "unit"))};
+  m.period = pb_.period();
+  m.start_time_ns = pb_.time_nanos();
+  m.duration_ns = pb_.duration_nanos();
+  m.default_value = std::string(str(pb_.default_sample_type(), "profile", "default sample type"));
+  for (std::int64_t c : pb_.comment()) m.comments.emplace_back(str(c, "profile", "comment"));
+  if (pb_.drop_frames() != 0) m.properties.emplace_back("drop_frames", str(pb_.drop_frames(), "profile", "drop_frames"));
+  if (pb_.keep_frames() != 0) m.properties.emplace_back("keep_frames", str(pb_.keep_frames(), "profile", "keep_frames"));
+
+  read_functions();
+  read_mappings();
+  read_locations();
+  read_samples();
+  if (unsymbolized_ > 0)
+    diag_.warn("unsymbolized", file_ + ": " + std::to_string(unsymbolized_) +
+                                   " locations have no symbols; shown as module+0xoffset (or the address)");
+  return std::move(*b_).finish();
+}
+
+// The writer's tables: strings, functions, mappings and locations, each
+// deduplicated and given the 1-based ids profile.proto uses.
+class Writer {
+ public:
+  explicit Writer(const Profile& p) : p_(p) { string_index(""); }
+  void run(const WriteOptions& options, std::ostream& out);
+
+ private:
+  std::int64_t string_index(std::string_view s) {
+    auto [it, added] = strings_.try_emplace(std::string(s), static_cast<std::int64_t>(strings_.size()));
+    if (added) pb_.add_string_table(std::string(s));
+    return it->second;
+  }
+  std::uint64_t function_id(FunctionId f);
+  std::uint64_t mapping_id(StringId module);
+  void locations_of(StackId stack, std::vector<std::uint64_t>& out);
+
+  const Profile& p_;
+  fg::pprof::Profile pb_;
+  std::unordered_map<std::string, std::int64_t> strings_;
+  std::unordered_map<FunctionId, std::uint64_t> functions_;
+  std::unordered_map<StringId, std::uint64_t> mappings_;
+  std::map<std::tuple<std::uint64_t, std::uint64_t, std::vector<std::pair<std::uint64_t, std::int64_t>>>,
+           std::uint64_t>
+      locations_;
+  std::unordered_map<StackId, std::vector<std::uint64_t>> stack_locations_;
+};
+
+std::uint64_t Writer::function_id(FunctionId f) {
+  auto it = functions_.find(f);
+  if (it != functions_.end()) return it->second;
+  const Function& fn = p_.function(f);
+  auto* out = pb_.add_function();
+  out->set_id(static_cast<std::uint64_t>(pb_.function_size()));
+  out->set_name(string_index(p_.str(fn.name)));
+  out->set_system_name(string_index(p_.str(fn.system_name != 0 ? fn.system_name : fn.name)));
+  out->set_filename(string_index(p_.str(fn.filename)));
+  out->set_start_line(fn.start_line);
+  return functions_[f] = out->id();
+}
+
+std::uint64_t Writer::mapping_id(StringId module) {
+  if (module == 0) return 0;
+  auto it = mappings_.find(module);
+  if (it != mappings_.end()) return it->second;
+  auto* m = pb_.add_mapping();
+  m->set_id(static_cast<std::uint64_t>(pb_.mapping_size()));
+  m->set_filename(string_index(p_.str(module)));
+  m->set_has_functions(true);
+  return mappings_[module] = m->id();
+}
+
+// The locations of a stack, leaf first. A run of inlined frames and the
+// frame they were inlined into (toward the root) make one location.
+void Writer::locations_of(StackId stack, std::vector<std::uint64_t>& out) {
+  out.clear();
+  std::vector<FrameId> frames;
+  p_.stack_frames(stack, frames);
+  std::size_t i = frames.size();
+  while (i > 0) {
+    std::size_t end = i;  // frames[begin, end) form one location, leaf at end - 1
+    std::size_t begin = i - 1;
+    // (inlined frames reaching the root form a location of their own)
+    while (begin > 0 && p_.frame(frames[begin]).kind == FrameKind::kInlined) --begin;
+    const Frame& host = p_.frame(frames[begin]);
+    std::vector<std::pair<std::uint64_t, std::int64_t>> lines;
+    for (std::size_t k = end; k-- > begin;)  // innermost first
+      lines.emplace_back(function_id(p_.frame(frames[k]).function), p_.frame(frames[k]).line);
+    auto key = std::make_tuple(host.address, mapping_id(host.module), lines);
+    auto [it, added] = locations_.try_emplace(key, 0);
+    if (added) {
+      auto* loc = pb_.add_location();
+      loc->set_id(static_cast<std::uint64_t>(pb_.location_size()));
+      loc->set_address(host.address);
+      loc->set_mapping_id(std::get<1>(key));
+      for (const auto& [fn, line] : lines) {
+        auto* l = loc->add_line();
+        l->set_function_id(fn);
+        l->set_line(line);
+      }
+      it->second = loc->id();
+    }
+    out.push_back(it->second);
+    i = begin;
+  }
+}
+
+void Writer::run(const WriteOptions&, std::ostream& out) {
+  for (const ValueType& v : p_.value_types()) {
+    auto* t = pb_.add_sample_type();
+    t->set_type(string_index(v.type));
+    t->set_unit(string_index(v.unit));
+  }
+  const Metadata& m = p_.metadata();
+  pb_.mutable_period_type()->set_type(string_index(m.period_type.type));
+  pb_.mutable_period_type()->set_unit(string_index(m.period_type.unit));
+  pb_.set_period(m.period);
+  pb_.set_time_nanos(m.start_time_ns);
+  pb_.set_duration_nanos(m.duration_ns);
+  if (!m.default_value.empty()) pb_.set_default_sample_type(string_index(m.default_value));
+  for (const std::string& c : m.comments) pb_.add_comment(string_index(c));
+  for (const auto& [k, v] : m.properties) {
+    if (k == "drop_frames") pb_.set_drop_frames(string_index(v));
+    if (k == "keep_frames") pb_.set_keep_frames(string_index(v));
+  }
+  std::vector<std::uint64_t> locs;
+  for (std::size_t i = 0; i < p_.sample_count(); ++i) {
+    const Sample& s = p_.sample(i);
+    auto* out_s = pb_.add_sample();
+    auto cached = stack_locations_.find(s.stack);
+    if (cached == stack_locations_.end()) {
+      locations_of(s.stack, locs);
+      cached = stack_locations_.emplace(s.stack, locs).first;
+    }
+    for (std::uint64_t id : cached->second) out_s->add_location_id(id);
+    for (std::int64_t v : p_.values(i)) out_s->add_value(v);
+    for (const Label& l : p_.labels(s.labels)) {
+      auto* label = out_s->add_label();
+      label->set_key(string_index(p_.str(l.key)));
+      if (l.numeric) {
+        label->set_num(l.num);
+        if (l.unit != 0) label->set_num_unit(string_index(p_.str(l.unit)));
+      } else {
+        label->set_str(string_index(p_.str(l.str)));
+      }
+    }
+  }
+  std::string bytes;
+  if (!pb_.SerializeToString(&bytes)) throw Error("cannot encode the profile as profile.proto");
+  std::string z = gzip_compress(bytes);
+  out.write(z.data(), static_cast<std::streamsize>(z.size()));
+}
+
+}  // namespace
+
+Sniff sniff(std::string_view head, std::string_view) {
+  int fields = count_profile_fields(head);
+  if (fields >= 3) return Sniff::kYes;
+  return fields >= 1 ? Sniff::kMaybe : Sniff::kNo;
+}
+
+Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
+  std::string bytes = read_all(input);
+  check_wire(bytes, input.name());
+  fg::pprof::Profile pb;
+  if (!pb.ParseFromString(bytes)) throw Error(input.name() + ": not a valid profile.proto message");
+  return Reader(pb, input.name(), diagnostics).run();
+}
+
+void write(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics&) {
+  Writer(profile).run(options, out);
+}
+
+}  // namespace fg::formats::pprof

@@ -1,0 +1,38 @@
+// pprof's profile.proto (Go, gperftools, Rust, Node and most continuous
+// profilers), gzipped or plain; see profile.proto beside this file.
+//
+// Reading: every sample type becomes a value column with its unit;
+// default_sample_type, period, period type, time, duration, comments and the
+// drop/keep frame patterns go to the metadata; string and numeric labels
+// become labels. A location with several lines becomes several frames, the
+// inner ones marked inlined. A location without symbols becomes
+// `module+0xoffset` (or its address when it has no mapping), counted in one
+// warning. Malformed protobuf is reported at its byte offset; ids that point
+// nowhere and string indices out of range name the sample or entry.
+//
+// Writing: a gzipped profile.proto of any profile, every value column,
+// labels, frames with file and line, inlined frames folded back into one
+// location, functions and mappings deduplicated.
+#pragma once
+
+#include <ostream>
+#include <string_view>
+
+#include "fg/diagnostics.h"
+#include "fg/profile.h"
+#include "formats/input.h"
+#include "formats/options.h"
+#include "formats/registry.h"
+
+namespace fg::formats::pprof {
+
+/// Judges the (inflated) head by its protobuf shape: fields of
+/// profile.proto with the right wire types.
+Sniff sniff(std::string_view head, std::string_view filename);
+
+Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics);
+
+void write(const Profile& profile, const WriteOptions& options, std::ostream& out,
+           Diagnostics& diagnostics);
+
+}  // namespace fg::formats::pprof

@@ -1,0 +1,25 @@
+// How finely frames are told apart when a view is drawn: pprof's
+// --granularity. A profile read from pprof or JFR knows the line and address
+// of every frame; a flame graph or a folded file wants one box or one name
+// per function unless the user asks for lines.
+#pragma once
+
+#include "fg/profile.h"
+
+namespace fg {
+
+enum class Granularity {
+  kFunction,  ///< one frame per function (and kind): lines and addresses dropped
+  kLine,      ///< one frame per function and source line
+  kAddress,   ///< every frame as read
+};
+
+/// True when some frame of `profile` holds detail that `g` drops (so
+/// at_granularity() would change it).
+bool finer_than(const Profile& profile, Granularity g);
+
+/// A copy of `profile` whose frames keep only what `g` shows; samples whose
+/// stacks become equal merge.
+Profile at_granularity(const Profile& profile, Granularity g);
+
+}  // namespace fg

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""pprof parity and round trips, with the real fg-convert.
+
+usage: check_pprof.py FG_CONVERT raw CASE      per-stack totals vs go tool pprof -raw
+       check_pprof.py FG_CONVERT gopprof PROFILE
+           go tool pprof -raw on fg's rewrite of PROFILE lists the same samples
+           (every value column, stack and label) as on PROFILE (ref/*.raw.txt)
+       check_pprof.py FG_CONVERT roundtrip PROFILE
+           pprof -> fg -> pprof -> fg: the two dumps are identical (but for the
+           source line), and the written file is gzipped profile.proto
+"""
+import collections
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def run(*argv):
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode != 0:
+        sys.exit("FAIL: %s exited %d: %s" % (" ".join(argv), p.returncode, p.stderr.decode()))
+    return p.stdout
+
+
+def folded(text, strip):
+    stacks = collections.Counter()
+    for line in text.splitlines():
+        if not line:
+            continue
+        stack, count = line.rsplit(" ", 1)
+        if strip:  # fg annotates inlined frames "_[i]"; pprof -raw does not
+            stack = ";".join(re.sub(r"_\[[kjiw]\]$", "", f) for f in stack.split(";"))
+        stacks[stack] += int(count)
+    return {k: v for k, v in stacks.items() if v}
+
+
+def raw(fg, case):
+    for line in open(os.path.join(HERE, "cases.tsv")):
+        if line.startswith("#") or not line.strip():
+            continue
+        name, profile, value, ref = line.rstrip("\n").split("\t")
+        if name != case:
+            continue
+        out = run(fg, os.path.join(HERE, profile), "--to", "collapsed", "--value", value)
+        mine = folded(out.decode(), True)
+        want = folded(open(os.path.join(HERE, ref)).read(), False)
+        if mine != want:
+            for k in sorted(set(mine) | set(want)):
+                if mine.get(k) != want.get(k):
+                    print("differs: %s: fg %s, pprof %s" % (k[:160], mine.get(k), want.get(k)))
+            return 1
+        print("%s: %d stacks, total %d, equal" % (case, len(mine), sum(mine.values())))
+        return 0
+    sys.exit("no case " + case)
+
+
+def roundtrip(fg, profile):
+    src = os.path.join(HERE, profile)
+    with tempfile.TemporaryDirectory() as tmp:
+        written = os.path.join(tmp, "again.pb.gz")
+        run(fg, src, "-o", written)
+        with open(written, "rb") as f:
+            if f.read(2) != b"\x1f\x8b":
+                print("FAIL: the written profile is not gzipped")
+                return 1
+        first = run(fg, src, "--to", "dump").decode().splitlines()
+        second = run(fg, written, "--to", "dump").decode().splitlines()
+    strip = lambda lines: [l for l in lines if not l.startswith("source: ")]
+    if strip(first) != strip(second):
+        for a, b in zip(strip(first), strip(second)):
+            if a != b:
+                print("first dump:  %s\nsecond dump: %s" % (a[:300], b[:300]))
+                break
+        print("FAIL: %s changed in a round trip (%d vs %d lines)" % (profile, len(first), len(second)))
+        return 1
+    print("%s: %d dump lines identical after pprof -> fg -> pprof -> fg" % (profile, len(first)))
+    return 0
+
+
+def parse_raw(text):
+    """The samples of `go tool pprof -raw` as a multiset of
+    (values, stack of function names root first, labels)."""
+    lines = text.split("\n")
+    i = lines.index("Samples:") + 2
+    samples = []
+    while not lines[i].startswith("Locations"):
+        line = lines[i]
+        m = re.match(r"^\s*((?:-?\d+\s+)+)(-?\d+)?:((?:\s+\d+)*)\s*$", line)
+        if m and ":" in line and not re.search(r"\S+:\[", line):
+            head, ids = line.split(":", 1)
+            samples.append([tuple(int(v) for v in head.split()), [int(x) for x in ids.split()], []])
+        elif line.strip() and samples:
+            samples[-1][2].extend(re.findall(r"(\S+?):\[([^\]]*)\]", line))
+        i += 1
+    i += 1
+    locations, current = {}, None
+    while i < len(lines) and not lines[i].startswith("Mappings"):
+        m = re.match(r"^\s*(\d+): (0x[0-9a-f]+) M=(\d+) ?(.*)$", lines[i])
+        if m:
+            current = int(m.group(1))
+            locations[current] = [m.group(4)] if m.group(4).strip() else [m.group(2)]
+        elif lines[i].strip() and current is not None:
+            locations[current].append(lines[i].strip())
+        i += 1
+
+    def name(entry):  # "<function> <file>:<line> s=<start>" -> "<function> <file>:<line>"
+        return re.sub(r"\s+s=\d+$", "", entry)
+
+    out = collections.Counter()
+    for values, ids, labels in samples:
+        stack = []
+        for loc in reversed(ids):  # leaf first in the text
+            stack.extend(name(e) for e in reversed(locations[loc]))
+        out[(values, tuple(stack), tuple(sorted(labels)))] += 1
+    return out
+
+
+def gopprof(fg, profile):
+    with tempfile.TemporaryDirectory() as tmp:
+        written = os.path.join(tmp, "fg.pb.gz")
+        run(fg, os.path.join(HERE, profile), "-o", written)
+        env = dict(os.environ, HOME=tmp, PPROF_TMPDIR=tmp)
+        p = subprocess.run(["go", "tool", "pprof", "-raw", written], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, env=env)
+        if p.returncode != 0:
+            print("FAIL: go tool pprof could not read fg's output: " + p.stderr.decode())
+            return 1
+        mine = parse_raw(p.stdout.decode())
+    base = profile.split(".")[0]
+    want = parse_raw(open(os.path.join(HERE, "ref", base + ".raw.txt")).read())
+    if mine != want:
+        for k in list((mine - want).keys())[:3]:
+            print("only from fg's file: %s" % (k,))
+        for k in list((want - mine).keys())[:3]:
+            print("only from the original: %s" % (k,))
+        return 1
+    print("%s: go tool pprof -raw lists the same %d samples for fg's rewrite" % (profile, sum(mine.values())))
+    return 0
+
+
+if __name__ == "__main__":
+    fg, mode, arg = sys.argv[1:4]
+    sys.exit({"raw": raw, "gopprof": gopprof, "roundtrip": roundtrip}[mode](fg, arg))

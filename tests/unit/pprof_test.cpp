@@ -1,0 +1,180 @@
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fg/builder.h"
+#include "fg/error.h"
+#include "formats/gzip.h"
+#include "formats/pprof/pprof.h"
+#include "test_util.h"
+
+using namespace fg;
+
+namespace {
+
+// A minimal protobuf encoder, to build profiles (and damaged ones) by hand.
+struct Pb {
+  std::string bytes;
+  Pb& varint(std::uint64_t v) {
+    do {
+      std::uint8_t b = v & 0x7f;
+      v >>= 7;
+      bytes.push_back(static_cast<char>(b | (v ? 0x80 : 0)));
+    } while (v);
+    return *this;
+  }
+  Pb& num(int field, std::uint64_t v) { return varint(std::uint64_t(field) << 3).varint(v); }
+  Pb& msg(int field, const Pb& m) { return varint(std::uint64_t(field) << 3 | 2).varint(m.bytes.size()).raw(m.bytes); }
+  Pb& str(int field, const std::string& s) { return varint(std::uint64_t(field) << 3 | 2).varint(s.size()).raw(s); }
+  Pb& raw(const std::string& s) {
+    bytes += s;
+    return *this;
+  }
+};
+
+// strings: 0 "", 1 "samples", 2 "count", 3 "main", 4 "work", 5 "main.go", 6 "thread", 7 "t1"
+Pb strings() {
+  Pb p;
+  for (const char* s : {"", "samples", "count", "main", "work", "main.go", "thread", "t1"}) p.str(6, s);
+  return p;
+}
+
+Pb small_profile() {
+  Pb p;
+  p.msg(1, Pb().num(1, 1).num(2, 2));                                    // sample_type samples/count
+  p.msg(5, Pb().num(1, 1).num(2, 3).num(4, 5));                          // function 1: main
+  p.msg(5, Pb().num(1, 2).num(2, 4).num(4, 5));                          // function 2: work
+  p.msg(4, Pb().num(1, 10).num(3, 0x1000).msg(4, Pb().num(1, 1).num(2, 7)));  // location 10: main:7
+  // location 11 at 0x2000: work (line 3) inlined into main (line 9)
+  p.msg(4, Pb().num(1, 11).num(3, 0x2000).msg(4, Pb().num(1, 2).num(2, 3)).msg(4, Pb().num(1, 1).num(2, 9)));
+  p.msg(2, Pb().num(1, 11).num(1, 10).num(2, 5).msg(3, Pb().num(1, 6).num(2, 7)));  // sample: 10 <- 11
+  p.raw(strings().bytes);
+  return p;
+}
+
+Profile read_pprof(const std::string& bytes, std::vector<std::string>* warnings = nullptr) {
+  Diagnostics d(false, [warnings](const std::string& m) {
+    if (warnings) warnings->push_back(m);
+  });
+  auto in = formats::Input::from_bytes("p.pb", bytes);
+  return formats::pprof::read(*in, formats::ReadOptions{}, d);
+}
+
+std::string write_pprof(const Profile& p) {
+  std::ostringstream out;
+  Diagnostics d;
+  formats::pprof::write(p, formats::WriteOptions{}, out, d);
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("pprof: locations become frames, inlined lines inner first") {
+  Profile p = read_pprof(small_profile().bytes);
+  CHECK(p.metadata().source_format == "pprof");
+  CHECK(test::dump_samples(p) ==
+        "samples: 1\n"
+        "main (main.go:7) @0x1000;main (main.go:9) @0x2000;work [inlined] (main.go:3) @0x2000 | 5 | "
+        "thread=\"t1\"\n");
+}
+
+TEST_CASE("pprof: gzipped input and sniffing by content") {
+  std::string z = formats::gzip_compress(small_profile().bytes);
+  auto in = formats::Input::from_bytes("no-extension", z);
+  CHECK(formats::detect_input_format(*in, std::nullopt).name == "pprof");
+  CHECK(formats::pprof::sniff(small_profile().bytes, "") == formats::Sniff::kYes);
+  CHECK(formats::pprof::sniff("main;a 1\n", "") == formats::Sniff::kNo);
+  CHECK(test::dump_samples(read_pprof(formats::read_all(*in))) ==
+        test::dump_samples(read_pprof(small_profile().bytes)));
+}
+
+TEST_CASE("pprof: a truncated file is an error at its offset") {
+  std::string bytes = small_profile().bytes;
+  CHECK_THROWS_WITH_AS(read_pprof(bytes.substr(0, 40)), doctest::Contains("p.pb: offset 0x"), ParseError);
+  CHECK_THROWS_WITH_AS(read_pprof(bytes.substr(0, 40)), doctest::Contains("truncated"), ParseError);
+}
+
+TEST_CASE("pprof: a field with the wrong wire type is an error at its offset") {
+  Pb p = small_profile();
+  char at[32];
+  std::snprintf(at, sizeof at, "0x%zx", p.bytes.size());  // the bad field starts where the good ones end
+  p.raw(std::string("\x62\x01", 2));  // field 12 (period) as length-delimited
+  CHECK_THROWS_WITH_AS(read_pprof(p.bytes),
+                       ("p.pb: offset " + std::string(at) + ": Profile field 12 has wire type 2, expected 0").c_str(),
+                       ParseError);
+}
+
+TEST_CASE("pprof: ids that point nowhere name the sample") {
+  Pb p;
+  p.msg(1, Pb().num(1, 1).num(2, 2));
+  p.msg(2, Pb().num(1, 99).num(2, 1));
+  p.raw(strings().bytes);
+  CHECK_THROWS_WITH_AS(read_pprof(p.bytes), "p.pb: sample 0: location id 99 names no location", Error);
+
+  Pb q;
+  q.msg(1, Pb().num(1, 1).num(2, 2));
+  q.msg(4, Pb().num(1, 1).msg(4, Pb().num(1, 42)));
+  q.raw(strings().bytes);
+  CHECK_THROWS_WITH_AS(read_pprof(q.bytes), "p.pb: location 0: line 0: function id 42 names no function", Error);
+}
+
+TEST_CASE("pprof: string indices out of range and wrong value counts") {
+  Pb p;
+  p.msg(1, Pb().num(1, 77).num(2, 2));
+  p.raw(strings().bytes);
+  CHECK_THROWS_WITH_AS(read_pprof(p.bytes),
+                       "p.pb: sample type 0: type string index 77 is out of range (the string table has 8 "
+                       "entries)",
+                       Error);
+  Pb q;
+  q.msg(1, Pb().num(1, 1).num(2, 2));
+  q.msg(2, Pb().num(2, 1).num(2, 2));
+  q.raw(strings().bytes);
+  CHECK_THROWS_WITH_AS(read_pprof(q.bytes), "p.pb: sample 0: has 2 values, the profile has 1 sample types", Error);
+}
+
+TEST_CASE("pprof: locations without symbols are named by module and offset, with a warning") {
+  Pb p;
+  p.msg(1, Pb().num(1, 1).num(2, 2));
+  p.msg(3, Pb().num(1, 1).num(2, 0x400000).num(3, 0x500000).num(4, 0x1000).num(5, 5));  // main.go as a file
+  p.msg(4, Pb().num(1, 1).num(2, 1).num(3, 0x400abc));
+  p.msg(4, Pb().num(1, 2).num(3, 0xdead));
+  p.msg(2, Pb().num(1, 2).num(1, 1).num(2, 3));
+  p.raw(strings().bytes);
+  std::vector<std::string> w;
+  Profile prof = read_pprof(p.bytes, &w);
+  CHECK(test::dump_samples(prof) == "samples: 1\nmain.go+0x1abc @0x400abc <main.go>;0xdead @0xdead | 3\n");
+  REQUIRE(w.size() == 1);
+  CHECK(w[0] == "p.pb: 2 locations have no symbols; shown as module+0xoffset (or the address)");
+}
+
+TEST_CASE("pprof: round trips keep every field") {
+  Profile p = read_pprof(small_profile().bytes);
+  Profile again = read_pprof(formats::read_all(*formats::Input::from_bytes("w", write_pprof(p))));
+  CHECK(test::dump_samples(again) == test::dump_samples(p));
+
+  Profile folded = test::folded("main;a;b 3\nmain;c 5\nmain 1\n");
+  Profile back = read_pprof(formats::read_all(*formats::Input::from_bytes("w", write_pprof(folded))));
+  CHECK(back.value_types()[0] == ValueType{"samples", "count"});
+  CHECK(test::collapsed(back) == test::collapsed(folded));
+}
+
+TEST_CASE("pprof: numeric labels keep their units") {
+  ProfileBuilder b(std::vector<ValueType>{{"alloc_space", "bytes"}});
+  std::vector<std::int64_t> v{64};
+  b.add_sample(std::vector<FrameId>{b.frame("f")}, v,
+               b.labels({Label{b.intern("bytes"), 0, 64, b.intern("bytes"), true}}));
+  Profile p = std::move(b).finish();
+  Profile back = read_pprof(formats::read_all(*formats::Input::from_bytes("w", write_pprof(p))));
+  CHECK(test::dump_samples(back) == "samples: 1\nf | 64 | bytes=64[bytes]\n");
+}
+
+TEST_CASE("pprof: names that are not UTF-8 are read and written as they are") {
+  Profile p = test::folded("caf\xe9;\xff\xfe 2\n");
+  std::string bytes = formats::read_all(*formats::Input::from_bytes("w", write_pprof(p)));
+  Profile back = read_pprof(bytes);
+  CHECK(test::collapsed(back) == "caf\xe9;\xff\xfe 2\n");
+}
