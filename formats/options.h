@@ -2,6 +2,7 @@
 // command lines. Each format reads only the part it needs.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -38,6 +39,11 @@ struct WriteOptions {
   /// How finely the views that draw or fold stacks (flame graph, collapsed)
   /// tell frames apart; formats that keep every detail (pprof, dump) ignore it.
   Granularity granularity = Granularity::kFunction;
+  /// Report (top table, call graph) options, with pprof's names and defaults.
+  std::size_t node_count = 0;    ///< at most this many rows or nodes; 0: no limit
+  double node_fraction = 0.005;  ///< drop nodes whose |cum| is under this share of the total
+  double edge_fraction = 0.001;  ///< drop edges whose |weight| is under this share of the total
+  bool sort_by_cum = false;      ///< top table order: cum first instead of flat
   FlameGraphOptions flame;
 };
 

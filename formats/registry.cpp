@@ -8,6 +8,7 @@
 #include "formats/dump/dump.h"
 #include "formats/pprof/pprof.h"
 #include "formats/svg/flamegraph.h"
+#include "formats/top/top.h"
 
 namespace fg::formats {
 
@@ -21,6 +22,10 @@ const std::vector<Format>& all_formats() {
        pprof::read, pprof::write, true},
       {"svg", {".svg"}, "flame graph SVG, as flamegraph.pl draws it", nullptr, nullptr,
        svg::write_flamegraph, false},
+      {"top", {".top"}, "top table of functions (flat, flat%, sum%, cum, cum%), as go tool pprof -top",
+       nullptr, nullptr, top::write_text, false},
+      {"top-csv", {".csv"}, "the top table as CSV, values as integers in the column's unit", nullptr, nullptr,
+       top::write_csv, false},
       {"dump", {".dump"}, "canonical text dump of the profile model (for tests and debugging)",
        nullptr, nullptr, dump::write, false},
   };

@@ -65,6 +65,30 @@ po::options_description flamegraph_options(formats::FlameGraphOptions& o) {
   return d;
 }
 
+po::options_description report_options(formats::WriteOptions& o) {
+  po::options_description d("Report options (as go tool pprof)");
+  d.add_options()
+      ("granularity", po::value<std::string>()->value_name("function|line|address")->notifier([&o](const std::string& v) {
+         if (v == "function" || v == "functions") o.granularity = Granularity::kFunction;
+         else if (v == "line" || v == "lines") o.granularity = Granularity::kLine;
+         else if (v == "address" || v == "addresses") o.granularity = Granularity::kAddress;
+         else throw UsageError("--granularity " + v + ": expected function, line or address");
+       }),
+       "how finely frames are told apart in graphs, tables and folded output (default function)")
+      ("node-count", po::value<std::size_t>(&o.node_count)->value_name("N"),
+       "show at most N rows of a top table (default: all)")
+      ("node-fraction", po::value<double>(&o.node_fraction)->value_name("F"),
+       "drop nodes whose cum is under F of the total (default 0.005)")
+      ("edge-fraction", po::value<double>(&o.edge_fraction)->value_name("F"),
+       "drop edges whose weight is under F of the total (default 0.001)")
+      ("sort", po::value<std::string>()->value_name("flat|cum")->notifier([&o](const std::string& v) {
+         if (v != "flat" && v != "cum") throw UsageError("--sort " + v + ": expected flat or cum");
+         o.sort_by_cum = v == "cum";
+       }),
+       "order of a top table (default flat)");
+  return d;
+}
+
 Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o) {
   Diagnostics::Sink sink;
   if (!o.quiet) sink = [tool](const std::string& m) { std::cerr << tool << ": warning: " << m << '\n'; };

@@ -39,6 +39,8 @@ po::options_description input_options(CommonOptions& o);
 po::options_description output_options(CommonOptions& o);
 /// flamegraph.pl's drawing options.
 po::options_description flamegraph_options(formats::FlameGraphOptions& o);
+/// pprof's report options: --granularity, --node-count, --node-fraction, --sort.
+po::options_description report_options(formats::WriteOptions& o);
 
 /// Prints warnings as "<tool>: warning: ..." unless quiet.
 Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o);

@@ -17,6 +17,8 @@ Examples:
   fg-convert --colors=java --minwidth=0.5% app.folded.gz -o app.svg
   fg-convert a.folded b.folded --to collapsed -o merged.folded
   fg-convert --to dump in.folded | less
+  fg-convert --to top --value alloc_space heap.pb.gz
+  fg-convert --to top-csv --node-fraction 0 cpu.pb.gz -o top.csv
 )";
 
 }  // namespace
@@ -29,7 +31,8 @@ int main(int argc, char** argv) {
     fg::cli::po::options_description options;
     options.add(fg::cli::input_options(common))
         .add(fg::cli::output_options(common))
-        .add(fg::cli::flamegraph_options(write.flame));
+        .add(fg::cli::flamegraph_options(write.flame))
+        .add(fg::cli::report_options(write));
     if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
     write.value = common.value;
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);

@@ -5,6 +5,7 @@ usage: check_pprof.py FG_CONVERT raw CASE      per-stack totals vs go tool pprof
        check_pprof.py FG_CONVERT gopprof PROFILE
            go tool pprof -raw on fg's rewrite of PROFILE lists the same samples
            (every value column, stack and label) as on PROFILE (ref/*.raw.txt)
+       check_pprof.py FG_CONVERT top CASE     fg's top table vs go tool pprof -top
        check_pprof.py FG_CONVERT roundtrip PROFILE
            pprof -> fg -> pprof -> fg: the two dumps are identical (but for the
            source line), and the written file is gzipped profile.proto
@@ -142,6 +143,30 @@ def gopprof(fg, profile):
     return 0
 
 
+def top(fg, case):
+    for line in open(os.path.join(HERE, "top_cases.tsv")):
+        if line.startswith("#") or not line.strip():
+            continue
+        name, profile, options, ref = line.rstrip("\n").split("\t")
+        if name != case:
+            continue
+        args = [a for a in options.split("|") if a]
+        mine = run(fg, "--to", "top", *args, os.path.join(HERE, profile)).decode().splitlines()
+        want = open(os.path.join(HERE, ref)).read().splitlines()
+        from_showing = lambda lines: lines[next(i for i, l in enumerate(lines) if l.startswith("Showing")):]
+        mine, want = from_showing(mine), from_showing(want)
+        if mine != want:
+            for i, (a, b) in enumerate(zip(mine, want)):
+                if a != b:
+                    print("line %d:\n  fg:    %s\n  pprof: %s" % (i + 1, a, b))
+                    break
+            print("FAIL: %d lines from fg, %d from pprof" % (len(mine), len(want)))
+            return 1
+        print("%s: %d lines identical to go tool pprof -top" % (case, len(mine)))
+        return 0
+    sys.exit("no case " + case)
+
+
 if __name__ == "__main__":
     fg, mode, arg = sys.argv[1:4]
-    sys.exit({"raw": raw, "gopprof": gopprof, "roundtrip": roundtrip}[mode](fg, arg))
+    sys.exit({"raw": raw, "gopprof": gopprof, "roundtrip": roundtrip, "top": top}[mode](fg, arg))

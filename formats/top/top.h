@@ -1,0 +1,25 @@
+// Top tables, as `go tool pprof -top` prints them: one row per function
+// (the call graph's nodes) with flat, flat%, sum%, cum, cum% and the name,
+// sorted by flat (or cum), nodes under --node-fraction of the total dropped
+// and counted, at most --node-count rows.
+//
+//   top      pprof's text layout; values scaled to one unit for the whole
+//            table (s/ms/us/ns for times, B/kB/MB/GB for bytes)
+//   top-csv  a header row "flat,flat%,sum%,cum,cum%,name" and integer
+//            values in the column's own unit, names quoted as CSV wants
+#pragma once
+
+#include <ostream>
+
+#include "fg/diagnostics.h"
+#include "fg/profile.h"
+#include "formats/options.h"
+
+namespace fg::formats::top {
+
+void write_text(const Profile& profile, const WriteOptions& options, std::ostream& out,
+                Diagnostics& diagnostics);
+void write_csv(const Profile& profile, const WriteOptions& options, std::ostream& out,
+               Diagnostics& diagnostics);
+
+}  // namespace fg::formats::top

@@ -1,0 +1,67 @@
+// The call graph view, as pprof builds it: a node per function (or per
+// function and line, or per address), with flat and cumulative values, and
+// edges caller -> callee. Top tables and DOT call graphs draw from it.
+//
+// Semantics are pprof's: flat is the value of the samples whose leaf is the
+// node; cum counts each sample once for every node on its stack, however
+// often the node recurs there; an edge counts each sample once. Inlined and
+// called occurrences of a function are one node, which pprof prints
+// "name (inline)" when every occurrence was inlined and
+// "name (partial-inline)" when some were.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fg/granularity.h"
+#include "fg/profile.h"
+
+namespace fg {
+
+struct CallGraphNode {
+  std::string name;        ///< the function's name (with ":line" at line granularity)
+  std::string file;        ///< its source file, when known
+  bool inlined = false;    ///< every frame of this node was inlined into its caller
+  bool partly_inlined = false;  ///< some of its frames were, some were not
+  FrameId frame = 0;       ///< one frame of the node, for everything else about it
+  std::int64_t flat = 0;
+  std::int64_t cum = 0;
+};
+
+struct CallGraphEdge {
+  std::uint32_t caller = 0, callee = 0;  ///< node indices
+  std::int64_t weight = 0;
+  bool inlined = false;  ///< the callee was inlined into the caller
+};
+
+struct CallGraph {
+  std::vector<CallGraphNode> nodes;
+  std::vector<CallGraphEdge> edges;
+  std::int64_t total = 0;  ///< sum of the column over all samples
+  std::vector<std::uint32_t> node_of_frame;  ///< the node of each frame of the profile
+};
+
+struct CallGraphOptions {
+  std::size_t column = 0;
+  Granularity granularity = Granularity::kFunction;
+};
+
+/// Builds the call graph of one value column of `profile`.
+CallGraph build_call_graph(const Profile& profile, const CallGraphOptions& options);
+
+/// The edges among the `kept` nodes only, as pprof redraws a graph after
+/// dropping nodes: a kept node's nearest kept caller on each stack becomes
+/// its caller (a residual edge when nodes were skipped between them), each
+/// edge counted once per sample; then edges whose |weight| is under
+/// `edge_fraction` of the total are dropped.
+std::vector<CallGraphEdge> kept_edges(const Profile& profile, const CallGraph& graph, std::size_t column,
+                                      const std::vector<bool>& kept, double edge_fraction);
+
+/// Node indices sorted as pprof's top table sorts them: by |flat|
+/// descending, then by name.
+std::vector<std::uint32_t> top_order(const CallGraph& graph);
+/// By |cum| descending, then by name (pprof -top -cum).
+std::vector<std::uint32_t> top_order_by_cum(const CallGraph& graph);
+
+}  // namespace fg
