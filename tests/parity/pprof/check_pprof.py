@@ -2,7 +2,7 @@
 """pprof parity and round trips, with the real fg-convert.
 
 usage: check_pprof.py FG_CONVERT raw CASE      per-stack totals vs go tool pprof -raw
-       check_pprof.py FG_CONVERT gopprof PROFILE
+       check_pprof.py FG_CONVERT go-tool-pprof PROFILE
            go tool pprof -raw on fg's rewrite of PROFILE lists the same samples
            (every value column, stack and label) as on PROFILE (ref/*.raw.txt)
        check_pprof.py FG_CONVERT top CASE     fg's top table vs go tool pprof -top
@@ -39,24 +39,29 @@ def folded(text, strip):
     return {k: v for k, v in stacks.items() if v}
 
 
-def raw(fg, case):
-    for line in open(os.path.join(HERE, "cases.tsv")):
+def find_case(tsv, case):
+    """The columns after the name of CASE's line in TSV."""
+    for line in open(os.path.join(HERE, tsv)):
         if line.startswith("#") or not line.strip():
             continue
-        name, profile, value, ref = line.rstrip("\n").split("\t")
-        if name != case:
-            continue
-        out = run(fg, os.path.join(HERE, profile), "--to", "collapsed", "--value", value)
-        mine = folded(out.decode(), True)
-        want = folded(open(os.path.join(HERE, ref)).read(), False)
-        if mine != want:
-            for k in sorted(set(mine) | set(want)):
-                if mine.get(k) != want.get(k):
-                    print("differs: %s: fg %s, pprof %s" % (k[:160], mine.get(k), want.get(k)))
-            return 1
-        print("%s: %d stacks, total %d, equal" % (case, len(mine), sum(mine.values())))
-        return 0
-    sys.exit("no case " + case)
+        columns = line.rstrip("\n").split("\t")
+        if columns[0] == case:
+            return columns[1:]
+    sys.exit("no case %s in %s" % (case, tsv))
+
+
+def raw(fg, case):
+    profile, value, ref = find_case("cases.tsv", case)
+    out = run(fg, os.path.join(HERE, profile), "--to", "collapsed", "--value", value)
+    mine = folded(out.decode(), True)
+    want = folded(open(os.path.join(HERE, ref)).read(), False)
+    if mine != want:
+        for k in sorted(set(mine) | set(want)):
+            if mine.get(k) != want.get(k):
+                print("differs: %s: fg %s, pprof %s" % (k[:160], mine.get(k), want.get(k)))
+        return 1
+    print("%s: %d stacks, total %d, equal" % (case, len(mine), sum(mine.values())))
+    return 0
 
 
 def roundtrip(fg, profile):
@@ -144,29 +149,24 @@ def gopprof(fg, profile):
 
 
 def top(fg, case):
-    for line in open(os.path.join(HERE, "top_cases.tsv")):
-        if line.startswith("#") or not line.strip():
-            continue
-        name, profile, options, ref = line.rstrip("\n").split("\t")
-        if name != case:
-            continue
-        args = [a for a in options.split("|") if a]
-        mine = run(fg, "--to", "top", *args, os.path.join(HERE, profile)).decode().splitlines()
-        want = open(os.path.join(HERE, ref)).read().splitlines()
-        from_showing = lambda lines: lines[next(i for i, l in enumerate(lines) if l.startswith("Showing")):]
-        mine, want = from_showing(mine), from_showing(want)
-        if mine != want:
-            for i, (a, b) in enumerate(zip(mine, want)):
-                if a != b:
-                    print("line %d:\n  fg:    %s\n  pprof: %s" % (i + 1, a, b))
-                    break
-            print("FAIL: %d lines from fg, %d from pprof" % (len(mine), len(want)))
-            return 1
-        print("%s: %d lines identical to go tool pprof -top" % (case, len(mine)))
-        return 0
-    sys.exit("no case " + case)
+    profile, options, ref = find_case("top_cases.tsv", case)
+    args = [a for a in options.split("|") if a]
+    mine = run(fg, "--to", "top", *args, os.path.join(HERE, profile)).decode().splitlines()
+    want = open(os.path.join(HERE, ref)).read().splitlines()
+    from_showing = lambda lines: lines[next(i for i, l in enumerate(lines) if l.startswith("Showing")):]
+    mine, want = from_showing(mine), from_showing(want)
+    if mine != want:
+        for i, (a, b) in enumerate(zip(mine, want)):
+            if a != b:
+                print("line %d:\n  fg:    %s\n  pprof: %s" % (i + 1, a, b))
+                break
+        print("FAIL: %d lines from fg, %d from pprof" % (len(mine), len(want)))
+        return 1
+    print("%s: %d lines identical to go tool pprof -top" % (case, len(mine)))
+    return 0
 
 
 if __name__ == "__main__":
     fg, mode, arg = sys.argv[1:4]
-    sys.exit({"raw": raw, "gopprof": gopprof, "roundtrip": roundtrip, "top": top}[mode](fg, arg))
+    modes = {"raw": raw, "go-tool-pprof": gopprof, "roundtrip": roundtrip, "top": top}
+    sys.exit(modes[mode](fg, arg))
