@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fg/builder.h"
+#include "fg/call_tree.h"
 #include "fg/error.h"
 #include "fg/granularity.h"
 
@@ -378,58 +379,142 @@ Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
   return Reader(input, diagnostics).run();
 }
 
+namespace {
+
+// Writes the folded lines of a call tree in bytewise order without holding
+// them: a walk over groups of tree nodes whose paths read the same. At each
+// group the children are keyed by their text; a child's own line begins
+// "text " and its descendants' "text;", and since ' ' < ';' those two sort
+// apart (with a sibling "text.x" between them), so each child contributes two
+// items, merged by their exact leading bytes. Children with equal text merge
+// into one group, so equal lines are summed.
+class SortedWriter {
+ public:
+  SortedWriter(const Profile& p, const CallTree& tree, std::size_t col, std::optional<std::size_t> base,
+               std::ostream& out)
+      : p_(p), tree_(tree), col_(col), base_(base), out_(out) {}
+
+  void run() {
+    Work root;
+    root.nodes = {kRootStack};
+    work_.push_back(root);  // then its children
+    root.own_line = true;   // first a sample on the empty stack, " count"
+    work_.push_back(std::move(root));
+    while (!work_.empty()) {
+      Work w = std::move(work_.back());
+      work_.pop_back();
+      path_.resize(w.path_len);
+      if (w.nodes[0] != kRootStack) {  // the root has no frame of its own
+        if (!w.first) path_.push_back(';');
+        path_ += w.text;
+      }
+      if (w.own_line) emit(w.nodes);
+      else expand(w.nodes);
+    }
+    flush();
+  }
+
+ private:
+  struct Work {
+    std::vector<StackId> nodes;
+    std::string text;       // this group's frame text
+    std::size_t path_len = 0;  // length of the parent's path
+    bool first = false;     // the first frame of the path (no ';' before it)
+    bool own_line = false;
+  };
+
+  void emit(const std::vector<StackId>& nodes) {
+    std::int64_t v = 0, b = 0;
+    for (StackId n : nodes) {
+      v += tree_.self(n, col_);
+      if (base_) b += tree_.self(n, *base_);
+    }
+    if (v == 0 && (!base_ || b == 0)) return;
+    buf_ += path_;
+    if (base_) buf_ += ' ' + std::to_string(b);
+    buf_ += ' ' + std::to_string(v);
+    buf_ += '\n';
+    if (buf_.size() > (1 << 20)) flush();
+  }
+
+  // Pushes the items of a group's children, last first, so they run sorted.
+  void expand(const std::vector<StackId>& nodes) {
+    const bool at_root = nodes.size() == 1 && nodes[0] == kRootStack;
+    if (nodes.size() == 1 && tree_.children(nodes[0]).size() == 1) {
+      // A call chain: one child, its own line first, then its subtree.
+      StackId c = tree_.children(nodes[0])[0];
+      Work w;
+      w.nodes = {c};
+      append_frame(w.text, p_, tree_.frame(c));
+      w.path_len = path_.size();
+      w.first = at_root;
+      work_.push_back(w);
+      w.own_line = true;
+      work_.push_back(std::move(w));
+      return;
+    }
+    std::vector<std::pair<std::string, StackId>> kids;
+    for (StackId n : nodes)
+      for (StackId c : tree_.children(n)) {
+        std::string text;
+        append_frame(text, p_, tree_.frame(c));
+        kids.emplace_back(std::move(text), c);
+      }
+    std::sort(kids.begin(), kids.end());
+    struct Item {
+      std::string key;  // text + ' ' (own line) or text + ';' (subtree)
+      std::size_t group;
+    };
+    std::vector<std::vector<StackId>> groups;
+    std::vector<std::string> texts;
+    std::vector<Item> items;
+    for (std::size_t i = 0; i < kids.size();) {
+      std::size_t j = i;
+      std::vector<StackId> group;
+      for (; j < kids.size() && kids[j].first == kids[i].first; ++j) group.push_back(kids[j].second);
+      items.push_back({kids[i].first + ' ', groups.size()});
+      items.push_back({kids[i].first + ';', groups.size()});
+      texts.push_back(kids[i].first);
+      groups.push_back(std::move(group));
+      i = j;
+    }
+    std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.key < b.key; });
+    const std::size_t len = path_.size();
+    for (std::size_t i = items.size(); i-- > 0;) {
+      Work w;
+      w.nodes = groups[items[i].group];
+      w.text = texts[items[i].group];
+      w.path_len = len;
+      w.first = at_root;
+      w.own_line = items[i].key.back() == ' ';
+      work_.push_back(std::move(w));
+    }
+  }
+
+  void flush() {
+    out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+    buf_.clear();
+  }
+
+  const Profile& p_;
+  const CallTree& tree_;
+  std::size_t col_;
+  std::optional<std::size_t> base_;
+  std::ostream& out_;
+  std::vector<Work> work_;
+  std::string path_, buf_;
+};
+
+}  // namespace
+
 void write(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics&) {
   std::optional<Profile> coarse;
   const Profile& p = finer_than(profile, options.granularity)
                          ? coarse.emplace(at_granularity(profile, options.granularity))
                          : profile;
   const std::size_t col = options.value ? p.find_value(*options.value) : p.default_value_index();
-  const std::optional<std::size_t> base = p.base_of(col);
-  const std::size_t n = p.stack_count();
-  std::vector<std::int64_t> self(n, 0), self_base(base ? n : 0, 0);
-  std::vector<bool> seen(n, false);
-  for (std::size_t i = 0; i < p.sample_count(); ++i) {
-    StackId s = p.sample(i).stack;
-    seen[s] = true;
-    self[s] += p.values(i)[col];
-    if (base) self_base[s] += p.values(i)[*base];
-  }
-  // One line per distinct text: frames that differ only in what the text
-  // does not show (two functions of one name) fold into one line.
-  struct Line {
-    std::string stack;
-    std::int64_t base, value;
-  };
-  std::vector<Line> lines;
-  std::vector<FrameId> frames;
-  for (StackId s = 0; s < n; ++s) {
-    if (!seen[s]) continue;
-    Line line{{}, base ? self_base[s] : 0, self[s]};
-    p.stack_frames(s, frames);
-    for (std::size_t d = 0; d < frames.size(); ++d) {
-      if (d) line.stack.push_back(';');
-      append_frame(line.stack, p, frames[d]);
-    }
-    lines.push_back(std::move(line));
-  }
-  std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.stack < b.stack; });
-  std::string text;
-  for (std::size_t i = 0; i < lines.size();) {
-    std::size_t j = i + 1;
-    std::int64_t b = lines[i].base, v = lines[i].value;
-    for (; j < lines.size() && lines[j].stack == lines[i].stack; ++j) {
-      b += lines[j].base;
-      v += lines[j].value;
-    }
-    if (v != 0 || (base && b != 0)) {
-      text = lines[i].stack;
-      if (base) text += ' ' + std::to_string(b);
-      text += ' ' + std::to_string(v);
-      text += '\n';
-      out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    }
-    i = j;
-  }
+  CallTree tree(p);
+  SortedWriter(p, tree, col, p.base_of(col), out).run();
 }
 
 }  // namespace fg::formats::collapsed

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -16,6 +17,36 @@
 namespace fg::formats::pprof {
 
 namespace {
+
+// Ids of one kind (locations, functions, mappings) to their entries. pprof
+// writers number them 1..N, so an array serves; sparse ids fall back to a
+// hash map.
+template <typename T>
+class IdIndex {
+ public:
+  explicit IdIndex(std::size_t count) : dense_limit_(4 * count + 16) {}
+  /// False when the id was already there.
+  bool add(std::uint64_t id, T value) {
+    if (id < dense_limit_) {
+      if (id >= dense_.size()) dense_.resize(std::min<std::uint64_t>(dense_limit_, id * 2 + 16));
+      if (dense_[id]) return false;
+      dense_[id] = std::move(value);
+      return true;
+    }
+    return sparse_.emplace(id, std::move(value)).second;
+  }
+  const T* find(std::uint64_t id) const {
+    if (id < dense_.size()) return dense_[id] ? &*dense_[id] : nullptr;
+    if (id < dense_limit_) return nullptr;
+    auto it = sparse_.find(id);
+    return it == sparse_.end() ? nullptr : &it->second;
+  }
+
+ private:
+  std::uint64_t dense_limit_;
+  std::vector<std::optional<T>> dense_;
+  std::unordered_map<std::uint64_t, T> sparse_;
+};
 
 // Reads one parsed profile.proto into the model. Every index and id from the
 // file is checked before use; messages name what was being read.
@@ -46,15 +77,15 @@ class Reader {
   const std::string& file_;
   Diagnostics& diag_;
   std::optional<ProfileBuilder> b_;
-  std::unordered_map<std::uint64_t, FunctionId> functions_;
+  IdIndex<FunctionId> functions_{static_cast<std::size_t>(pb_.function_size())};
   struct MappingInfo {
     StringId module;
     std::string base;  // file name without directories
     std::uint64_t start, offset;
   };
-  std::unordered_map<std::uint64_t, MappingInfo> mappings_;
+  IdIndex<MappingInfo> mappings_{static_cast<std::size_t>(pb_.mapping_size())};
   // frames of each location, root-most (the caller) first
-  std::unordered_map<std::uint64_t, std::vector<FrameId>> locations_;
+  IdIndex<std::vector<FrameId>> locations_{static_cast<std::size_t>(pb_.location_size())};
   std::uint64_t unsymbolized_ = 0;
 };
 
@@ -65,7 +96,7 @@ void Reader::read_functions() {
     if (f.id() == 0) fail(where, "function id 0 is reserved");
     FunctionId id = b_->function(str(f.name(), where, "name"), str(f.system_name(), where, "system name"),
                                  str(f.filename(), where, "file name"), f.start_line());
-    if (!functions_.emplace(f.id(), id).second)
+    if (!functions_.add(f.id(), id))
       fail(where, "function id " + std::to_string(f.id()) + " appears twice");
   }
 }
@@ -79,21 +110,21 @@ void Reader::read_mappings() {
     std::size_t slash = name.find_last_of('/');
     MappingInfo info{b_->intern(name), std::string(slash == std::string_view::npos ? name : name.substr(slash + 1)),
                      m.memory_start(), m.file_offset()};
-    if (!mappings_.emplace(m.id(), std::move(info)).second)
+    if (!mappings_.add(m.id(), std::move(info)))
       fail(where, "mapping id " + std::to_string(m.id()) + " appears twice");
   }
 }
 
 std::string Reader::unsymbolized_name(const fg::pprof::Location& loc) const {
   char buf[64];
-  auto it = mappings_.find(loc.mapping_id());
-  if (it == mappings_.end() || it->second.base.empty()) {
+  const MappingInfo* it = mappings_.find(loc.mapping_id());
+  if (!it || it->base.empty()) {
     std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(loc.address()));
     return buf;
   }
-  std::uint64_t offset = loc.address() - it->second.start + it->second.offset;
+  std::uint64_t offset = loc.address() - it->start + it->offset;
   std::snprintf(buf, sizeof buf, "+0x%llx", static_cast<unsigned long long>(offset));
-  return it->second.base + buf;
+  return it->base + buf;
 }
 
 void Reader::read_locations() {
@@ -103,10 +134,9 @@ void Reader::read_locations() {
     if (loc.id() == 0) fail(where, "location id 0 is reserved");
     StringId module = 0;
     if (loc.mapping_id() != 0) {
-      auto m = mappings_.find(loc.mapping_id());
-      if (m == mappings_.end())
-        fail(where, "mapping id " + std::to_string(loc.mapping_id()) + " names no mapping");
-      module = m->second.module;
+      const MappingInfo* m = mappings_.find(loc.mapping_id());
+      if (!m) fail(where, "mapping id " + std::to_string(loc.mapping_id()) + " names no mapping");
+      module = m->module;
     }
     std::vector<FrameId> frames;
     if (loc.line_size() == 0) {
@@ -117,14 +147,14 @@ void Reader::read_locations() {
     // but the last (the function the others were inlined into) is inlined.
     for (int k = loc.line_size(); k-- > 0;) {
       const auto& line = loc.line(k);
-      auto f = functions_.find(line.function_id());
-      if (f == functions_.end())
+      const FunctionId* f = functions_.find(line.function_id());
+      if (!f)
         fail(where, "line " + std::to_string(k) + ": function id " + std::to_string(line.function_id()) +
                         " names no function");
       FrameKind kind = k == loc.line_size() - 1 ? FrameKind::kNative : FrameKind::kInlined;
-      frames.push_back(b_->frame(f->second, kind, line.line(), loc.address(), module));
+      frames.push_back(b_->frame(*f, kind, line.line(), loc.address(), module));
     }
-    if (!locations_.emplace(loc.id(), std::move(frames)).second)
+    if (!locations_.add(loc.id(), std::move(frames)))
       fail(where, "location id " + std::to_string(loc.id()) + " appears twice");
   }
 }
@@ -141,10 +171,9 @@ void Reader::read_samples() {
                       std::to_string(columns) + " sample types");
     StackId stack = kRootStack;
     for (int k = s.location_id_size(); k-- > 0;) {  // leaf first in the file
-      auto loc = locations_.find(s.location_id(k));
-      if (loc == locations_.end())
-        fail(where, "location id " + std::to_string(s.location_id(k)) + " names no location");
-      for (FrameId f : loc->second) stack = b_->stack(stack, f);
+      const std::vector<FrameId>* loc = locations_.find(s.location_id(k));
+      if (!loc) fail(where, "location id " + std::to_string(s.location_id(k)) + " names no location");
+      for (FrameId f : *loc) stack = b_->stack(stack, f);
     }
     for (std::size_t c = 0; c < columns; ++c) values[c] = s.value(static_cast<int>(c));
     labels.clear();
@@ -346,9 +375,13 @@ Sniff sniff(std::string_view head, std::string_view) {
 Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
   std::string bytes = read_all(input);
   check_wire(bytes, input.name());
-  fg::pprof::Profile pb;
-  if (!pb.ParseFromString(bytes)) throw Error(input.name() + ": not a valid profile.proto message");
-  return Reader(pb, input.name(), diagnostics).run();
+  // The parsed message lives on an arena: one allocation per block, freed at
+  // once; the bytes go as soon as they are parsed.
+  google::protobuf::Arena arena;
+  auto* pb = google::protobuf::Arena::CreateMessage<fg::pprof::Profile>(&arena);
+  if (!pb->ParseFromString(bytes)) throw Error(input.name() + ": not a valid profile.proto message");
+  std::string().swap(bytes);
+  return Reader(*pb, input.name(), diagnostics).run();
 }
 
 void write(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics&) {

@@ -5,7 +5,7 @@
 #include <map>
 #include <tuple>
 
-#include "fg/call_tree.h"
+#include "fg/string_pool.h"
 
 namespace fg {
 
@@ -50,69 +50,77 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
     node_of[f] = it->second;
   }
 
-  // Values per stack (labels merged), then each sampled stack walked once:
-  // a node (and an edge) counts once per stack however often it recurs.
-  CallTree tree(p);
+  // Each sample walked from its leaf up: a node (and an edge) counts once
+  // per sample however often it recurs, as pprof counts.
   std::vector<std::uint32_t> seen_node(g.nodes.size(), UINT32_MAX);
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> edge_index;
+  U64Map edge_index;  // caller << 32 | callee -> edge
   std::vector<std::uint32_t> seen_edge;
-  for (StackId s = 1; s < p.stack_count(); ++s) {
-    const std::int64_t v = tree.self(s, o.column);
+  for (std::size_t i = 0; i < p.sample_count(); ++i) {
+    const std::int64_t v = p.values(i)[o.column];
     if (v == 0) continue;
+    const auto stamp = static_cast<std::uint32_t>(i);
     g.total += v;
-    g.nodes[node_of[tree.frame(s)]].flat += v;
-    StackId child = kRootStack;
-    for (StackId at = s; at != kRootStack; child = at, at = tree.parent(at)) {
-      std::uint32_t n = node_of[tree.frame(at)];
-      if (seen_node[n] != s) {
-        seen_node[n] = s;
+    StackId s = p.sample(i).stack;
+    if (s == kRootStack) continue;
+    g.nodes[node_of[p.stack(s).frame]].flat += v;
+    std::uint32_t callee = UINT32_MAX;
+    bool callee_inlined = false;
+    for (StackId at = s; at != kRootStack; at = p.stack(at).parent) {
+      const FrameId f = p.stack(at).frame;
+      const std::uint32_t n = node_of[f];
+      if (seen_node[n] != stamp) {
+        seen_node[n] = stamp;
         g.nodes[n].cum += v;
       }
-      if (child == kRootStack) continue;
-      std::uint32_t callee = node_of[tree.frame(child)];
-      auto [it, added] = edge_index.try_emplace({n, callee}, static_cast<std::uint32_t>(g.edges.size()));
-      if (added) {
-        g.edges.push_back({n, callee, 0, p.frame(tree.frame(child)).kind == FrameKind::kInlined});
-        seen_edge.push_back(UINT32_MAX);
+      if (callee != UINT32_MAX) {
+        const auto next = static_cast<std::uint32_t>(g.edges.size());
+        const std::uint32_t e = edge_index.insert(std::uint64_t(n) << 32 | callee, next);
+        if (e == next) {
+          g.edges.push_back({n, callee, 0, callee_inlined});
+          seen_edge.push_back(UINT32_MAX);
+        }
+        if (seen_edge[e] != stamp) {
+          seen_edge[e] = stamp;
+          g.edges[e].weight += v;
+        }
       }
-      if (seen_edge[it->second] != s) {
-        seen_edge[it->second] = s;
-        g.edges[it->second].weight += v;
-      }
+      callee = n;
+      callee_inlined = p.frame(f).kind == FrameKind::kInlined;
     }
   }
-  g.total += tree.self(kRootStack, o.column);
   return g;
 }
 
 std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std::size_t column,
                                       const std::vector<bool>& kept, double edge_fraction) {
-  CallTree tree(p);
   std::vector<CallGraphEdge> edges;
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> index;
+  U64Map index;  // caller << 32 | callee -> edge
   std::vector<std::uint32_t> seen;
-  for (StackId s = 1; s < p.stack_count(); ++s) {
-    const std::int64_t v = tree.self(s, column);
+  for (std::size_t i = 0; i < p.sample_count(); ++i) {
+    const std::int64_t v = p.values(i)[column];
     if (v == 0) continue;
+    const auto stamp = static_cast<std::uint32_t>(i);
     // From the leaf up: each kept node and the next kept node above it.
     std::uint32_t callee = UINT32_MAX;
     bool callee_inlined = false;
-    for (StackId at = s; at != kRootStack; at = tree.parent(at)) {
-      std::uint32_t n = g.node_of_frame[tree.frame(at)];
+    for (StackId at = p.sample(i).stack; at != kRootStack; at = p.stack(at).parent) {
+      const FrameId f = p.stack(at).frame;
+      const std::uint32_t n = g.node_of_frame[f];
       if (!kept[n]) continue;
       if (callee != UINT32_MAX && callee != n) {
-        auto [it, added] = index.try_emplace({n, callee}, static_cast<std::uint32_t>(edges.size()));
-        if (added) {
+        const auto next = static_cast<std::uint32_t>(edges.size());
+        const std::uint32_t e = index.insert(std::uint64_t(n) << 32 | callee, next);
+        if (e == next) {
           edges.push_back({n, callee, 0, callee_inlined});
           seen.push_back(UINT32_MAX);
         }
-        if (seen[it->second] != s) {
-          seen[it->second] = s;
-          edges[it->second].weight += v;
+        if (seen[e] != stamp) {
+          seen[e] = stamp;
+          edges[e].weight += v;
         }
       }
       callee = n;
-      callee_inlined = p.frame(tree.frame(at)).kind == FrameKind::kInlined;
+      callee_inlined = p.frame(f).kind == FrameKind::kInlined;
     }
   }
   const std::int64_t cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(g.total) * edge_fraction));
