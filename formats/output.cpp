@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -26,8 +28,32 @@ Output::Output(const std::string& path, bool binary) : path_(path) {
     stream_ = &std::cout;
     return;
   }
+  // Where the output really goes. A device or FIFO (/dev/null, a pipe made
+  // with mkfifo) is written directly: renaming a file over it would replace
+  // it. A symbolic link is followed, so the link stays and its target is
+  // replaced. Regular files and new names get a temporary and a rename.
+  std::string target = path;
+  struct stat st;
+  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    char* real = ::realpath(path.c_str(), nullptr);
+    if (real) {
+      target = real;
+      std::free(real);
+    }
+  }
+  if (::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (S_ISDIR(st.st_mode)) throw Error(path + ": is a directory");
+    auto file = std::make_unique<std::ofstream>();
+    file->rdbuf()->pubsetbuf(buffer_.get(), kBufferSize);
+    file->open(path, std::ios::binary);
+    if (!*file) throw Error(path + ": cannot write output: " + std::strerror(errno));
+    stream_ = file.get();
+    owned_ = std::move(file);
+    return;
+  }
+  path_ = target;
   // A unique temporary in the target's directory, so rename() stays atomic.
-  std::string pattern = path + ".tmp-XXXXXX";
+  std::string pattern = target + ".tmp-XXXXXX";
   int fd = ::mkstemp(pattern.data());
   if (fd < 0) throw Error(path + ": cannot create output file: " + std::strerror(errno));
   ::fchmod(fd, 0644 & ~[] { mode_t m = ::umask(0); ::umask(m); return m; }());
@@ -55,6 +81,7 @@ void Output::commit() {
   stream_->flush();
   if (!*stream_) throw Error((temp_.empty() ? std::string("<stdout>") : path_) + ": write failed");
   if (temp_.empty()) {
+    if (owned_) static_cast<std::ofstream&>(*owned_).close();
     committed_ = true;
     return;
   }

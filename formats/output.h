@@ -1,6 +1,8 @@
 // Where a tool's output goes: standard output, or a file written to a
 // temporary beside it and renamed into place by commit(), so a failed run
-// never leaves a half-written file.
+// never leaves a half-written file. Devices and FIFOs (/dev/null, a named
+// pipe) are written directly, and a symbolic link's target is replaced, not
+// the link.
 #pragma once
 
 #include <cstdio>

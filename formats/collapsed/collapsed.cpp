@@ -339,12 +339,16 @@ Profile Reader::run() {
   return std::move(*builder_).finish();
 }
 
-// Text of a frame in a folded line.
+// Text of a frame in a folded line: ';' in a name becomes '|' (the
+// separator), line breaks become spaces, and the kind's suffix follows.
 void append_frame(std::string& out, const Profile& p, FrameId f) {
-  for (char c : p.frame_name(f)) {
+  std::string_view name = p.frame_name(f);
+  std::size_t start = out.size();
+  out.append(name);
+  for (std::size_t i = start; i < out.size(); ++i) {
+    char& c = out[i];
     if (c == ';') c = '|';
     else if (c == '\n' || c == '\r') c = ' ';
-    out.push_back(c);
   }
   out.append(frame_kind_suffix(p.frame(f).kind));
 }
@@ -392,7 +396,7 @@ class SortedWriter {
  public:
   SortedWriter(const Profile& p, const CallTree& tree, std::size_t col, std::optional<std::size_t> base,
                std::ostream& out)
-      : p_(p), tree_(tree), col_(col), base_(base), out_(out) {}
+      : p_(p), tree_(tree), col_(col), base_(base), out_(out), texts_(p.frame_count()), made_(p.frame_count()) {}
 
   void run() {
     Work root;
@@ -445,7 +449,7 @@ class SortedWriter {
       StackId c = tree_.children(nodes[0])[0];
       Work w;
       w.nodes = {c};
-      append_frame(w.text, p_, tree_.frame(c));
+      w.text = text_of(tree_.frame(c));
       w.path_len = path_.size();
       w.first = at_root;
       work_.push_back(w);
@@ -456,9 +460,7 @@ class SortedWriter {
     std::vector<std::pair<std::string, StackId>> kids;
     for (StackId n : nodes)
       for (StackId c : tree_.children(n)) {
-        std::string text;
-        append_frame(text, p_, tree_.frame(c));
-        kids.emplace_back(std::move(text), c);
+        kids.emplace_back(text_of(tree_.frame(c)), c);
       }
     std::sort(kids.begin(), kids.end());
     struct Item {
@@ -496,6 +498,15 @@ class SortedWriter {
     buf_.clear();
   }
 
+  // A frame's folded text, made once per frame.
+  const std::string& text_of(FrameId f) {
+    if (!made_[f]) {
+      append_frame(texts_[f], p_, f);
+      made_[f] = true;
+    }
+    return texts_[f];
+  }
+
   const Profile& p_;
   const CallTree& tree_;
   std::size_t col_;
@@ -503,6 +514,8 @@ class SortedWriter {
   std::ostream& out_;
   std::vector<Work> work_;
   std::string path_, buf_;
+  std::vector<std::string> texts_;
+  std::vector<bool> made_;
 };
 
 }  // namespace

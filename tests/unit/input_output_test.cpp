@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -66,5 +67,34 @@ TEST_CASE("output appears only when committed") {
   std::string s;
   std::getline(f, s);
   CHECK(s == "whole");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("output to a device stays a device; a symbolic link stays a link") {
+  {
+    Output out("/dev/null", false);
+    out.stream() << "discarded";
+    out.commit();
+  }
+  struct stat st;
+  REQUIRE(::stat("/dev/null", &st) == 0);
+  CHECK(S_ISCHR(st.st_mode));
+
+  auto dir = std::filesystem::temp_directory_path() / ("fg-link-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto real = dir / "real.svg", link = dir / "link.svg";
+  { std::ofstream(real) << "old"; }
+  std::filesystem::create_symlink(real, link);
+  {
+    Output out(link.string(), false);
+    out.stream() << "new";
+    out.commit();
+  }
+  CHECK(std::filesystem::is_symlink(link));
+  std::ifstream f(real);
+  std::string s;
+  std::getline(f, s);
+  CHECK(s == "new");
+  CHECK_THROWS_WITH_AS(Output(dir.string(), false), (dir.string() + ": is a directory").c_str(), Error);
   std::filesystem::remove_all(dir);
 }
