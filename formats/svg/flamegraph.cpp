@@ -275,12 +275,17 @@ void Writer::run() {
   lo.column = col_;
   lo.min_width = c.min_value;
   lo.chart = o_.flame_chart;
-  // Measured first (the height goes in the header), then drawn as laid out.
-  const FlameLayout layout = measure_flame(tree_, lo);
+  // The height goes in the header, so the tree is measured first and drawn
+  // as it is laid out; a chart is laid out (collected and sorted) once.
+  const FlameLayout layout = lo.chart ? layout_flame(tree_, lo) : measure_flame(tree_, lo);
   c.height = (layout.max_depth + 1) * c.frame_height + c.ypad1 + c.ypad2;
   if (!o_.subtitle.empty()) c.height += c.ypad3;
   header(c);
-  each_flame_rect(tree_, lo, [&](const FlameRect& r) { frame(r, c, layout); });
+  if (lo.chart) {
+    for (const FlameRect& r : layout.rects) frame(r, c, layout);
+  } else {
+    each_flame_rect(tree_, lo, [&](const FlameRect& r) { frame(r, c, layout); });
+  }
   buf_ += "</g>\n</svg>\n";
   flush(true);
 }

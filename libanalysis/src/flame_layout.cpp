@@ -112,11 +112,14 @@ void layout_chart(const CallTree& tree, const FlameLayoutOptions& o, std::option
 
 }  // namespace
 
-FlameLayout measure_flame(const CallTree& tree, const FlameLayoutOptions& o) {
+namespace {
+
+// Everything but the rects and the depth.
+FlameLayout layout_head(const CallTree& tree, const FlameLayoutOptions& o, std::optional<std::size_t>& base) {
   const Profile& p = tree.profile();
   FlameLayout out;
   out.total = tree.total(kRootStack, o.column);
-  std::optional<std::size_t> base = p.base_of(o.column);
+  base = p.base_of(o.column);
   out.diff = base.has_value();
   if (base) {
     for (std::size_t i = 0; i < p.sample_count(); ++i) {
@@ -124,10 +127,17 @@ FlameLayout measure_flame(const CallTree& tree, const FlameLayoutOptions& o) {
       if (d > out.max_abs_delta) out.max_abs_delta = d;
     }
   }
+  return out;
+}
+
+}  // namespace
+
+FlameLayout measure_flame(const CallTree& tree, const FlameLayoutOptions& o) {
+  std::optional<std::size_t> base;
+  FlameLayout out = layout_head(tree, o, base);
   if (o.chart) {
-    FlameLayout chart = out;
-    layout_chart(tree, o, base, chart);
-    out.max_depth = chart.max_depth;
+    layout_chart(tree, o, base, out);
+    out.rects.clear();
   } else {
     layout_tree(tree, o, base, out, nullptr);
   }
@@ -147,8 +157,16 @@ void each_flame_rect(const CallTree& tree, const FlameLayoutOptions& o,
 }
 
 FlameLayout layout_flame(const CallTree& tree, const FlameLayoutOptions& o) {
-  FlameLayout out = measure_flame(tree, o);
-  each_flame_rect(tree, o, [&out](const FlameRect& r) { out.rects.push_back(r); });
+  // One pass: a chart is collected anyway; the tree's rects are kept as
+  // they are laid out.
+  std::optional<std::size_t> base;
+  FlameLayout out = layout_head(tree, o, base);
+  if (o.chart) {
+    layout_chart(tree, o, base, out);
+  } else {
+    std::function<void(const FlameRect&)> keep = [&out](const FlameRect& r) { out.rects.push_back(r); };
+    layout_tree(tree, o, base, out, &keep);
+  }
   return out;
 }
 
