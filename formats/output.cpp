@@ -43,12 +43,7 @@ Output::Output(const std::string& path, bool binary) : path_(path) {
   }
   if (::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
     if (S_ISDIR(st.st_mode)) throw Error(path + ": is a directory");
-    auto file = std::make_unique<std::ofstream>();
-    file->rdbuf()->pubsetbuf(buffer_.get(), kBufferSize);
-    file->open(path, std::ios::binary);
-    if (!*file) throw Error(path + ": cannot write output: " + std::strerror(errno));
-    stream_ = file.get();
-    owned_ = std::move(file);
+    if (!open_file(path)) throw Error(path + ": cannot write output: " + std::strerror(errno));
     return;
   }
   path_ = target;
@@ -59,15 +54,20 @@ Output::Output(const std::string& path, bool binary) : path_(path) {
   ::fchmod(fd, 0644 & ~[] { mode_t m = ::umask(0); ::umask(m); return m; }());
   ::close(fd);
   temp_ = pattern;
-  auto file = std::make_unique<std::ofstream>();
-  file->rdbuf()->pubsetbuf(buffer_.get(), kBufferSize);
-  file->open(temp_, std::ios::binary | std::ios::trunc);
-  if (!*file) {
+  if (!open_file(temp_)) {
     ::unlink(temp_.c_str());
     throw Error(path + ": cannot write output file");
   }
+}
+
+bool Output::open_file(const std::string& where) {
+  auto file = std::make_unique<std::ofstream>();
+  file->rdbuf()->pubsetbuf(buffer_.get(), kBufferSize);
+  file->open(where, std::ios::binary | std::ios::trunc);
+  if (!*file) return false;
   stream_ = file.get();
   owned_ = std::move(file);
+  return true;
 }
 
 Output::~Output() {

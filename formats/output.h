@@ -29,6 +29,9 @@ class Output {
   const std::string& path() const { return path_; }
 
  private:
+  /// Opens `where` for writing through the buffer; false on failure.
+  bool open_file(const std::string& where);
+
   std::string path_;
   std::string temp_;
   std::unique_ptr<std::ostream> owned_;

@@ -22,6 +22,29 @@ NodeKey key_of(const Profile& p, FrameId f, Granularity g) {
   return {std::string(p.str(fn.name)), std::string(p.str(fn.filename)), line, address};
 }
 
+// Edges caller -> callee, each counted once per sample.
+class EdgeCounter {
+ public:
+  explicit EdgeCounter(std::vector<CallGraphEdge>& edges) : edges_(edges) {}
+  void add(std::uint32_t caller, std::uint32_t callee, bool inlined, std::int64_t v, std::uint32_t sample) {
+    const auto next = static_cast<std::uint32_t>(edges_.size());
+    const std::uint32_t e = index_.insert(std::uint64_t(caller) << 32 | callee, next);
+    if (e == next) {
+      edges_.push_back({caller, callee, 0, inlined});
+      seen_.push_back(UINT32_MAX);
+    }
+    if (seen_[e] != sample) {
+      seen_[e] = sample;
+      edges_[e].weight += v;
+    }
+  }
+
+ private:
+  std::vector<CallGraphEdge>& edges_;
+  U64Map index_;  // caller << 32 | callee -> edge
+  std::vector<std::uint32_t> seen_;
+};
+
 }  // namespace
 
 CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
@@ -53,8 +76,7 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
   // Each sample walked from its leaf up: a node (and an edge) counts once
   // per sample however often it recurs, as pprof counts.
   std::vector<std::uint32_t> seen_node(g.nodes.size(), UINT32_MAX);
-  U64Map edge_index;  // caller << 32 | callee -> edge
-  std::vector<std::uint32_t> seen_edge;
+  EdgeCounter edges(g.edges);
   for (std::size_t i = 0; i < p.sample_count(); ++i) {
     const std::int64_t v = p.values(i)[o.column];
     if (v == 0) continue;
@@ -72,18 +94,7 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
         seen_node[n] = stamp;
         g.nodes[n].cum += v;
       }
-      if (callee != UINT32_MAX) {
-        const auto next = static_cast<std::uint32_t>(g.edges.size());
-        const std::uint32_t e = edge_index.insert(std::uint64_t(n) << 32 | callee, next);
-        if (e == next) {
-          g.edges.push_back({n, callee, 0, callee_inlined});
-          seen_edge.push_back(UINT32_MAX);
-        }
-        if (seen_edge[e] != stamp) {
-          seen_edge[e] = stamp;
-          g.edges[e].weight += v;
-        }
-      }
+      if (callee != UINT32_MAX) edges.add(n, callee, callee_inlined, v, stamp);
       callee = n;
       callee_inlined = p.frame(f).kind == FrameKind::kInlined;
     }
@@ -94,8 +105,7 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
 std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std::size_t column,
                                       const std::vector<bool>& kept, double edge_fraction) {
   std::vector<CallGraphEdge> edges;
-  U64Map index;  // caller << 32 | callee -> edge
-  std::vector<std::uint32_t> seen;
+  EdgeCounter counter(edges);
   for (std::size_t i = 0; i < p.sample_count(); ++i) {
     const std::int64_t v = p.values(i)[column];
     if (v == 0) continue;
@@ -107,18 +117,7 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
       const FrameId f = p.stack(at).frame;
       const std::uint32_t n = g.node_of_frame[f];
       if (!kept[n]) continue;
-      if (callee != UINT32_MAX && callee != n) {
-        const auto next = static_cast<std::uint32_t>(edges.size());
-        const std::uint32_t e = index.insert(std::uint64_t(n) << 32 | callee, next);
-        if (e == next) {
-          edges.push_back({n, callee, 0, callee_inlined});
-          seen.push_back(UINT32_MAX);
-        }
-        if (seen[e] != stamp) {
-          seen[e] = stamp;
-          edges[e].weight += v;
-        }
-      }
+      if (callee != UINT32_MAX && callee != n) counter.add(n, callee, callee_inlined, v, stamp);
       callee = n;
       callee_inlined = p.frame(f).kind == FrameKind::kInlined;
     }

@@ -56,11 +56,7 @@ Pb small_profile() {
 }
 
 Profile read_pprof(const std::string& bytes, std::vector<std::string>* warnings = nullptr) {
-  Diagnostics d(false, [warnings](const std::string& m) {
-    if (warnings) warnings->push_back(m);
-  });
-  auto in = formats::Input::from_bytes("p.pb", bytes);
-  return formats::pprof::read(*in, formats::ReadOptions{}, d);
+  return test::read_as("pprof", bytes, warnings, false, "p.pb");
 }
 
 std::string write_pprof(const Profile& p) {

@@ -10,17 +10,25 @@
 #include "fg/profile.h"
 #include "formats/collapsed/collapsed.h"
 #include "formats/input.h"
+#include "formats/registry.h"
 
 namespace fg::test {
+
+/// Reads `bytes` named `name` with the reader of `format`; warnings are
+/// collected into `warnings`.
+inline Profile read_as(std::string_view format, const std::string& bytes,
+                       std::vector<std::string>* warnings, bool strict, const std::string& name) {
+  Diagnostics d(strict, [warnings](const std::string& m) {
+    if (warnings) warnings->push_back(m);
+  }, 100);
+  auto in = formats::Input::from_bytes(name, bytes);
+  return formats::find_format(format)->read(*in, formats::ReadOptions{}, d);
+}
 
 /// Reads inline collapsed text; warnings are collected into `warnings`.
 inline Profile folded(const std::string& text, std::vector<std::string>* warnings = nullptr,
                       bool strict = false, const std::string& name = "t.folded") {
-  Diagnostics d(strict, [warnings](const std::string& m) {
-    if (warnings) warnings->push_back(m);
-  }, 100);
-  auto in = formats::Input::from_bytes(name, text);
-  return formats::collapsed::read(*in, formats::ReadOptions{}, d);
+  return read_as("collapsed", text, warnings, strict, name);
 }
 
 /// The samples section of the dump (one line per sample, sorted).
