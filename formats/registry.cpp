@@ -5,6 +5,7 @@
 
 #include "fg/error.h"
 #include "formats/collapsed/collapsed.h"
+#include "formats/dot/dot.h"
 #include "formats/dump/dump.h"
 #include "formats/pprof/pprof.h"
 #include "formats/svg/flamegraph.h"
@@ -26,6 +27,10 @@ const std::vector<Format>& all_formats() {
        nullptr, nullptr, top::write_text, false},
       {"top-csv", {".csv"}, "the top table as CSV, values as integers in the column's unit", nullptr, nullptr,
        top::write_csv, false},
+      {"dot", {".dot", ".gv"}, "call graph in Graphviz's DOT language, as go tool pprof -dot draws it", nullptr,
+       nullptr, dot::write, false},
+      {"callgraph-svg", {}, "the DOT call graph laid out by Graphviz's libraries, as SVG", nullptr, nullptr,
+       dot::write_svg, false},
       {"dump", {".dump"}, "canonical text dump of the profile model (for tests and debugging)",
        nullptr, nullptr, dump::write, false},
   };
@@ -110,7 +115,9 @@ const Format& choose_output_format(const std::optional<std::string>& to,
 }
 
 void print_formats(std::ostream& out) {
-  out << std::left << std::setw(12) << "FORMAT" << std::setw(6) << "READ" << std::setw(7) << "WRITE"
+  int name_width = 8;  // "FORMAT" and two spaces
+  for (const Format& f : all_formats()) name_width = std::max(name_width, static_cast<int>(f.name.size()) + 2);
+  out << std::left << std::setw(name_width) << "FORMAT" << std::setw(6) << "READ" << std::setw(7) << "WRITE"
       << std::setw(28) << "EXTENSIONS" << "SUMMARY\n";
   for (const Format& f : all_formats()) {
     std::string ext;
@@ -118,7 +125,7 @@ void print_formats(std::ostream& out) {
       if (!ext.empty()) ext += ' ';
       ext += e;
     }
-    out << std::setw(12) << f.name << std::setw(6) << (f.read ? "yes" : "-") << std::setw(7)
+    out << std::setw(name_width) << f.name << std::setw(6) << (f.read ? "yes" : "-") << std::setw(7)
         << (f.write ? "yes" : "-") << std::setw(28) << ext << f.summary << '\n';
   }
 }

@@ -220,6 +220,14 @@ Profile Reader::run() {
   for (std::int64_t c : pb_.comment()) m.comments.emplace_back(str(c, "profile", "comment"));
   if (pb_.drop_frames() != 0) m.properties.emplace_back("drop_frames", str(pb_.drop_frames(), "profile", "drop_frames"));
   if (pb_.keep_frames() != 0) m.properties.emplace_back("keep_frames", str(pb_.keep_frames(), "profile", "keep_frames"));
+  // pprof names a report after the first mapping, the main binary.
+  if (pb_.mapping_size() > 0) {
+    const auto& main = pb_.mapping(0);
+    std::string_view file = str(main.filename(), "mapping 0", "file name");
+    std::string_view build_id = str(main.build_id(), "mapping 0", "build id");
+    if (!file.empty()) m.properties.emplace_back("main_binary", file);
+    if (!build_id.empty()) m.properties.emplace_back("build_id", build_id);
+  }
 
   read_functions();
   read_mappings();
@@ -253,6 +261,7 @@ class Writer {
   std::unordered_map<std::string, std::int64_t> strings_;
   std::unordered_map<FunctionId, std::uint64_t> functions_;
   std::unordered_map<StringId, std::uint64_t> mappings_;
+  std::string main_binary_;  // the profile's first mapping, "" if unknown
   std::map<std::tuple<std::uint64_t, std::uint64_t, std::vector<std::pair<std::uint64_t, std::int64_t>>>,
            std::uint64_t>
       locations_;
@@ -276,6 +285,7 @@ std::uint64_t Writer::mapping_id(StringId module) {
   if (module == 0) return 0;
   auto it = mappings_.find(module);
   if (it != mappings_.end()) return it->second;
+  if (!main_binary_.empty() && p_.str(module) == main_binary_) return mappings_[module] = 1;
   auto* m = pb_.add_mapping();
   m->set_id(static_cast<std::uint64_t>(pb_.mapping_size()));
   m->set_filename(string_index(p_.str(module)));
@@ -335,6 +345,16 @@ void Writer::run(const WriteOptions&, std::ostream& out) {
   for (const auto& [k, v] : m.properties) {
     if (k == "drop_frames") pb_.set_drop_frames(string_index(v));
     if (k == "keep_frames") pb_.set_keep_frames(string_index(v));
+    if (k == "main_binary") main_binary_ = v;
+  }
+  // The main binary's mapping comes first, as pprof expects.
+  if (!main_binary_.empty()) {
+    auto* main = pb_.add_mapping();
+    main->set_id(1);
+    main->set_filename(string_index(main_binary_));
+    main->set_has_functions(true);
+    for (const auto& [k, v] : m.properties)
+      if (k == "build_id") main->set_build_id(string_index(v));
   }
   std::vector<std::uint64_t> locs;
   for (std::size_t i = 0; i < p_.sample_count(); ++i) {

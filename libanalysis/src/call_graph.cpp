@@ -5,6 +5,7 @@
 #include <map>
 #include <tuple>
 
+#include "fg/names.h"
 #include "fg/string_pool.h"
 
 namespace fg {
@@ -14,28 +15,47 @@ namespace {
 // The key that makes frames one node at a granularity.
 using NodeKey = std::tuple<std::string, std::string, std::int64_t, std::uint64_t>;
 
-NodeKey key_of(const Profile& p, FrameId f, Granularity g) {
+// Function names as reports show them: C++ names simplified as pprof
+// does, unless the profile already carries a demangled name beside the
+// system name.
+std::vector<std::string> report_names(const Profile& p) {
+  std::vector<std::string> names(p.function_count());
+  for (FunctionId f = 0; f < p.function_count(); ++f) {
+    const Function& fn = p.function(f);
+    const std::string_view name = p.str(fn.name);
+    names[f] = fn.system_name == 0 || p.str(fn.system_name) == name ? simplify_cpp_name(name) : std::string(name);
+  }
+  return names;
+}
+
+NodeKey key_of(const Profile& p, const std::vector<std::string>& names, FrameId f, Granularity g) {
   const Frame& fr = p.frame(f);
   const Function& fn = p.function(fr.function);
   std::int64_t line = g == Granularity::kFunction ? 0 : fr.line;
   std::uint64_t address = g == Granularity::kAddress ? fr.address : 0;
-  return {std::string(p.str(fn.name)), std::string(p.str(fn.filename)), line, address};
+  return {names[fr.function], std::string(p.str(fn.filename)), line, address};
 }
 
 // Edges caller -> callee, each counted once per sample.
 class EdgeCounter {
  public:
   explicit EdgeCounter(std::vector<CallGraphEdge>& edges) : edges_(edges) {}
-  void add(std::uint32_t caller, std::uint32_t callee, bool inlined, std::int64_t v, std::uint32_t sample) {
+  // As pprof: an edge is inlined if every stack inlined it, residual if
+  // any stack skipped nodes along it.
+  void add(std::uint32_t caller, std::uint32_t callee, bool inlined, bool residual, std::int64_t v,
+           std::uint32_t sample) {
     const auto next = static_cast<std::uint32_t>(edges_.size());
     const std::uint32_t e = index_.insert(std::uint64_t(caller) << 32 | callee, next);
     if (e == next) {
-      edges_.push_back({caller, callee, 0, inlined});
+      edges_.push_back({caller, callee, 0, inlined, residual});
       seen_.push_back(UINT32_MAX);
     }
     if (seen_[e] != sample) {
       seen_[e] = sample;
-      edges_[e].weight += v;
+      CallGraphEdge& edge = edges_[e];
+      edge.weight += v;
+      edge.inlined = edge.inlined && inlined;
+      edge.residual = edge.residual || residual;
     }
   }
 
@@ -53,8 +73,9 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
   std::map<NodeKey, std::uint32_t> index;
   std::vector<std::uint32_t>& node_of = g.node_of_frame;
   node_of.assign(p.frame_count(), 0);
+  const std::vector<std::string> names = report_names(p);
   for (FrameId f = 0; f < p.frame_count(); ++f) {
-    NodeKey key = key_of(p, f, o.granularity);
+    NodeKey key = key_of(p, names, f, o.granularity);
     auto [it, added] = index.try_emplace(key, static_cast<std::uint32_t>(g.nodes.size()));
     const bool inlined = p.frame(f).kind == FrameKind::kInlined;
     if (added) {
@@ -94,7 +115,7 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
         seen_node[n] = stamp;
         g.nodes[n].cum += v;
       }
-      if (callee != UINT32_MAX) edges.add(n, callee, callee_inlined, v, stamp);
+      if (callee != UINT32_MAX && callee != n) edges.add(n, callee, callee_inlined, false, v, stamp);
       callee = n;
       callee_inlined = p.frame(f).kind == FrameKind::kInlined;
     }
@@ -112,14 +133,18 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
     const auto stamp = static_cast<std::uint32_t>(i);
     // From the leaf up: each kept node and the next kept node above it.
     std::uint32_t callee = UINT32_MAX;
-    bool callee_inlined = false;
+    bool callee_inlined = false, skipped = false;
     for (StackId at = p.sample(i).stack; at != kRootStack; at = p.stack(at).parent) {
       const FrameId f = p.stack(at).frame;
       const std::uint32_t n = g.node_of_frame[f];
-      if (!kept[n]) continue;
-      if (callee != UINT32_MAX && callee != n) counter.add(n, callee, callee_inlined, v, stamp);
+      if (!kept[n]) {
+        skipped = true;
+        continue;
+      }
+      if (callee != UINT32_MAX && callee != n) counter.add(n, callee, callee_inlined, skipped, v, stamp);
       callee = n;
       callee_inlined = p.frame(f).kind == FrameKind::kInlined;
+      skipped = false;
     }
   }
   const std::int64_t cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(g.total) * edge_fraction));

@@ -43,7 +43,7 @@ def run(bin_dir, name, args, stdin):
         stdin_f = open(os.path.join(HERE, "inputs", stdin), "rb") if stdin else subprocess.DEVNULL
         p = subprocess.run(argv, cwd=os.path.join(HERE, "inputs"), stdin=stdin_f,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+                           env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC"})
         stdout = p.stdout
         leftovers = sorted(os.listdir(tmp))
         if out_file is not None and p.returncode == 0:

@@ -76,7 +76,7 @@ po::options_description report_options(formats::WriteOptions& o) {
        }),
        "how finely frames are told apart in graphs, tables and folded output (default function)")
       ("node-count", po::value<std::size_t>(&o.node_count)->value_name("N"),
-       "show at most N rows of a top table (default: all)")
+       "show at most N rows of a top table (default: all) or nodes of a call graph (default 80)")
       ("node-fraction", po::value<double>(&o.node_fraction)->value_name("F"),
        "drop nodes whose cum is under F of the total (default 0.005)")
       ("edge-fraction", po::value<double>(&o.edge_fraction)->value_name("F"),

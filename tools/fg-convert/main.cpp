@@ -19,6 +19,8 @@ Examples:
   fg-convert --to dump in.folded | less
   fg-convert --to top --value alloc_space heap.pb.gz
   fg-convert --to top-csv --node-fraction 0 cpu.pb.gz -o top.csv
+  fg-convert --to dot cpu.pb.gz | dot -Tsvg > callgraph.svg
+  fg-convert --to callgraph-svg --node-count 40 cpu.pb.gz -o callgraph.svg
 )";
 
 }  // namespace

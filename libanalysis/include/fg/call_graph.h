@@ -32,7 +32,8 @@ struct CallGraphNode {
 struct CallGraphEdge {
   std::uint32_t caller = 0, callee = 0;  ///< node indices
   std::int64_t weight = 0;
-  bool inlined = false;  ///< the callee was inlined into the caller
+  bool inlined = false;   ///< the callee was inlined into the caller on every stack
+  bool residual = false;  ///< kept_edges(): dropped nodes lay between the two on some stack
 };
 
 struct CallGraph {

@@ -6,6 +6,10 @@ usage: check_pprof.py FG_CONVERT raw CASE      per-stack totals vs go tool pprof
            go tool pprof -raw on fg's rewrite of PROFILE lists the same samples
            (every value column, stack and label) as on PROFILE (ref/*.raw.txt)
        check_pprof.py FG_CONVERT top CASE     fg's top table vs go tool pprof -top
+       check_pprof.py FG_CONVERT dot CASE     fg's DOT call graph vs go tool pprof -dot
+       check_pprof.py FG_CONVERT callgraph-svg PROFILE
+           --to callgraph-svg is well-formed SVG drawing every node and edge
+           of --to dot, with the node texts
        check_pprof.py FG_CONVERT roundtrip PROFILE
            pprof -> fg -> pprof -> fg: the two dumps are identical (but for the
            source line), and the written file is gzipped profile.proto
@@ -166,7 +170,82 @@ def top(fg, case):
     return 0
 
 
+def dot_lines(text, ours):
+    """The lines of a DOT call graph with fg's deliberate differences from
+    pprof normalised away: inlined edges are dashed in fg (asserted here),
+    and the legend's link and dropped-edge count are left out."""
+    out = []
+    for line in text.splitlines():
+        if "\\n (inline)" in line and ours:
+            if ' style="dashed"' not in line and ' style="dotted"' not in line:
+                sys.exit("FAIL: an inlined edge is not dashed: " + line)
+            line = line.replace(' style="dashed"', "")
+        if line.startswith("subgraph cluster_L"):
+            line = line.replace("\\l\\lSee https://git.io/JfYMW for how to read the graph", "")
+            line = re.sub(r"Dropped \d+ edges? \(freq <= [^)]*\)\\l", "", line)
+        out.append(line)
+    return out
+
+
+def dot(fg, case):
+    profile, options, ref = find_case("dot_cases.tsv", case)
+    args = [a for a in options.split("|") if a]
+    env = dict(os.environ, TZ="UTC")
+    p = subprocess.run([fg, "--to", "dot", *args, os.path.join(HERE, profile)], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, env=env)
+    if p.returncode != 0:
+        sys.exit("FAIL: fg-convert exited %d: %s" % (p.returncode, p.stderr.decode()))
+    mine = dot_lines(p.stdout.decode(), True)
+    want = dot_lines(open(os.path.join(HERE, ref)).read(), False)
+    if mine != want:
+        for i, (a, b) in enumerate(zip(mine, want)):
+            if a != b:
+                print("line %d:\n  fg:    %s\n  pprof: %s" % (i + 1, a, b))
+                break
+        print("FAIL: %d lines from fg, %d from pprof" % (len(mine), len(want)))
+        return 1
+    nodes = sum(1 for l in mine if re.match(r"N\d+ \[label=", l))
+    print("%s: %d lines (%d function nodes) identical to go tool pprof -dot" % (case, len(mine), nodes))
+    return 0
+
+
+def callgraph_svg(fg, profile):
+    import xml.etree.ElementTree as ET
+    src = os.path.join(HERE, profile)
+    dot_text = run(fg, "--to", "dot", src).decode()
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "graph.svg")
+        run(fg, "--to", "callgraph-svg", src, "-o", out)
+        root = ET.parse(out).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    drawn = {"node": {}, "edge": set()}
+    for g in root.iter(ns + "g"):
+        kind = g.get("class")
+        if kind in drawn:
+            title = g.find(ns + "title").text
+            texts = [t.text for t in g.iter(ns + "text") if t.text]
+            if kind == "node":
+                drawn["node"][title] = texts
+            else:
+                drawn["edge"].add(title.replace("&#45;", "-"))
+    nodes = re.findall(r"^(N\w+) \[label ?= ?\"([^\"]*)", dot_text, re.M)
+    edges = set(re.findall(r"^(N\w+ -> N\w+) \[", dot_text, re.M))
+    if set(drawn["node"]) - {t for t in drawn["node"] if " " in t or ":" in t} != {n for n, _ in nodes}:
+        print("FAIL: the SVG draws nodes %s, the DOT has %s" % (sorted(drawn["node"])[:5], [n for n, _ in nodes][:5]))
+        return 1
+    if drawn["edge"] != {e.replace(" -> ", "->") for e in edges}:
+        print("FAIL: the SVG's edges differ from the DOT's")
+        return 1
+    for name, label in nodes:  # every label line is drawn as a text of its node
+        lines = [l for l in re.split(r"\\n", label) if l]
+        if lines != drawn["node"][name]:
+            print("FAIL: node %s: SVG texts %s, DOT label lines %s" % (name, drawn["node"][name], lines))
+            return 1
+    print("%s: %d nodes and %d edges drawn" % (profile, len(nodes), len(edges)))
+    return 0
+
+
 if __name__ == "__main__":
     fg, mode, arg = sys.argv[1:4]
-    modes = {"raw": raw, "go-tool-pprof": gopprof, "roundtrip": roundtrip, "top": top}
+    modes = {"raw": raw, "go-tool-pprof": gopprof, "roundtrip": roundtrip, "top": top, "dot": dot, "callgraph-svg": callgraph_svg}
     sys.exit(modes[mode](fg, arg))

@@ -1,0 +1,57 @@
+// A call graph trimmed for drawing, as go tool pprof trims it for -dot:
+// nodes whose cum is under the node fraction are dropped, the rest ordered
+// by how much they tell (pprof's entropy order), the top --node-count kept
+// (each node's tag boxes counted against the limit), edges redrawn among the
+// kept nodes (a "residual" edge where dropped nodes lay between), edges
+// under the edge fraction dropped, and residual edges removed where another
+// path already connects their ends.
+//
+// Tags are pprof's "nodelets": per node, the samples' string labels joined
+// ("key:value" lines, sorted) and their "bytes" numeric label, with flat
+// and cum values.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fg/call_graph.h"
+
+namespace fg {
+
+struct GraphTag {
+  std::string name;         ///< "k:v" lines joined by '\n', or the value with its unit
+  std::int64_t flat = 0, cum = 0;
+  std::int64_t value = 0;   ///< numeric tags: the label's value
+  std::string unit;         ///< numeric tags: its unit
+};
+
+struct NodeTags {
+  std::vector<GraphTag> labels;  ///< string label sets
+  /// Numeric tags under each string label set ("" for samples without).
+  std::vector<std::pair<std::string, std::vector<GraphTag>>> numeric;
+};
+
+struct TrimOptions {
+  std::size_t node_count = 80;   ///< 0: no limit
+  double node_fraction = 0.005;
+  double edge_fraction = 0.001;
+};
+
+struct TrimmedGraph {
+  CallGraph graph;                       ///< the whole graph; nodes below index it
+  std::vector<std::uint32_t> nodes;      ///< kept nodes, in pprof's order
+  std::vector<CallGraphEdge> edges;      ///< among kept nodes, in pprof's drawing order
+  std::vector<NodeTags> tags;            ///< per graph node (empty for dropped ones)
+  std::int64_t node_cutoff = 0, edge_cutoff = 0;
+  std::size_t dropped_nodes = 0;         ///< under the node fraction
+  std::size_t dropped_edges = 0;         ///< under the edge fraction
+  std::size_t candidates = 0;            ///< nodes left after the fraction, before --node-count
+};
+
+/// Trims the call graph of one column of `profile` as pprof does for -dot.
+TrimmedGraph trim_call_graph(const Profile& profile, const CallGraphOptions& graph_options,
+                             const TrimOptions& options);
+
+}  // namespace fg

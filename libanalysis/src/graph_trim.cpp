@@ -1,0 +1,284 @@
+#include "fg/graph_trim.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <deque>
+#include <map>
+
+#include "fg/units.h"
+
+namespace fg {
+
+namespace {
+
+constexpr std::size_t kMaxNodelets = 4;  // tag boxes drawn (and counted) per node
+
+// What a label set contributes to tags: its string labels joined as pprof
+// joins them, and its "bytes" numeric labels (the only numeric label pprof
+// keeps for graphs), each with its formatted name.
+struct LabelInfo {
+  std::string joined;
+  std::vector<GraphTag> bytes;
+};
+
+std::vector<LabelInfo> label_infos(const Profile& p) {
+  std::vector<LabelInfo> out(p.label_set_count());
+  for (LabelSetId id = 0; id < p.label_set_count(); ++id) {
+    std::vector<std::string> parts;
+    for (const Label& l : p.labels(id)) {
+      const std::string_view key = p.str(l.key);
+      if (!l.numeric) {
+        parts.push_back(std::string(key) + ":" + std::string(p.str(l.str)));
+      } else if (key == "bytes") {
+        std::string unit = l.unit ? std::string(p.str(l.unit)) : "bytes";
+        GraphTag t;
+        t.name = units::scaled_label(l.num, unit, "minimum");
+        t.value = l.num;
+        t.unit = std::move(unit);
+        out[id].bytes.push_back(std::move(t));
+      }
+    }
+    std::sort(parts.begin(), parts.end());
+    for (std::size_t i = 0; i < parts.size(); ++i) out[id].joined += (i ? "\n" : "") + parts[i];
+  }
+  return out;
+}
+
+// Tags of the kept nodes, accumulated as pprof's newGraph does: cum once
+// per sample for every kept node on the stack, flat for the leaf when the
+// leaf itself is kept.
+class TagCollector {
+ public:
+  explicit TagCollector(std::size_t nodes) : labels_(nodes), numeric_(nodes) {}
+
+  void add(std::uint32_t node, const LabelInfo& info, std::int64_t v, bool flat) {
+    if (!info.joined.empty()) bump(labels_[node][info.joined], info.joined, v, flat);
+    if (info.bytes.empty()) return;
+    auto& tags = numeric_[node][info.joined];
+    for (const GraphTag& b : info.bytes) {
+      GraphTag& t = tags[b.name];
+      if (t.name.empty()) t = GraphTag{b.name, 0, 0, b.value, b.unit};
+      (flat ? t.flat : t.cum) += v;
+    }
+  }
+
+  NodeTags take(std::uint32_t node) {
+    NodeTags out;
+    for (auto& [name, t] : labels_[node]) out.labels.push_back(std::move(t));
+    for (auto& [key, tags] : numeric_[node]) {
+      std::vector<GraphTag> list;
+      for (auto& [name, t] : tags) list.push_back(std::move(t));
+      out.numeric.emplace_back(key, std::move(list));
+    }
+    return out;
+  }
+
+ private:
+  static void bump(GraphTag& t, const std::string& name, std::int64_t v, bool flat) {
+    if (t.name.empty()) t.name = name;
+    (flat ? t.flat : t.cum) += v;
+  }
+  std::vector<std::map<std::string, GraphTag>> labels_;
+  std::vector<std::map<std::string, std::map<std::string, GraphTag>>> numeric_;
+};
+
+std::vector<NodeTags> collect_tags(const Profile& p, const CallGraph& g, std::size_t column,
+                                   const std::vector<bool>& kept, const std::vector<LabelInfo>& infos) {
+  TagCollector collector(g.nodes.size());
+  std::vector<std::uint32_t> seen(g.nodes.size(), UINT32_MAX);
+  for (std::size_t i = 0; i < p.sample_count(); ++i) {
+    const std::int64_t v = p.values(i)[column];
+    const LabelInfo& info = infos[p.sample(i).labels];
+    if (v == 0 || (info.joined.empty() && info.bytes.empty())) continue;
+    const auto stamp = static_cast<std::uint32_t>(i);
+    bool leaf = true;
+    for (StackId at = p.sample(i).stack; at != kRootStack; at = p.stack(at).parent) {
+      const std::uint32_t n = g.node_of_frame[p.stack(at).frame];
+      if (kept[n]) {
+        if (leaf) collector.add(n, info, v, true);
+        if (seen[n] != stamp) {
+          seen[n] = stamp;
+          collector.add(n, info, v, false);
+        }
+      }
+      leaf = false;
+    }
+  }
+  std::vector<NodeTags> tags(g.nodes.size());
+  for (std::uint32_t n = 0; n < g.nodes.size(); ++n)
+    if (kept[n]) tags[n] = collector.take(n);
+  return tags;
+}
+
+// pprof's edgeEntropyScore: the entropy of the split of a node's weight
+// over its edges (and its own flat value).
+double edge_entropy(const std::vector<const CallGraphEdge*>& edges, std::int64_t self) {
+  std::int64_t total = self;
+  for (const CallGraphEdge* e : edges)
+    if (e->weight > 0) total += std::llabs(e->weight);
+  if (total == 0) return 0;
+  double score = 0;
+  auto term = [&](std::int64_t w) {
+    const double frac = static_cast<double>(std::llabs(w)) / static_cast<double>(total);
+    score += -frac * std::log2(frac);
+  };
+  for (const CallGraphEdge* e : edges) term(e->weight);
+  if (self > 0) term(self);
+  return score;
+}
+
+// pprof's EntropyOrder: nodes that merely pass their weight through score
+// low; entries, leaves and branching nodes high.
+void entropy_sort(const CallGraph& g, const std::vector<CallGraphEdge>& edges, std::vector<std::uint32_t>& nodes) {
+  std::vector<std::vector<const CallGraphEdge*>> in(g.nodes.size()), out(g.nodes.size());
+  for (const CallGraphEdge& e : edges) {
+    out[e.caller].push_back(&e);
+    in[e.callee].push_back(&e);
+  }
+  std::vector<std::int64_t> score(g.nodes.size(), 0);
+  for (std::uint32_t n : nodes) {
+    const CallGraphNode& node = g.nodes[n];
+    double s = in[n].empty() ? 1 : edge_entropy(in[n], 0);
+    s += out[n].empty() ? 1 : edge_entropy(out[n], node.flat);
+    const double scaled = s * static_cast<double>(node.cum);
+    score[n] = (std::isfinite(scaled) ? static_cast<std::int64_t>(scaled) : INT64_MIN) + node.flat;
+  }
+  std::sort(nodes.begin(), nodes.end(), [&](std::uint32_t a, std::uint32_t b) {
+    if (score[a] != score[b]) return score[a] > score[b];
+    const CallGraphNode &x = g.nodes[a], &y = g.nodes[b];
+    if (x.name != y.name) return x.name < y.name;
+    if (std::llabs(x.flat) != std::llabs(y.flat)) return std::llabs(x.flat) > std::llabs(y.flat);
+    return a < b;
+  });
+}
+
+bool tag_kept(const GraphTag& t, std::int64_t cutoff) {
+  return std::llabs(t.flat) >= cutoff || std::llabs(t.cum) >= cutoff;
+}
+
+void trim_tags(NodeTags& tags, std::int64_t cutoff) {
+  std::erase_if(tags.labels, [&](const GraphTag& t) { return !tag_kept(t, cutoff); });
+  for (auto& [key, list] : tags.numeric) std::erase_if(list, [&](const GraphTag& t) { return !tag_kept(t, cutoff); });
+}
+
+// pprof's countTags: the tags with a flat value, which selection counts as
+// nodes of their own.
+std::size_t count_tags(const NodeTags& tags) {
+  std::size_t count = 0;
+  for (const GraphTag& t : tags.labels) count += t.flat != 0;
+  for (const auto& [key, list] : tags.numeric)
+    for (const GraphTag& t : list) count += t.flat != 0;
+  return count;
+}
+
+// pprof's order of edges: heaviest first, then by caller and callee name.
+void sort_edges(const CallGraph& g, std::vector<CallGraphEdge>& edges) {
+  std::sort(edges.begin(), edges.end(), [&](const CallGraphEdge& a, const CallGraphEdge& b) {
+    if (a.weight != b.weight) return std::llabs(a.weight) > std::llabs(b.weight);
+    if (g.nodes[a.caller].name != g.nodes[b.caller].name) return g.nodes[a.caller].name < g.nodes[b.caller].name;
+    return g.nodes[a.callee].name < g.nodes[b.callee].name;
+  });
+}
+
+// Whether `e`'s caller reaches its callee through the other live edges.
+bool redundant(const std::vector<CallGraphEdge>& edges, const std::vector<bool>& live, std::size_t e,
+               const std::vector<std::vector<std::size_t>>& in) {
+  const std::uint32_t src = edges[e].caller;
+  std::vector<std::uint32_t> seen{edges[e].callee};
+  std::deque<std::uint32_t> queue{edges[e].callee};
+  while (!queue.empty()) {
+    const std::uint32_t n = queue.front();
+    queue.pop_front();
+    for (std::size_t ie : in[n]) {
+      if (ie == e || !live[ie]) continue;
+      const std::uint32_t from = edges[ie].caller;
+      if (std::find(seen.begin(), seen.end(), from) != seen.end()) continue;
+      if (from == src) return true;
+      seen.push_back(from);
+      queue.push_back(from);
+    }
+  }
+  return false;
+}
+
+// pprof's RemoveRedundantEdges: from the last node back, each node's
+// lightest incoming edges first, a residual edge goes when another path
+// joins its ends; the first non-residual edge stops the node's walk.
+std::vector<CallGraphEdge> remove_redundant(const CallGraph& g, const std::vector<std::uint32_t>& nodes,
+                                           std::vector<CallGraphEdge> edges) {
+  sort_edges(g, edges);  // each node's in-edges are then in pprof's order
+  std::vector<std::vector<std::size_t>> in(g.nodes.size());
+  for (std::size_t e = 0; e < edges.size(); ++e) in[edges[e].callee].push_back(e);
+  std::vector<bool> live(edges.size(), true);
+  for (auto n = nodes.rbegin(); n != nodes.rend(); ++n) {
+    const std::vector<std::size_t>& list = in[*n];
+    for (auto e = list.rbegin(); e != list.rend(); ++e) {
+      if (!edges[*e].residual) break;
+      if (redundant(edges, live, *e, in)) live[*e] = false;
+    }
+  }
+  std::vector<CallGraphEdge> out;
+  for (std::size_t e = 0; e < edges.size(); ++e)
+    if (live[e]) out.push_back(edges[e]);
+  return out;
+}
+
+std::vector<bool> as_set(std::size_t size, const std::vector<std::uint32_t>& nodes) {
+  std::vector<bool> set(size, false);
+  for (std::uint32_t n : nodes) set[n] = true;
+  return set;
+}
+
+}  // namespace
+
+TrimmedGraph trim_call_graph(const Profile& p, const CallGraphOptions& go, const TrimOptions& o) {
+  TrimmedGraph t;
+  t.graph = build_call_graph(p, go);
+  const CallGraph& g = t.graph;
+  std::int64_t flat_sum = 0;
+  for (const CallGraphNode& n : g.nodes) flat_sum += n.flat;
+  t.node_cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(flat_sum) * o.node_fraction));
+  t.edge_cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(flat_sum) * o.edge_fraction));
+
+  // Nodes with a value, then those at or over the node cutoff.
+  for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
+    if (g.nodes[n].flat == 0 && g.nodes[n].cum == 0) continue;
+    if (std::llabs(g.nodes[n].cum) < t.node_cutoff) ++t.dropped_nodes;
+    else t.nodes.push_back(n);
+  }
+  t.candidates = t.nodes.size();
+  const std::vector<LabelInfo> infos = label_infos(p);
+  std::vector<bool> kept = as_set(g.nodes.size(), t.nodes);
+  std::vector<CallGraphEdge> edges = kept_edges(p, g, go.column, kept, 0);
+  entropy_sort(g, edges, t.nodes);
+  t.tags = collect_tags(p, g, go.column, kept, infos);
+  for (std::uint32_t n : t.nodes) trim_tags(t.tags[n], t.node_cutoff);
+
+  if (o.node_count > 0) {
+    std::size_t limit = o.node_count, count = 0;
+    for (std::size_t i = 0; i < t.nodes.size(); ++i) {
+      count += std::min(count_tags(t.tags[t.nodes[i]]), kMaxNodelets) + 1;
+      if (count >= limit) {
+        limit = i + 1;
+        break;
+      }
+    }
+    if (limit < t.nodes.size()) {
+      t.nodes.resize(limit);
+      kept = as_set(g.nodes.size(), t.nodes);
+      edges = kept_edges(p, g, go.column, kept, 0);
+      entropy_sort(g, edges, t.nodes);
+      t.tags = collect_tags(p, g, go.column, kept, infos);
+      for (std::uint32_t n : t.nodes) trim_tags(t.tags[n], t.node_cutoff);
+    }
+  }
+
+  t.dropped_edges = static_cast<std::size_t>(std::count_if(
+      edges.begin(), edges.end(), [&](const CallGraphEdge& e) { return std::llabs(e.weight) < t.edge_cutoff; }));
+  std::erase_if(edges, [&](const CallGraphEdge& e) { return std::llabs(e.weight) < t.edge_cutoff; });
+  t.edges = remove_redundant(g, t.nodes, std::move(edges));
+  return t;
+}
+
+}  // namespace fg
