@@ -88,6 +88,7 @@ Writer::Writer(const Profile& p, const WriteOptions& o) : p_(p), o_(o) {
   CallGraphOptions go;
   go.column = column_;
   go.granularity = o.granularity;
+  go.edges = false;  // trim_call_graph() redraws them among the kept nodes
   TrimOptions to;
   to.node_count = o.node_count == 0 ? 80 : o.node_count;
   to.node_fraction = o.node_fraction;

@@ -29,6 +29,7 @@ Table make_table(const Profile& p, const WriteOptions& o) {
   CallGraphOptions go;
   go.column = o.value ? p.find_value(*o.value) : p.default_value_index();
   go.granularity = o.granularity;
+  go.edges = false;  // the marks come from kept_edges()
   t.graph = build_call_graph(p, go);
   t.unit = p.value_types()[go.column].unit;
   t.type = p.value_types()[go.column].type;

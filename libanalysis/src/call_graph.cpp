@@ -36,12 +36,12 @@ NodeKey key_of(const Profile& p, const std::vector<std::string>& names, FrameId 
   return {names[fr.function], std::string(p.str(fn.filename)), line, address};
 }
 
-// Edges caller -> callee, each counted once per sample.
+// Edges caller -> callee, each counted once per sample however often it
+// recurs there. As pprof: an edge is inlined if every sample inlined it,
+// residual if any sample skipped nodes along it.
 class EdgeCounter {
  public:
   explicit EdgeCounter(std::vector<CallGraphEdge>& edges) : edges_(edges) {}
-  // As pprof: an edge is inlined if every stack inlined it, residual if
-  // any stack skipped nodes along it.
   void add(std::uint32_t caller, std::uint32_t callee, bool inlined, bool residual, std::int64_t v,
            std::uint32_t sample) {
     const auto next = static_cast<std::uint32_t>(edges_.size());
@@ -64,6 +64,15 @@ class EdgeCounter {
   U64Map index_;  // caller << 32 | callee -> edge
   std::vector<std::uint32_t> seen_;
 };
+
+// Each frame's node and whether the frame was inlined, packed so that a
+// walk up millions of stacks touches one small array.
+std::vector<std::uint32_t> packed_nodes(const Profile& p, const CallGraph& g) {
+  std::vector<std::uint32_t> packed(p.frame_count());
+  for (FrameId f = 0; f < p.frame_count(); ++f)
+    packed[f] = g.node_of_frame[f] << 1 | (p.frame(f).kind == FrameKind::kInlined ? 1u : 0u);
+  return packed;
+}
 
 }  // namespace
 
@@ -96,6 +105,7 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
 
   // Each sample walked from its leaf up: a node (and an edge) counts once
   // per sample however often it recurs, as pprof counts.
+  const std::vector<std::uint32_t> packed = packed_nodes(p, g);
   std::vector<std::uint32_t> seen_node(g.nodes.size(), UINT32_MAX);
   EdgeCounter edges(g.edges);
   for (std::size_t i = 0; i < p.sample_count(); ++i) {
@@ -105,19 +115,18 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
     g.total += v;
     StackId s = p.sample(i).stack;
     if (s == kRootStack) continue;
-    g.nodes[node_of[p.stack(s).frame]].flat += v;
+    g.nodes[packed[p.stack(s).frame] >> 1].flat += v;
     std::uint32_t callee = UINT32_MAX;
     bool callee_inlined = false;
     for (StackId at = s; at != kRootStack; at = p.stack(at).parent) {
-      const FrameId f = p.stack(at).frame;
-      const std::uint32_t n = node_of[f];
+      const std::uint32_t x = packed[p.stack(at).frame], n = x >> 1;
       if (seen_node[n] != stamp) {
         seen_node[n] = stamp;
         g.nodes[n].cum += v;
       }
-      if (callee != UINT32_MAX && callee != n) edges.add(n, callee, callee_inlined, false, v, stamp);
+      if (o.edges && callee != UINT32_MAX && callee != n) edges.add(n, callee, callee_inlined, false, v, stamp);
       callee = n;
-      callee_inlined = p.frame(f).kind == FrameKind::kInlined;
+      callee_inlined = x & 1;
     }
   }
   return g;
@@ -127,6 +136,11 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
                                       const std::vector<bool>& kept, double edge_fraction) {
   std::vector<CallGraphEdge> edges;
   EdgeCounter counter(edges);
+  // Each frame's node, or kDropped: one lookup per step up a stack.
+  constexpr std::uint32_t kDropped = UINT32_MAX;
+  std::vector<std::uint32_t> packed = packed_nodes(p, g);
+  for (std::uint32_t& x : packed)
+    if (!kept[x >> 1]) x = kDropped;
   for (std::size_t i = 0; i < p.sample_count(); ++i) {
     const std::int64_t v = p.values(i)[column];
     if (v == 0) continue;
@@ -135,15 +149,15 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
     std::uint32_t callee = UINT32_MAX;
     bool callee_inlined = false, skipped = false;
     for (StackId at = p.sample(i).stack; at != kRootStack; at = p.stack(at).parent) {
-      const FrameId f = p.stack(at).frame;
-      const std::uint32_t n = g.node_of_frame[f];
-      if (!kept[n]) {
+      const std::uint32_t x = packed[p.stack(at).frame];
+      if (x == kDropped) {
         skipped = true;
         continue;
       }
+      const std::uint32_t n = x >> 1;
       if (callee != UINT32_MAX && callee != n) counter.add(n, callee, callee_inlined, skipped, v, stamp);
       callee = n;
-      callee_inlined = p.frame(f).kind == FrameKind::kInlined;
+      callee_inlined = x & 1;
       skipped = false;
     }
   }

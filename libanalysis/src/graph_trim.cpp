@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <deque>
 #include <map>
+#include <tuple>
 
+#include "fg/string_pool.h"
 #include "fg/units.h"
 
 namespace fg {
@@ -19,11 +21,13 @@ constexpr std::size_t kMaxNodelets = 4;  // tag boxes drawn (and counted) per no
 // keeps for graphs), each with its formatted name.
 struct LabelInfo {
   std::string joined;
+  std::uint32_t joined_id = 0;  // equal joined strings, equal ids
   std::vector<GraphTag> bytes;
 };
 
 std::vector<LabelInfo> label_infos(const Profile& p) {
   std::vector<LabelInfo> out(p.label_set_count());
+  std::map<std::string, std::uint32_t> ids;
   for (LabelSetId id = 0; id < p.label_set_count(); ++id) {
     std::vector<std::string> parts;
     for (const Label& l : p.labels(id)) {
@@ -41,6 +45,7 @@ std::vector<LabelInfo> label_infos(const Profile& p) {
     }
     std::sort(parts.begin(), parts.end());
     for (std::size_t i = 0; i < parts.size(); ++i) out[id].joined += (i ? "\n" : "") + parts[i];
+    out[id].joined_id = ids.try_emplace(out[id].joined, static_cast<std::uint32_t>(ids.size())).first->second;
   }
   return out;
 }
@@ -50,42 +55,43 @@ std::vector<LabelInfo> label_infos(const Profile& p) {
 // leaf itself is kept.
 class TagCollector {
  public:
-  explicit TagCollector(std::size_t nodes) : labels_(nodes), numeric_(nodes) {}
-
   void add(std::uint32_t node, const LabelInfo& info, std::int64_t v, bool flat) {
-    if (!info.joined.empty()) bump(labels_[node][info.joined], info.joined, v, flat);
-    if (info.bytes.empty()) return;
-    auto& tags = numeric_[node][info.joined];
+    if (!info.joined.empty()) {
+      const auto next = static_cast<std::uint32_t>(labels_.size());
+      const std::uint32_t at = index_.insert(std::uint64_t(node) << 32 | info.joined_id, next);
+      if (at == next) labels_.push_back({node, GraphTag{info.joined, 0, 0, 0, {}}});
+      (flat ? labels_[at].second.flat : labels_[at].second.cum) += v;
+    }
     for (const GraphTag& b : info.bytes) {
-      GraphTag& t = tags[b.name];
+      GraphTag& t = numeric_[{node, info.joined_id, b.name}];
       if (t.name.empty()) t = GraphTag{b.name, 0, 0, b.value, b.unit};
       (flat ? t.flat : t.cum) += v;
     }
   }
 
-  NodeTags take(std::uint32_t node) {
-    NodeTags out;
-    for (auto& [name, t] : labels_[node]) out.labels.push_back(std::move(t));
-    for (auto& [key, tags] : numeric_[node]) {
-      std::vector<GraphTag> list;
-      for (auto& [name, t] : tags) list.push_back(std::move(t));
-      out.numeric.emplace_back(key, std::move(list));
+  std::vector<NodeTags> take(std::size_t nodes, const std::vector<LabelInfo>& infos) {
+    std::vector<std::string> joined(infos.size() + 1);
+    for (const LabelInfo& i : infos) joined[i.joined_id] = i.joined;
+    std::vector<NodeTags> out(nodes);
+    for (auto& [node, t] : labels_) out[node].labels.push_back(std::move(t));
+    for (auto& [key, t] : numeric_) {
+      auto& [node, joined_id, name] = key;
+      auto& lists = out[node].numeric;
+      if (lists.empty() || lists.back().first != joined[joined_id]) lists.emplace_back(joined[joined_id], std::vector<GraphTag>{});
+      lists.back().second.push_back(std::move(t));
     }
     return out;
   }
 
  private:
-  static void bump(GraphTag& t, const std::string& name, std::int64_t v, bool flat) {
-    if (t.name.empty()) t.name = name;
-    (flat ? t.flat : t.cum) += v;
-  }
-  std::vector<std::map<std::string, GraphTag>> labels_;
-  std::vector<std::map<std::string, std::map<std::string, GraphTag>>> numeric_;
+  U64Map index_;  // node << 32 | joined label set -> labels_
+  std::vector<std::pair<std::uint32_t, GraphTag>> labels_;
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::string>, GraphTag> numeric_;
 };
 
 std::vector<NodeTags> collect_tags(const Profile& p, const CallGraph& g, std::size_t column,
                                    const std::vector<bool>& kept, const std::vector<LabelInfo>& infos) {
-  TagCollector collector(g.nodes.size());
+  TagCollector collector;
   std::vector<std::uint32_t> seen(g.nodes.size(), UINT32_MAX);
   for (std::size_t i = 0; i < p.sample_count(); ++i) {
     const std::int64_t v = p.values(i)[column];
@@ -105,10 +111,7 @@ std::vector<NodeTags> collect_tags(const Profile& p, const CallGraph& g, std::si
       leaf = false;
     }
   }
-  std::vector<NodeTags> tags(g.nodes.size());
-  for (std::uint32_t n = 0; n < g.nodes.size(); ++n)
-    if (kept[n]) tags[n] = collector.take(n);
-  return tags;
+  return collector.take(g.nodes.size(), infos);
 }
 
 // pprof's edgeEntropyScore: the entropy of the split of a node's weight
@@ -269,8 +272,7 @@ TrimmedGraph trim_call_graph(const Profile& p, const CallGraphOptions& go, const
       kept = as_set(g.nodes.size(), t.nodes);
       edges = kept_edges(p, g, go.column, kept, 0);
       entropy_sort(g, edges, t.nodes);
-      t.tags = collect_tags(p, g, go.column, kept, infos);
-      for (std::uint32_t n : t.nodes) trim_tags(t.tags[n], t.node_cutoff);
+      // A kept node's tags do not depend on which other nodes are kept.
     }
   }
 

@@ -46,6 +46,7 @@ struct CallGraph {
 struct CallGraphOptions {
   std::size_t column = 0;
   Granularity granularity = Granularity::kFunction;
+  bool edges = true;  ///< false: leave CallGraph::edges empty (views that redraw them with kept_edges())
 };
 
 /// Builds the call graph of one value column of `profile`.
