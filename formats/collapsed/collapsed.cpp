@@ -401,8 +401,8 @@ class SortedWriter {
   void run() {
     Work root;
     root.nodes = {kRootStack};
-    work_.push_back(root);  // then its children
     root.own_line = true;   // first a sample on the empty stack, " count"
+    root.then_expand = true;  // then its children
     work_.push_back(std::move(root));
     while (!work_.empty()) {
       Work w = std::move(work_.back());
@@ -413,7 +413,7 @@ class SortedWriter {
         path_ += w.text;
       }
       if (w.own_line) emit(w.nodes);
-      else expand(w.nodes);
+      if (!w.own_line || w.then_expand) expand(w.nodes);
     }
     flush();
   }
@@ -421,10 +421,11 @@ class SortedWriter {
  private:
   struct Work {
     std::vector<StackId> nodes;
-    std::string text;       // this group's frame text
+    std::string_view text;     // this group's frame text (in texts_, which never moves)
     std::size_t path_len = 0;  // length of the parent's path
-    bool first = false;     // the first frame of the path (no ';' before it)
+    bool first = false;        // the first frame of the path (no ';' before it)
     bool own_line = false;
+    bool then_expand = false;  // own line, then the subtree: a call chain's single child
   };
 
   void emit(const std::vector<StackId>& nodes) {
@@ -452,12 +453,11 @@ class SortedWriter {
       w.text = text_of(tree_.frame(c));
       w.path_len = path_.size();
       w.first = at_root;
-      work_.push_back(w);
-      w.own_line = true;
+      w.own_line = w.then_expand = true;
       work_.push_back(std::move(w));
       return;
     }
-    std::vector<std::pair<std::string, StackId>> kids;
+    std::vector<std::pair<std::string_view, StackId>> kids;
     for (StackId n : nodes)
       for (StackId c : tree_.children(n)) {
         kids.emplace_back(text_of(tree_.frame(c)), c);
@@ -468,14 +468,14 @@ class SortedWriter {
       std::size_t group;
     };
     std::vector<std::vector<StackId>> groups;
-    std::vector<std::string> texts;
+    std::vector<std::string_view> texts;
     std::vector<Item> items;
     for (std::size_t i = 0; i < kids.size();) {
       std::size_t j = i;
       std::vector<StackId> group;
       for (; j < kids.size() && kids[j].first == kids[i].first; ++j) group.push_back(kids[j].second);
-      items.push_back({kids[i].first + ' ', groups.size()});
-      items.push_back({kids[i].first + ';', groups.size()});
+      items.push_back({std::string(kids[i].first) + ' ', groups.size()});
+      items.push_back({std::string(kids[i].first) + ';', groups.size()});
       texts.push_back(kids[i].first);
       groups.push_back(std::move(group));
       i = j;
