@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fg/builder.h"
+#include "fg/cursor.h"
 #include "fg/error.h"
 #include "formats/gzip.h"
 #include "pprof/profile.pb.h"  // generated in the build tree
@@ -52,8 +53,12 @@ class IdIndex {
 // file is checked before use; messages name what was being read.
 class Reader {
  public:
-  Reader(const fg::pprof::Profile& pb, const std::string& file, Diagnostics& diag)
-      : pb_(pb), file_(file), diag_(diag) {}
+  /// `samples`: the bytes of each Sample message, decoded here rather than
+  /// by protobuf (most of a profile, and most of its parsing cost), at their
+  /// `offsets` in the file.
+  Reader(const fg::pprof::Profile& pb, std::vector<std::string_view> samples, std::vector<std::uint64_t> offsets,
+         const std::string& file, Diagnostics& diag)
+      : pb_(pb), samples_(std::move(samples)), sample_offsets_(std::move(offsets)), file_(file), diag_(diag) {}
   Profile run();
 
  private:
@@ -71,9 +76,13 @@ class Reader {
   void read_mappings();
   void read_locations();
   void read_samples();
+  void decode_sample(std::size_t i, std::vector<std::uint64_t>& locations, std::vector<std::int64_t>& values,
+                     std::vector<Label>& labels);
   std::string unsymbolized_name(const fg::pprof::Location& loc) const;
 
   const fg::pprof::Profile& pb_;
+  std::vector<std::string_view> samples_;
+  std::vector<std::uint64_t> sample_offsets_;
   const std::string& file_;
   Diagnostics& diag_;
   std::optional<ProfileBuilder> b_;
@@ -159,42 +168,85 @@ void Reader::read_locations() {
   }
 }
 
+// A Sample message: location_id = 1, value = 2 (each packed or not),
+// label = 3 (key = 1, str = 2, num = 3, num_unit = 4).
+void Reader::decode_sample(std::size_t i, std::vector<std::uint64_t>& locations, std::vector<std::int64_t>& values,
+                           std::vector<Label>& labels) {
+  locations.clear();
+  values.clear();
+  labels.clear();
+  ByteCursor c(samples_[i], file_, sample_offsets_[i]);
+  auto numbers = [&c](std::uint64_t tag, auto& out) {
+    if ((tag & 7) == 0) {
+      out.push_back(static_cast<std::remove_reference_t<decltype(out[0])>>(c.varint()));
+      return;
+    }
+    ByteCursor packed = c.sub(c.varint(), "packed field");
+    while (!packed.at_end()) out.push_back(static_cast<std::remove_reference_t<decltype(out[0])>>(packed.varint()));
+  };
+  while (!c.at_end()) {
+    const std::uint64_t tag = c.varint();
+    switch (tag) {
+      case 1 << 3 | 0: case 1 << 3 | 2: numbers(tag, locations); break;
+      case 2 << 3 | 0: case 2 << 3 | 2: numbers(tag, values); break;
+      case 3 << 3 | 2: {
+        const std::string where = "sample " + std::to_string(i);
+        ByteCursor l = c.sub(c.varint(), "label");
+        std::int64_t field[5] = {0, 0, 0, 0, 0};
+        while (!l.at_end()) {
+          const std::uint64_t t = l.varint();
+          if ((t & 7) != 0) l.fail(where + ": a label field is not a varint");
+          const std::uint64_t v = l.varint();
+          if ((t >> 3) >= 1 && (t >> 3) <= 4) field[t >> 3] = static_cast<std::int64_t>(v);
+        }
+        Label label;
+        label.key = b_->intern(str(field[1], where, "label key"));
+        if (field[2] != 0) {
+          label.str = b_->intern(str(field[2], where, "label value"));
+        } else {
+          label.numeric = true;
+          label.num = field[3];
+          label.unit = b_->intern(str(field[4], where, "label unit"));
+        }
+        labels.push_back(label);
+        break;
+      }
+      default:  // a field of a later version of the format
+        switch (tag & 7) {
+          case 0: c.varint(); break;
+          case 1: c.skip(8); break;
+          case 2: c.skip(c.varint()); break;
+          case 5: c.skip(4); break;
+          default: c.fail("sample " + std::to_string(i) + ": unknown wire type " + std::to_string(tag & 7));
+        }
+    }
+  }
+}
+
 void Reader::read_samples() {
   const std::size_t columns = b_->value_count();
-  std::vector<std::int64_t> values(columns);
+  std::vector<std::uint64_t> location_ids;
+  std::vector<std::int64_t> values;
   std::vector<Label> labels;
-  for (int i = 0; i < pb_.sample_size(); ++i) {
-    const auto& s = pb_.sample(i);
-    const std::string where = "sample " + std::to_string(i);
-    if (static_cast<std::size_t>(s.value_size()) != columns)
-      fail(where, "has " + std::to_string(s.value_size()) + " values, the profile has " +
-                      std::to_string(columns) + " sample types");
-    StackId stack = kRootStack;
-    for (int k = s.location_id_size(); k-- > 0;) {  // leaf first in the file
-      const std::vector<FrameId>* loc = locations_.find(s.location_id(k));
-      if (!loc) fail(where, "location id " + std::to_string(s.location_id(k)) + " names no location");
-      for (FrameId f : *loc) stack = b_->stack(stack, f);
+  for (std::size_t i = 0; i < samples_.size(); ++i) {
+    decode_sample(i, location_ids, values, labels);
+    if (values.size() != columns) {
+      const std::string where = "sample " + std::to_string(i);
+      fail(where, "has " + std::to_string(values.size()) + " values, the profile has " + std::to_string(columns) +
+                      " sample types");
     }
-    for (std::size_t c = 0; c < columns; ++c) values[c] = s.value(static_cast<int>(c));
-    labels.clear();
-    for (const auto& l : s.label()) {
-      Label label;
-      label.key = b_->intern(str(l.key(), where, "label key"));
-      if (l.str() != 0) {
-        label.str = b_->intern(str(l.str(), where, "label value"));
-      } else {
-        label.numeric = true;
-        label.num = l.num();
-        label.unit = b_->intern(str(l.num_unit(), where, "label unit"));
-      }
-      labels.push_back(label);
+    StackId stack = kRootStack;
+    for (std::size_t k = location_ids.size(); k-- > 0;) {  // leaf first in the file
+      const std::vector<FrameId>* loc = locations_.find(location_ids[k]);
+      if (!loc) fail("sample " + std::to_string(i), "location id " + std::to_string(location_ids[k]) + " names no location");
+      for (FrameId f : *loc) stack = b_->stack(stack, f);
     }
     try {
       b_->add_sample(stack, values, b_->labels(labels));
     } catch (const ParseError&) {
       throw;
     } catch (const Error& e) {
-      fail(where, e.what());
+      fail("sample " + std::to_string(i), e.what());
     }
   }
 }
@@ -395,13 +447,37 @@ Sniff sniff(std::string_view head, std::string_view) {
 Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
   std::string bytes = read_all(input);
   check_wire(bytes, input.name());
-  // The parsed message lives on an arena: one allocation per block, freed at
-  // once; the bytes go as soon as they are parsed.
+  // Samples are most of a profile: protobuf parses the rest (the tables),
+  // and the reader decodes each sample straight from the bytes.
+  std::string tables;
+  std::vector<std::string_view> samples;
+  std::vector<std::uint64_t> offsets;
+  ByteCursor c(bytes, input.name());
+  while (!c.at_end()) {
+    const std::size_t start = static_cast<std::size_t>(c.offset());
+    const std::uint64_t tag = c.varint();
+    switch (tag & 7) {  // check_wire() has vouched for the structure
+      case 0: c.varint(); break;
+      case 1: c.skip(8); break;
+      case 2: {
+        const std::uint64_t n = c.varint();
+        if (tag == (2 << 3 | 2)) {
+          offsets.push_back(c.offset());
+          samples.push_back(c.bytes(n));
+          continue;
+        }
+        c.skip(n);
+        break;
+      }
+      default: c.skip(4); break;
+    }
+    tables.append(bytes, start, static_cast<std::size_t>(c.offset()) - start);
+  }
   google::protobuf::Arena arena;
   auto* pb = google::protobuf::Arena::CreateMessage<fg::pprof::Profile>(&arena);
-  if (!pb->ParseFromString(bytes)) throw Error(input.name() + ": not a valid profile.proto message");
-  std::string().swap(bytes);
-  return Reader(*pb, input.name(), diagnostics).run();
+  if (!pb->ParseFromString(tables)) throw Error(input.name() + ": not a valid profile.proto message");
+  std::string().swap(tables);
+  return Reader(*pb, std::move(samples), std::move(offsets), input.name(), diagnostics).run();
 }
 
 void write(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics&) {
