@@ -7,29 +7,18 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 
 #include "fg/error.h"
 #include "fg/graph_trim.h"
 #include "fg/names.h"
 #include "fg/units.h"
+#include "formats/report/profile_labels.h"
 
 namespace fg::formats::dot {
 
 namespace {
 
 constexpr std::size_t kMaxNodelets = 4;
-
-std::string base_name(std::string_view path) {
-  const std::size_t slash = path.find_last_of('/');
-  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
-}
-
-std::string property(const Profile& p, std::string_view key) {
-  for (const auto& [k, v] : p.metadata().properties)
-    if (k == key) return v;
-  return {};
-}
 
 // pprof's dotColor: grey at 0, red toward +1, green toward -1; light for
 // backgrounds.
@@ -110,64 +99,30 @@ Writer::Writer(const Profile& p, const WriteOptions& o) : p_(p), o_(o) {
   has_nodelets_.assign(t_.graph.nodes.size(), false);
 }
 
-// pprof's NameComponents: [address] name [file:line].
+// pprof's NameComponents: [address] name [file:line], the file by its
+// base name in labels.
 std::vector<std::string> Writer::components(std::uint32_t n, bool label) const {
   const CallGraphNode& node = t_.graph.nodes[n];
-  const Frame& f = p_.frame(node.frame);
   std::vector<std::string> out;
-  if (o_.granularity == Granularity::kAddress && f.address != 0) {
+  if (node.address != 0) {
     char buf[24];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(f.address));
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(node.address));
     out.emplace_back(buf);
   }
-  std::string name = node.name;
-  if (o_.granularity != Granularity::kFunction && f.line != 0) {
-    name.resize(name.size() - (":" + std::to_string(f.line)).size());  // the call graph's "name:line"
-    out.push_back(name);
-    out.push_back((label ? base_name(node.file) : node.file) + ":" + std::to_string(f.line));
-  } else {
-    out.push_back(name.empty() ? "<unknown>" : name);
-  }
+  if (!node.function.empty()) out.push_back(node.function);
+  const std::string file = label ? report::base_name(node.file) : node.file;
+  if (node.line != 0) out.push_back(file + ":" + std::to_string(node.line));
+  else if (!node.file.empty()) out.push_back(file);
+  if (out.empty()) out.emplace_back("<unknown>");
   return out;
 }
 
-std::string Writer::printable(std::uint32_t n) const {
-  std::string s;
-  for (const std::string& c : components(n, false)) s += (s.empty() ? "" : " ") + c;
-  return s;
-}
+std::string Writer::printable(std::uint32_t n) const { return t_.graph.nodes[n].name; }
 
 std::vector<std::string> Writer::legend() const {
-  std::vector<std::string> l;
-  const Metadata& m = p_.metadata();
-  const std::string binary = property(p_, "main_binary"), build_id = property(p_, "build_id");
-  if (!binary.empty()) l.push_back("File: " + base_name(binary));
-  if (!build_id.empty()) l.push_back("Build ID: " + build_id);
-  for (const std::string& c : m.comments)
-    if (c.empty() || c[0] != '#') l.push_back(c);
-  l.push_back("Type: " + p_.value_types()[column_].type);
-  if (m.start_time_ns != 0) {
-    const std::time_t secs = static_cast<std::time_t>(m.start_time_ns / 1000000000);
-    std::tm tm{};
-    localtime_r(&secs, &tm);
-    char date[32], zone[16];
-    std::strftime(date, sizeof date, "%b", &tm);
-    std::strftime(zone, sizeof zone, "%Z", &tm);
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "Time: %s %d, %d at %d:%02d%s (%s)", date, tm.tm_mday, tm.tm_year + 1900,
-                  tm.tm_hour % 12 == 0 ? 12 : tm.tm_hour % 12, tm.tm_min, tm.tm_hour < 12 ? "am" : "pm", zone);
-    l.emplace_back(buf);
-  }
   const std::int64_t total = t_.graph.total;
-  if (m.duration_ns != 0) {
-    std::string ratio;
-    if (units::is_time(unit_)) {
-      const auto ns = static_cast<std::int64_t>(units::scale(total, unit_, "nanoseconds").value);
-      if (ns != 0) ratio = "(" + units::percentage(ns, m.duration_ns) + ")";
-    }
-    l.push_back("Duration: " + units::label(m.duration_ns, "nanoseconds") + ", Total samples = " + value(total) +
-                " " + ratio);
-  }
+  std::vector<std::string> l =
+      report::profile_labels(p_, column_, total, [this](std::int64_t v) { return value(v); });
   std::int64_t shown = 0;
   for (std::uint32_t n : t_.nodes) shown += t_.graph.nodes[n].flat;
   l.push_back("Showing nodes accounting for " + value(shown) + ", " + units::percent(shown, total) + " of " +
@@ -190,11 +145,15 @@ std::vector<std::string> Writer::legend() const {
 void Writer::node(std::uint32_t n, std::size_t id, double max_flat) {
   const CallGraphNode& node = t_.graph.nodes[n];
   const std::int64_t total = t_.graph.total;
-  // The label: the short name, one component per line, then the values.
+  // The label: one component per line, the function's short name broken
+  // at its "::" and "." too, then the values.
   std::string label;
-  for (std::string c : components(n, true)) {
-    if (label.empty()) c = shorten_function_name(c);
-    std::string e = escape(c);
+  for (const std::string& c : components(n, true)) {
+    if (c != node.function) {
+      label += escape(c) + "\\n";
+      continue;
+    }
+    const std::string e = escape(shorten_function_name(c));
     std::string lines;
     for (std::size_t i = 0; i < e.size(); ++i) {
       if (e.compare(i, 2, "::") == 0) {
@@ -365,8 +324,8 @@ void Writer::edge(const CallGraphEdge& e) {
 }
 
 std::string Writer::text() {
-  const std::string binary = property(p_, "main_binary");
-  const std::string title = binary.empty() ? "" : escape(base_name(binary));
+  const std::string binary = report::property(p_, "main_binary");
+  const std::string title = binary.empty() ? "" : escape(report::base_name(binary));
   out_ = "digraph \"" + (title.empty() ? std::string("unnamed") : title) + "\" {\n";
   out_ += "node [style=filled fillcolor=\"#f8f8f8\"]\n";
   const std::vector<std::string> lines = legend();

@@ -8,6 +8,7 @@
 
 #include "fg/call_graph.h"
 #include "fg/error.h"
+#include "formats/report/profile_labels.h"
 
 namespace fg::formats::top {
 
@@ -19,6 +20,7 @@ struct Table {
   std::size_t dropped = 0;          // under the node fraction
   std::int64_t cutoff = 0;
   std::string unit;                 // of the column
+  std::size_t column = 0;
   std::string type;
 };
 
@@ -32,6 +34,7 @@ Table make_table(const Profile& p, const WriteOptions& o) {
   go.edges = false;  // the marks come from kept_edges()
   t.graph = build_call_graph(p, go);
   t.unit = p.value_types()[go.column].unit;
+  t.column = go.column;
   t.type = p.value_types()[go.column].type;
   t.cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(t.graph.total) * o.node_fraction));
   std::vector<bool> kept(t.graph.nodes.size(), false);
@@ -131,7 +134,9 @@ void write_text(const Profile& p, const WriteOptions& o, std::ostream& out, Diag
   const Scale s = scale_for(t.unit, t.graph.total);
   std::int64_t shown = 0;
   for (std::uint32_t n : t.rows) shown += t.graph.nodes[n].flat;
-  out << "Type: " << t.type << '\n';
+  for (const std::string& line : report::profile_labels(p, t.column, t.graph.total,
+                                                         [&s](std::int64_t v) { return scaled(v, s); }))
+    out << line << '\n';
   out << "Showing nodes accounting for " << scaled(shown, s) << ", " << percent(shown, t.graph.total) << " of "
       << scaled(t.graph.total, s) << " total\n";
   if (t.dropped > 0) out << "Dropped " << t.dropped << " nodes (cum <= " << scaled(t.cutoff, s) << ")\n";

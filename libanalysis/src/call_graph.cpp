@@ -1,6 +1,7 @@
 #include "fg/call_graph.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <tuple>
@@ -26,6 +27,22 @@ std::vector<std::string> report_names(const Profile& p) {
     names[f] = fn.system_name == 0 || p.str(fn.system_name) == name ? simplify_cpp_name(name) : std::string(name);
   }
   return names;
+}
+
+// pprof's NodeInfo.PrintableName: address, name, then file:line (or the
+// file alone) when the granularity shows them.
+std::string printable_name(const CallGraphNode& n) {
+  std::string out;
+  if (n.address != 0) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "%016llx ", static_cast<unsigned long long>(n.address));
+    out = buf;
+  }
+  out += n.function;
+  if (n.line != 0) out += " " + n.file + ":" + std::to_string(n.line);
+  else if (!n.file.empty()) out += " " + n.file;
+  if (out.empty()) out = "<unknown>";
+  return out;
 }
 
 NodeKey key_of(const Profile& p, const std::vector<std::string>& names, FrameId f, Granularity g) {
@@ -89,10 +106,13 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
     const bool inlined = p.frame(f).kind == FrameKind::kInlined;
     if (added) {
       CallGraphNode n;
-      n.name = std::get<0>(key);
-      if (o.granularity != Granularity::kFunction && std::get<2>(key) != 0)
-        n.name += ":" + std::to_string(std::get<2>(key));
-      n.file = std::get<1>(key);
+      n.function = std::get<0>(key);
+      if (o.granularity != Granularity::kFunction) {
+        n.file = std::get<1>(key);
+        n.line = std::get<2>(key);
+      }
+      n.address = std::get<3>(key);
+      n.name = printable_name(n);
       n.inlined = inlined;
       n.frame = f;
       g.nodes.push_back(std::move(n));

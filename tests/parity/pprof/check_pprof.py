@@ -155,10 +155,12 @@ def gopprof(fg, profile):
 def top(fg, case):
     profile, options, ref = find_case("top_cases.tsv", case)
     args = [a for a in options.split("|") if a]
-    mine = run(fg, "--to", "top", *args, os.path.join(HERE, profile)).decode().splitlines()
+    p = subprocess.run([fg, "--to", "top", *args, os.path.join(HERE, profile)], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, env=dict(os.environ, TZ="UTC"))
+    if p.returncode != 0:
+        sys.exit("FAIL: fg-convert exited %d: %s" % (p.returncode, p.stderr.decode()))
+    mine = p.stdout.decode().splitlines()
     want = open(os.path.join(HERE, ref)).read().splitlines()
-    from_showing = lambda lines: lines[next(i for i, l in enumerate(lines) if l.startswith("Showing")):]
-    mine, want = from_showing(mine), from_showing(want)
     if mine != want:
         for i, (a, b) in enumerate(zip(mine, want)):
             if a != b:
