@@ -132,6 +132,21 @@ TEST_CASE("pprof: string indices out of range and wrong value counts") {
   CHECK_THROWS_WITH_AS(read_pprof(q.bytes), "p.pb: sample 0: has 2 values, the profile has 1 sample types", Error);
 }
 
+TEST_CASE("pprof: damage inside a sample names the sample or its offset") {
+  Pb p;
+  p.msg(1, Pb().num(1, 1).num(2, 2));
+  p.msg(2, Pb().num(2, 1).msg(3, Pb().num(1, 50).num(2, 1)));  // a label whose key is string 50
+  p.raw(strings().bytes);
+  CHECK_THROWS_WITH_AS(read_pprof(p.bytes),
+                       "p.pb: sample 0: label key string index 50 is out of range (the string table has 8 entries)",
+                       Error);
+  Pb q;
+  q.msg(1, Pb().num(1, 1).num(2, 2));
+  q.msg(2, Pb().raw(std::string("\x0a\x05\x01\x02", 4)));  // packed location ids: 5 bytes said, 2 there
+  q.raw(strings().bytes);
+  CHECK_THROWS_WITH_AS(read_pprof(q.bytes), doctest::Contains("p.pb: offset 0x"), ParseError);
+}
+
 TEST_CASE("pprof: locations without symbols are named by module and offset, with a warning") {
   Pb p;
   p.msg(1, Pb().num(1, 1).num(2, 2));
