@@ -83,6 +83,7 @@ class Reader {
   const fg::pprof::Profile& pb_;
   std::vector<std::string_view> samples_;
   std::vector<std::uint64_t> sample_offsets_;
+  std::size_t frames_per_location_ = 1;  // on average, rounded up
   const std::string& file_;
   Diagnostics& diag_;
   std::optional<ProfileBuilder> b_;
@@ -137,6 +138,7 @@ std::string Reader::unsymbolized_name(const fg::pprof::Location& loc) const {
 }
 
 void Reader::read_locations() {
+  std::size_t total_frames = 0;
   for (int i = 0; i < pb_.location_size(); ++i) {
     const auto& loc = pb_.location(i);
     const std::string where = "location " + std::to_string(i);
@@ -163,9 +165,12 @@ void Reader::read_locations() {
       FrameKind kind = k == loc.line_size() - 1 ? FrameKind::kNative : FrameKind::kInlined;
       frames.push_back(b_->frame(*f, kind, line.line(), loc.address(), module));
     }
+    total_frames += frames.size();
     if (!locations_.add(loc.id(), std::move(frames)))
       fail(where, "location id " + std::to_string(loc.id()) + " appears twice");
   }
+  const auto n = static_cast<std::size_t>(pb_.location_size());
+  if (n > 0) frames_per_location_ = std::max<std::size_t>(1, (total_frames + n - 1) / n);
 }
 
 // A Sample message: location_id = 1, value = 2 (each packed or not),
@@ -223,8 +228,37 @@ void Reader::decode_sample(std::size_t i, std::vector<std::uint64_t>& locations,
   }
 }
 
+// How many location ids the samples list: a packed list holds one per byte
+// below 0x80 (each varint's last byte). A hint for reserving stack nodes.
+std::size_t count_location_ids(const std::vector<std::string_view>& samples) {
+  std::size_t n = 0;
+  for (std::string_view s : samples) {
+    std::size_t pos = 0;
+    while (pos + 1 < s.size()) {
+      const auto tag = static_cast<unsigned char>(s[pos]);
+      if (tag == (1 << 3 | 2)) {  // packed location ids with a one- or two-byte length
+        std::size_t len = static_cast<unsigned char>(s[pos + 1]), start = pos + 2;
+        if (len >= 0x80 && pos + 2 < s.size()) len = (len & 0x7f) | std::size_t(static_cast<unsigned char>(s[pos + 2])) << 7, ++start;
+        const std::size_t end = std::min(s.size(), start + len);
+        for (std::size_t i = start; i < end; ++i) n += static_cast<unsigned char>(s[i]) < 0x80;
+        pos = end;
+      } else {
+        break;  // unpacked or other fields: a hint needs no more
+      }
+    }
+  }
+  return n;
+}
+
 void Reader::read_samples() {
   const std::size_t columns = b_->value_count();
+  // Stack nodes are at most one per frame of every sample; the reservation
+  // costs address space only until it is used.
+  // A hint only: capped by the input's size, so a hostile one cannot ask
+  // for much.
+  std::size_t sample_bytes = 0;
+  for (std::string_view s : samples_) sample_bytes += s.size();
+  b_->reserve_stacks(std::min(count_location_ids(samples_) * frames_per_location_, 2 * sample_bytes));
   std::vector<std::uint64_t> location_ids;
   std::vector<std::int64_t> values;
   std::vector<Label> labels;
