@@ -36,12 +36,16 @@ Table make_table(const Profile& p, const WriteOptions& o) {
   t.unit = p.value_types()[go.column].unit;
   t.column = go.column;
   t.type = p.value_types()[go.column].type;
+  // As pprof: nodes are dropped by a share of the summed flat values, and
+  // the cut-off is printed as that share of the report's total.
+  const std::int64_t drop_below =
+      std::llabs(static_cast<std::int64_t>(static_cast<double>(t.graph.flat_sum) * o.node_fraction));
   t.cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(t.graph.total) * o.node_fraction));
   std::vector<bool> kept(t.graph.nodes.size(), false);
   for (std::uint32_t n : o.sort_by_cum ? top_order_by_cum(t.graph) : top_order(t.graph)) {
     const CallGraphNode& node = t.graph.nodes[n];
     if (node.flat == 0 && node.cum == 0) continue;  // frames of samples with no value here
-    if (std::llabs(node.cum) < t.cutoff) {
+    if (std::llabs(node.cum) < drop_below) {
       ++t.dropped;
       continue;
     }

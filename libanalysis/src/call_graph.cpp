@@ -50,7 +50,10 @@ NodeKey key_of(const Profile& p, const std::vector<std::string>& names, FrameId 
   const Function& fn = p.function(fr.function);
   std::int64_t line = g == Granularity::kFunction ? 0 : fr.line;
   std::uint64_t address = g == Granularity::kAddress ? fr.address : 0;
-  return {names[fr.function], std::string(p.str(fn.filename)), line, address};
+  // Per function, as pprof aggregates: by name alone, so that one
+  // function compiled from two source paths (two builds) is one node.
+  std::string file = g == Granularity::kFunction ? std::string() : std::string(p.str(fn.filename));
+  return {names[fr.function], std::move(file), line, address};
 }
 
 // Edges caller -> callee, each counted once per sample however often it
@@ -127,15 +130,22 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
   // per sample however often it recurs, as pprof counts.
   const std::vector<std::uint32_t> packed = packed_nodes(p, g);
   std::vector<std::uint32_t> seen_node(g.nodes.size(), UINT32_MAX);
+  std::vector<bool> base_set(p.label_set_count(), false);  // label sets marking diff-base samples
+  for (LabelSetId l = 0; l < p.label_set_count(); ++l)
+    for (const Label& label : p.labels(l))
+      if (p.str(label.key) == kDiffBaseLabel) base_set[l] = true;
+  std::int64_t base_total = 0;
   EdgeCounter edges(g.edges);
   for (std::size_t i = 0; i < p.sample_count(); ++i) {
     const std::int64_t v = p.values(i)[o.column];
     if (v == 0) continue;
     const auto stamp = static_cast<std::uint32_t>(i);
-    g.total += v;
+    g.total += v < 0 ? -v : v;
+    if (base_set[p.sample(i).labels]) base_total += v < 0 ? -v : v;
     StackId s = p.sample(i).stack;
     if (s == kRootStack) continue;
     g.nodes[packed[p.stack(s).frame] >> 1].flat += v;
+    g.flat_sum += v;
     std::uint32_t callee = UINT32_MAX;
     bool callee_inlined = false;
     for (StackId at = s; at != kRootStack; at = p.stack(at).parent) {
@@ -149,6 +159,7 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
       callee_inlined = x & 1;
     }
   }
+  if (base_total > 0) g.total = base_total;
   return g;
 }
 
@@ -181,7 +192,7 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
       skipped = false;
     }
   }
-  const std::int64_t cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(g.total) * edge_fraction));
+  const std::int64_t cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(g.flat_sum) * edge_fraction));
   std::vector<CallGraphEdge> out;
   for (const CallGraphEdge& e : edges)
     if (std::llabs(e.weight) >= cutoff) out.push_back(e);

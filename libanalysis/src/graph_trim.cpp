@@ -32,6 +32,7 @@ std::vector<LabelInfo> label_infos(const Profile& p) {
     std::vector<std::string> parts;
     for (const Label& l : p.labels(id)) {
       const std::string_view key = p.str(l.key);
+      if (key == kDiffBaseLabel) continue;  // marks a delta profile's base samples, not a tag
       if (!l.numeric) {
         parts.push_back(std::string(key) + ":" + std::string(p.str(l.str)));
       } else if (key == "bytes") {
@@ -145,7 +146,11 @@ void entropy_sort(const CallGraph& g, const std::vector<CallGraphEdge>& edges, s
     double s = in[n].empty() ? 1 : edge_entropy(in[n], 0);
     s += out[n].empty() ? 1 : edge_entropy(out[n], node.flat);
     const double scaled = s * static_cast<double>(node.cum);
-    score[n] = (std::isfinite(scaled) ? static_cast<std::int64_t>(scaled) : INT64_MIN) + node.flat;
+    // As Go on amd64: a NaN or infinite score (a zero-weight edge in a
+    // diff) converts to INT64_MIN, and the addition wraps.
+    const std::int64_t base = std::isfinite(scaled) && std::fabs(scaled) < 9.2e18 ? static_cast<std::int64_t>(scaled)
+                                                                                  : INT64_MIN;
+    score[n] = static_cast<std::int64_t>(static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(node.flat));
   }
   std::sort(nodes.begin(), nodes.end(), [&](std::uint32_t a, std::uint32_t b) {
     if (score[a] != score[b]) return score[a] > score[b];
@@ -239,8 +244,7 @@ TrimmedGraph trim_call_graph(const Profile& p, const CallGraphOptions& go, const
   TrimmedGraph t;
   t.graph = build_call_graph(p, go);
   const CallGraph& g = t.graph;
-  std::int64_t flat_sum = 0;
-  for (const CallGraphNode& n : g.nodes) flat_sum += n.flat;
+  const std::int64_t flat_sum = g.flat_sum;
   t.node_cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(flat_sum) * o.node_fraction));
   t.edge_cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(flat_sum) * o.edge_fraction));
 

@@ -22,7 +22,8 @@ extern char** environ;
 namespace {
 
 struct Case {
-  std::string name, input, reference;
+  std::string name, reference;
+  std::vector<std::string> inputs;  // one, or BASE NEW for fg-diff
   std::vector<std::string> options;
   std::set<std::string> allowed_extra;
 };
@@ -36,8 +37,8 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-Case find_case(const std::string& dir, const std::string& name) {
-  std::ifstream in(dir + "/cases.tsv");
+Case find_case(const std::string& dir, const std::string& file, const std::string& name) {
+  std::ifstream in(dir + "/" + file);
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
@@ -47,11 +48,12 @@ Case find_case(const std::string& dir, const std::string& name) {
     while (std::getline(ls, col, '\t')) cols.push_back(col);
     cols.resize(5);
     if (cols[0] != name) continue;
-    Case c{cols[0], dir + "/" + cols[1], dir + "/" + cols[2], split(cols[3], '|'), {}};
+    Case c{cols[0], dir + "/" + cols[2], {}, split(cols[3], '|'), {}};
+    for (const std::string& input : split(cols[1], ' ')) c.inputs.push_back(dir + "/" + input);
     for (const std::string& e : split(cols[4], '|')) c.allowed_extra.insert(e);
     return c;
   }
-  throw std::runtime_error("no case " + name + " in " + dir + "/cases.tsv");
+  throw std::runtime_error("no case " + name + " in " + dir + "/" + file);
 }
 
 std::string read_file(const std::string& path) {
@@ -109,7 +111,7 @@ std::string show(const Frame& f) {
 int run(const std::string& fg, const Case& c, const std::string& out) {
   std::vector<std::string> args{fg};
   args.insert(args.end(), c.options.begin(), c.options.end());
-  args.push_back(c.input);
+  args.insert(args.end(), c.inputs.begin(), c.inputs.end());
   args.push_back("-o");
   args.push_back(out);
   std::vector<char*> argv;
@@ -125,16 +127,16 @@ int run(const std::string& fg, const Case& c, const std::string& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    std::cerr << "usage: flamegraph_parity FG_CONVERT CASE_DIR CASE_NAME\n";
+  if (argc != 4 && argc != 5) {
+    std::cerr << "usage: flamegraph_parity FG_TOOL CASE_DIR CASE_NAME [CASES_FILE]\n";
     return 2;
   }
   try {
-    Case c = find_case(argv[2], argv[3]);
+    Case c = find_case(argv[2], argc == 5 ? argv[4] : "cases.tsv", argv[3]);
     std::string out = "parity-" + c.name + ".svg";
     int rc = run(argv[1], c, out);
     if (rc != 0) {
-      std::cerr << "FAIL: fg-convert exited " << rc << "\n";
+      std::cerr << "FAIL: " << argv[1] << " exited " << rc << "\n";
       return 1;
     }
     pugi::xml_document mine, ref;

@@ -95,16 +95,18 @@ Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o) {
   return Diagnostics(o.strict, sink);
 }
 
+Profile read_input(const std::string& path, const CommonOptions& o, Diagnostics& diagnostics) {
+  const std::uint64_t limit = o.max_inflated ? o.max_inflated : formats::kDefaultMaxInflated;
+  auto in = formats::Input::open(path, limit);
+  const formats::Format& f = formats::detect_input_format(*in, o.from);
+  return f.read(*in, formats::ReadOptions{}, diagnostics);
+}
+
 Profile read_inputs(const CommonOptions& o, Diagnostics& diagnostics) {
   std::vector<std::string> inputs = o.inputs;
   if (inputs.empty()) inputs.push_back("-");
   std::vector<Profile> profiles;
-  const std::uint64_t limit = o.max_inflated ? o.max_inflated : formats::kDefaultMaxInflated;
-  for (const std::string& path : inputs) {
-    auto in = formats::Input::open(path, limit);
-    const formats::Format& f = formats::detect_input_format(*in, o.from);
-    profiles.push_back(f.read(*in, formats::ReadOptions{}, diagnostics));
-  }
+  for (const std::string& path : inputs) profiles.push_back(read_input(path, o, diagnostics));
   if (profiles.size() == 1) return std::move(profiles[0]);
   return merge(profiles);
 }

@@ -23,6 +23,7 @@ namespace po = boost::program_options;
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadData = 1;
 inline constexpr int kExitUsage = 2;
+inline constexpr int kExitRegression = 3;  ///< fg-diff: a --fail-if condition tripped
 
 struct CommonOptions {
   std::vector<std::string> inputs;   ///< files, "-" for standard input
@@ -44,6 +45,8 @@ po::options_description report_options(formats::WriteOptions& o);
 
 /// Prints warnings as "<tool>: warning: ..." unless quiet.
 Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o);
+/// Reads one input (file or "-"), detecting its format.
+Profile read_input(const std::string& path, const CommonOptions& o, Diagnostics& diagnostics);
 /// Reads every input (detecting each format) and merges them.
 Profile read_inputs(const CommonOptions& o, Diagnostics& diagnostics);
 /// Writes `profile` in the chosen format to -o, atomically.

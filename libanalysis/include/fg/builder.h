@@ -47,6 +47,8 @@ class ProfileBuilder {
   StackId stack(std::span<const FrameId> root_to_leaf);
 
   /// Interns a label set; the labels are sorted by key first.
+  /// The labels of a set made by labels().
+  const std::vector<Label>& label_set(LabelSetId id) const { return profile_.label_sets_[id]; }
   LabelSetId labels(std::vector<Label> labels);
 
   /// Adds `values` (one per column) to the sample of (stack, labels), or

@@ -44,9 +44,17 @@ struct CallGraphEdge {
 struct CallGraph {
   std::vector<CallGraphNode> nodes;
   std::vector<CallGraphEdge> edges;
-  std::int64_t total = 0;  ///< sum of the column over all samples
+  /// What percentages are of, as pprof's report total: the sum of |value|
+  /// over all samples, or over the base samples of a -diff_base style
+  /// profile (those labelled kDiffBaseLabel) when there are any.
+  std::int64_t total = 0;
+  std::int64_t flat_sum = 0;  ///< the nodes' flat values summed: pprof's base for the node and edge cut-offs
   std::vector<std::uint32_t> node_of_frame;  ///< the node of each frame of the profile
 };
+
+/// The label key that marks the negated base samples of a delta profile
+/// (pprof's own, so that pprof reads such profiles the same way).
+inline constexpr const char* kDiffBaseLabel = "pprof::base";
 
 struct CallGraphOptions {
   std::size_t column = 0;

@@ -1,0 +1,147 @@
+#include "formats/diffreport/diff_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "fg/error.h"
+
+namespace fg::formats::diffreport {
+
+namespace {
+
+struct Row {
+  const FunctionDelta* f;
+  std::int64_t self_delta;
+  double share_delta;  // points of share of the total
+};
+
+std::vector<Row> ranked(const Diff& d, const std::vector<FunctionDelta>& functions, const ReportOptions& o) {
+  std::vector<Row> rows;
+  for (const FunctionDelta& f : functions) {
+    Row r{&f, f.new_self - f.base_self, share(f.new_total, d.new_total) - share(f.base_total, d.base_total)};
+    if (r.self_delta == 0 && r.share_delta == 0) continue;
+    if (std::fabs(r.share_delta) < o.min_delta &&
+        std::fabs(share(f.new_self, d.new_total) - share(f.base_self, d.base_total)) < o.min_delta)
+      continue;
+    rows.push_back(r);
+  }
+  std::sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
+    if (o.by_self && std::llabs(a.self_delta) != std::llabs(b.self_delta))
+      return std::llabs(a.self_delta) > std::llabs(b.self_delta);
+    if (std::fabs(a.share_delta) != std::fabs(b.share_delta)) return std::fabs(a.share_delta) > std::fabs(b.share_delta);
+    if (std::llabs(a.self_delta) != std::llabs(b.self_delta)) return std::llabs(a.self_delta) > std::llabs(b.self_delta);
+    return a.f->name < b.f->name;
+  });
+  if (o.top > 0 && rows.size() > o.top) rows.resize(o.top);
+  return rows;
+}
+
+std::string fixed(double v, const char* format) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v == 0 ? 0.0 : v);  // no "-0.00"
+  return buf;
+}
+
+// The relative change of a self value: "+12.5%", "new" or "gone".
+std::string relative(std::int64_t base, std::int64_t next) {
+  if (base == 0) return next == 0 ? "0%" : "new";
+  if (next == 0) return "gone";
+  return fixed(100.0 * static_cast<double>(next - base) / std::fabs(static_cast<double>(base)), "%+.1f%%");
+}
+
+std::string total_change(const Diff& d) {
+  if (d.base_total_raw == 0) return d.new_total == 0 ? "0%" : "new";
+  return fixed(100.0 * static_cast<double>(d.new_total - d.base_total_raw) / std::fabs(static_cast<double>(d.base_total_raw)),
+               "%+.2f%%");
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// A name in a Markdown table cell: pipes, backslashes, backticks, angle
+// brackets and line breaks cannot break the table or become markup.
+std::string markdown_cell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|' || c == '\\' || c == '`' || c == '*' || c == '_' || c == '[' || c == ']') out += '\\';
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '\n' || c == '\r') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+void text(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, std::ostream& out) {
+  const ValueType& t = d.profile.value_types()[1];
+  out << "fg-diff: " << o.base_name << " -> " << o.new_name << "\n";
+  out << "value: " << t.type << " (" << t.unit << "), " << d.normalization << "\n";
+  out << "total: " << d.base_total_raw << " -> " << d.new_total << " (" << total_change(d) << ")\n";
+  out << "functions ranked by the change of " << (o.by_self ? "their self value" : "their share of the total")
+      << (o.top ? ", top " + std::to_string(o.top) : std::string()) << ":\n";
+  char line[160];
+  std::snprintf(line, sizeof line, "%12s %12s %12s %8s %8s %8s %8s  %s\n", "base self", "new self", "self delta",
+                "self%", "base%", "new%", "delta", "function");
+  out << line;
+  for (const Row& r : rows) {
+    const FunctionDelta& f = *r.f;
+    std::snprintf(line, sizeof line, "%12lld %12lld %+12lld %8s %7.2f%% %7.2f%% %+7.2f  ", static_cast<long long>(f.base_self),
+                  static_cast<long long>(f.new_self), static_cast<long long>(r.self_delta),
+                  relative(f.base_self, f.new_self).c_str(), share(f.base_total, d.base_total),
+                  share(f.new_total, d.new_total), r.share_delta == 0 ? 0.0 : r.share_delta);
+    out << line << f.name << "\n";
+  }
+  if (rows.empty()) out << "(no function changed)\n";
+}
+
+void markdown(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, std::ostream& out) {
+  const ValueType& t = d.profile.value_types()[1];
+  out << "## fg-diff: " << markdown_cell(o.base_name) << " → " << markdown_cell(o.new_name) << "\n\n";
+  out << "- value: " << t.type << " (" << t.unit << "), " << d.normalization << "\n";
+  out << "- total: " << d.base_total_raw << " → " << d.new_total << " (" << total_change(d) << ")\n\n";
+  out << "| base self | new self | self delta | self % | base share | new share | share delta | function |\n";
+  out << "|---:|---:|---:|---:|---:|---:|---:|:---|\n";
+  for (const Row& r : rows) {
+    const FunctionDelta& f = *r.f;
+    out << "| " << f.base_self << " | " << f.new_self << " | " << fixed(static_cast<double>(r.self_delta), "%+.0f")
+        << " | " << relative(f.base_self, f.new_self) << " | " << fixed(share(f.base_total, d.base_total), "%.2f%%")
+        << " | " << fixed(share(f.new_total, d.new_total), "%.2f%%") << " | " << fixed(r.share_delta, "%+.2f")
+        << " | " << markdown_cell(f.name) << " |\n";
+  }
+}
+
+void csv(const Diff& d, const std::vector<Row>& rows, std::ostream& out) {
+  out << "base_self,new_self,self_delta,base_share,new_share,share_delta,function\n";
+  out << d.base_total_raw << ',' << d.new_total << ',' << d.new_total - d.base_total_raw << ",100,100,0,"
+      << csv_field("(total)") << '\n';
+  for (const Row& r : rows) {
+    const FunctionDelta& f = *r.f;
+    out << f.base_self << ',' << f.new_self << ',' << r.self_delta << ',' << fixed(share(f.base_total, d.base_total), "%.4f")
+        << ',' << fixed(share(f.new_total, d.new_total), "%.4f") << ',' << fixed(r.share_delta, "%.4f") << ','
+        << csv_field(f.name) << '\n';
+  }
+}
+
+}  // namespace
+
+void write_report(const Diff& d, const ReportOptions& o, std::ostream& out) {
+  if (o.format != "text" && o.format != "markdown" && o.format != "csv")
+    throw UsageError("--format " + o.format + ": expected text, markdown or csv");
+  const std::vector<FunctionDelta> functions = function_deltas(d);
+  const std::vector<Row> rows = ranked(d, functions, o);
+  if (o.format == "text") text(d, rows, o, out);
+  else if (o.format == "markdown") markdown(d, rows, o, out);
+  else csv(d, rows, out);
+}
+
+}  // namespace fg::formats::diffreport

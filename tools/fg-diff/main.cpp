@@ -1,0 +1,121 @@
+// fg-diff: compares two profiles (any formats, mixed) and draws or reports
+// what changed; with --fail-if, a regression gate for CI.
+#include <iostream>
+
+#include "common/cli.h"
+#include "fg/diff.h"
+#include "fg/error.h"
+#include "fg/regression_gate.h"
+#include "formats/diffreport/diff_report.h"
+#include "formats/output.h"
+#include "formats/registry.h"
+
+namespace {
+
+const char* kUsage = R"(Usage: fg-diff [options] BASE NEW [-o OUTPUT]
+
+Compares two profiles of the same program (any formats fg reads, mixed),
+aligned by call path, and writes a differential flame graph (the default),
+the two-count folded form, a delta call graph or top table, or a report of
+what changed. By default the base is scaled to the new total, so a longer
+run does not look like a regression. With --fail-if it is a regression
+gate: exit status 3 when a condition trips.
+
+Examples:
+  fg-diff before.folded after.folded -o diff.svg
+  fg-diff --to report old.pb.gz new.pb.gz
+  fg-diff --to collapsed --absolute a.folded b.folded > diff.folded
+  fg-diff --to top --absolute cpu.pb.gz cpu2.pb.gz
+  fg-diff --fail-if 'total>+5%' --fail-if 'function:^main\.parse>+2%' \
+          --to report --format markdown base.pb.gz new.pb.gz -o diff.md
+)";
+
+struct DiffCli {
+  bool absolute = false;
+  double normalize_by = 0;
+  bool self = false, total = false;
+  std::vector<std::string> fail_if;
+  fg::formats::diffreport::ReportOptions report;
+};
+
+fg::cli::po::options_description diff_options(DiffCli& d) {
+  fg::cli::po::options_description o("Diff options");
+  o.add_options()
+      ("absolute", fg::cli::po::bool_switch(&d.absolute), "compare raw values (default: the base scaled to the new total)")
+      ("normalize-by", fg::cli::po::value<double>(&d.normalize_by)->value_name("F"),
+       "multiply the base's values by F (a known rate) instead")
+      ("self", fg::cli::po::bool_switch(&d.self), "rank the report by the change of self values")
+      ("total", fg::cli::po::bool_switch(&d.total), "rank the report by the change of share of the total (the default)")
+      ("top", fg::cli::po::value<std::size_t>(&d.report.top)->value_name("N"),
+       "functions in the report (default 10; 0: all that changed)")
+      ("format", fg::cli::po::value<std::string>(&d.report.format)->value_name("text|markdown|csv"),
+       "form of --to report (default text)")
+      ("fail-if", fg::cli::po::value<std::vector<std::string>>(&d.fail_if)->value_name("COND"),
+       "exit 3 when COND holds: total>+5%, function:REGEX>+2% (points of share), or < for a drop; repeatable")
+      ("min-delta", fg::cli::po::value<double>(&d.report.min_delta)->value_name("PCT"),
+       "ignore changes smaller than PCT (percent of the total, or points of share)");
+  return o;
+}
+
+std::size_t column_of(const fg::Profile& p, const std::optional<std::string>& value) {
+  return value ? p.find_value(*value) : p.default_value_index();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string tool = "fg-diff";
+  return fg::cli::run_tool(tool, [&] {
+    fg::cli::CommonOptions common;
+    fg::formats::WriteOptions write;
+    DiffCli d;
+    fg::cli::po::options_description options;
+    options.add(fg::cli::input_options(common))
+        .add(fg::cli::output_options(common))
+        .add(diff_options(d))
+        .add(fg::cli::flamegraph_options(write.flame))
+        .add(fg::cli::report_options(write));
+    if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
+    if (common.inputs.size() != 2)
+      throw fg::UsageError("expected two inputs, BASE and NEW (got " + std::to_string(common.inputs.size()) + ")");
+    if (d.self && d.total) throw fg::UsageError("--self and --total exclude each other");
+    if (d.absolute && d.normalize_by != 0) throw fg::UsageError("--absolute and --normalize-by exclude each other");
+    std::vector<fg::GateCondition> gate;
+    for (const std::string& c : d.fail_if) gate.push_back(fg::parse_gate_condition(c));
+
+    fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
+    const fg::Profile base = fg::cli::read_input(common.inputs[0], common, diagnostics);
+    const fg::Profile next = fg::cli::read_input(common.inputs[1], common, diagnostics);
+    fg::DiffOptions o;
+    o.base_column = column_of(base, common.value);
+    o.new_column = column_of(next, common.value);
+    o.granularity = write.granularity;
+    o.normalization = d.absolute ? fg::Normalization::kAbsolute
+                      : d.normalize_by != 0 ? fg::Normalization::kRate
+                                            : fg::Normalization::kScaleBase;
+    o.rate = d.normalize_by;
+    const fg::Diff diff = fg::diff_profiles(base, next, o);
+
+    write.value.reset();  // the diff has its own columns
+    const std::string to = common.to.value_or("");
+    if (to == "report") {
+      d.report.by_self = d.self;
+      d.report.base_name = common.inputs[0];
+      d.report.new_name = common.inputs[1];
+      fg::formats::Output out(common.output, false);
+      fg::formats::diffreport::write_report(diff, d.report, out.stream());
+      out.commit();
+    } else {
+      // Tables and call graphs show deltas, as pprof -diff_base does.
+      const fg::formats::Format& f = fg::formats::choose_output_format(common.to, common.output);
+      const bool deltas = f.name == "top" || f.name == "top-csv" || f.name == "dot" || f.name == "callgraph-svg";
+      if (deltas) fg::cli::write_output(fg::delta_profile(diff.profile), common, write, diagnostics);
+      else fg::cli::write_output(diff.profile, common, write, diagnostics);
+    }
+    fg::cli::finish_diagnostics(tool, common, diagnostics);
+
+    const std::vector<std::string> tripped = fg::evaluate_gate(diff, gate, d.report.min_delta);
+    for (const std::string& t : tripped) std::cerr << tool << ": regression: " << t << '\n';
+    return tripped.empty() ? fg::cli::kExitOk : fg::cli::kExitRegression;
+  });
+}
