@@ -3,7 +3,8 @@
 
 For each task both tools do the same work on the same file, in one run of
 this script: the folded stacks (fg --to collapsed, pprof -traces), the top
-table (fg --to top, pprof -top -nodecount=100000). Prints the median wall
+table (fg --to top, pprof -top -nodecount=100000), the call graph (fg --to
+dot, pprof -dot). Outputs go to /dev/null. Prints the median wall
 time, CPU time and peak RSS of each, and the ratios.
 
   bench/bench_pprof.py --fg build/tools/fg-convert PROFILE.pb.gz [--runs 3] [--pprof-runs 1]
@@ -25,6 +26,7 @@ from bench_flamegraph import run_once  # noqa: E402  (one way to measure a child
 TASKS = [
     ("folded stacks", ["--to", "collapsed"], ["-traces"]),
     ("top table", ["--to", "top"], ["-top", "-nodecount=100000"]),
+    ("DOT graph", ["--to", "dot"], ["-dot"]),
 ]
 
 
