@@ -29,6 +29,7 @@ struct FlameGraphOptions {
   bool inverted = false;        ///< icicle graph
   bool flame_chart = false;     ///< time order, no merging
   bool negate = false;          ///< swap the red/blue hues of a differential graph
+  bool colorblind = false;      ///< differential graphs in orange/purple instead of red/blue
   std::string notes;
 };
 

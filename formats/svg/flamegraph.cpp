@@ -205,11 +205,11 @@ void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layou
     std::string_view suffix = frame_kind_suffix(p_.frame(f).kind);
     if (suffix.empty() && name == "--") colour = {160, 160, 160};
     else if (suffix.empty() && name == "-") colour = {200, 200, 200};
-    else if (layout.diff) colour = diff_color(r.self_delta, layout.max_abs_delta, o_.negate);
+    else if (layout.diff) colour = diff_color(r.self_delta, layout.max_abs_delta, o_.negate, o_.colorblind);
     else if (suffix.empty()) colour = frame_color(o_.colors, o_.hash, name);
     else colour = frame_color(o_.colors, o_.hash, std::string(name).append(suffix));
   }
-  if (root && layout.diff) colour = diff_color(r.self_delta, layout.max_abs_delta, o_.negate);
+  if (root && layout.diff) colour = diff_color(r.self_delta, layout.max_abs_delta, o_.negate, o_.colorblind);
 
   // flamegraph.pl prints x and the right edge rounded to 0.1 and the width
   // as the difference of those printed values: in tenths, exactly t2 - t1.

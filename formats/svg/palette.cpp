@@ -141,10 +141,20 @@ Rgb frame_color(std::string_view palette, bool hash, std::string_view name) {
   return {0, 0, 0};
 }
 
-Rgb diff_color(std::int64_t delta, std::int64_t max, bool negate) {
+Rgb diff_color(std::int64_t delta, std::int64_t max, bool negate, bool colorblind) {
   if (negate) delta = -delta;
   Rgb c{255, 255, 255};
   double m = static_cast<double>(max);
+  if (colorblind) {
+    // From white toward ColorBrewer's PuOr ends: orange (230,97,1) for
+    // growth, purple (94,60,153) for shrinkage; both tell apart under the
+    // common colour-vision deficiencies.
+    if (delta == 0 || m <= 0) return c;
+    const double f = std::min(1.0, std::fabs(static_cast<double>(delta)) / m);
+    const Rgb end = delta > 0 ? Rgb{230, 97, 1} : Rgb{94, 60, 153};
+    auto mix = [f](int to) { return static_cast<int>(255 + (to - 255) * f); };
+    return {mix(end.r), mix(end.g), mix(end.b)};
+  }
   if (delta > 0) c.g = c.b = static_cast<int>(210 * (m - static_cast<double>(delta)) / m);
   else if (delta < 0) c.r = c.g = static_cast<int>(210 * (m + static_cast<double>(delta)) / m);
   return c;

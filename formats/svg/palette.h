@@ -25,7 +25,7 @@ std::string_view palette_names();
 Rgb frame_color(std::string_view palette, bool hash, std::string_view name);
 
 /// The red/blue of a differential frame, as flamegraph.pl's color_scale.
-Rgb diff_color(std::int64_t delta, std::int64_t max_abs_delta, bool negate);
+Rgb diff_color(std::int64_t delta, std::int64_t max_abs_delta, bool negate, bool colorblind = false);
 
 /// The background gradient (two colours) for --bgcolors, chosen from the
 /// palette when `bgcolors` is empty. Throws UsageError for an unknown value.

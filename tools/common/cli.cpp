@@ -61,6 +61,8 @@ po::options_description flamegraph_options(formats::FlameGraphOptions& o) {
       ("inverted", po::bool_switch(&o.inverted), "icicle graph (root at the top)")
       ("flamechart", po::bool_switch(&o.flame_chart), "flame chart: samples in time order, not merged")
       ("negate", po::bool_switch(&o.negate), "swap red and blue in a differential graph")
+      ("colorblind", po::bool_switch(&o.colorblind),
+       "differential graphs in orange (grew) and purple (shrank), safe for colour-blind readers")
       ("notes", po::value<std::string>(&o.notes), "text stored in the SVG as a note");
   return d;
 }
