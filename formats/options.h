@@ -30,6 +30,10 @@ struct FlameGraphOptions {
   bool flame_chart = false;     ///< time order, no merging
   bool negate = false;          ///< swap the red/blue hues of a differential graph
   bool colorblind = false;      ///< differential graphs in orange/purple instead of red/blue
+  /// Differential graphs: also draw the frames found only in the base, at
+  /// their base width, hatched grey, in a band right of the graph (the
+  /// graph itself keeps flamegraph.pl's geometry).
+  bool show_removed = false;
   std::string notes;
 };
 

@@ -39,6 +39,7 @@ std::string with_commas(std::string digits) {
 struct Canvas {
   double width, frame_height, font_size, ypad1, ypad2, ypad3, height, per_value, min_value;
   bool inverted;
+  double image_width;  // width plus the band of removed frames, if any
 };
 
 double parse_min_width(const std::string& text, bool* percent) {
@@ -81,8 +82,19 @@ class Writer {
   void run();
 
  private:
+  // A frame found only in the base of a diff, placed in the band of
+  // removed frames: x and width in pixels.
+  struct Removed {
+    FlameRect rect;
+    double x = 0, w = 0;
+  };
+
   void header(const Canvas& c);
   void frame(const FlameRect& r, const Canvas& c, const FlameLayout& layout);
+  std::vector<Removed> removed_frames(const Canvas& c, const FlameLayoutOptions& lo, double band_left);
+  void removed_frame(const Removed& r, const Canvas& c, std::int64_t base_total);
+  double frame_y(std::uint32_t depth, const Canvas& c) const;
+  void frame_text(std::string_view name, double x1, double width, double y1, double y2);
   void flush(bool force = false) {
     if (!force && buf_.size() < (1 << 20)) return;
     out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
@@ -109,7 +121,7 @@ void Writer::text(const char* id, double x, double y, std::string_view content, 
 }
 
 void Writer::header(const Canvas& c) {
-  const std::string w = std::to_string(o_.width), h = perl_number(c.height);
+  const std::string w = perl_number(c.image_width), h = perl_number(c.height);
   auto [bg1, bg2] = background(o_.bg_colors, o_.colors);
   std::string title = o_.title;
   if (title.empty()) title = o_.flame_chart ? "Flame Chart" : o_.inverted ? "Icicle Graph" : "Flame Graph";
@@ -128,7 +140,13 @@ void Writer::header(const Canvas& c) {
   }
   buf_ += "<defs>\n\t<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\" >\n"
           "\t\t<stop stop-color=\"" + bg1 + "\" offset=\"5%\" />\n"
-          "\t\t<stop stop-color=\"" + bg2 + "\" offset=\"95%\" />\n\t</linearGradient>\n</defs>\n";
+          "\t\t<stop stop-color=\"" + bg2 + "\" offset=\"95%\" />\n\t</linearGradient>\n";
+  if (c.image_width != o_.width)
+    buf_ += "\t<pattern id=\"hatch\" patternUnits=\"userSpaceOnUse\" width=\"4\" height=\"4\">"
+            "<rect width=\"4\" height=\"4\" fill=\"rgb(225,225,225)\" />"
+            "<path d=\"M-1,1 l2,-2 M0,4 l4,-4 M3,5 l2,-2\" stroke=\"rgb(140,140,140)\" stroke-width=\"1\" />"
+            "</pattern>\n";
+  buf_ += "</defs>\n";
   buf_ += "<style type=\"text/css\">\n\ttext { font-family:";
   xml_escape(buf_, o_.font_type);
   buf_ += "; font-size:" + fs + "px; fill:rgb(0,0,0); }\n"
@@ -142,7 +160,7 @@ void Writer::header(const Canvas& c) {
   buf_ += "<script type=\"text/ecmascript\">\n<![CDATA[";
   buf_ += kFlameGraphScript;
   buf_ += "]]>\n</script>\n";
-  buf_ += "<rect x=\"0.0\" y=\"0\" width=\"" + fixed(o_.width, 1) + "\" height=\"" + fixed(c.height, 1) +
+  buf_ += "<rect x=\"0.0\" y=\"0\" width=\"" + fixed(c.image_width, 1) + "\" height=\"" + fixed(c.height, 1) +
           "\" fill=\"url(#background)\"  />\n";
   double mid = std::floor(o_.width / 2.0);
   text("title", mid, o_.font_size * 2, title);
@@ -230,7 +248,17 @@ void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layou
   append_int(buf_, colour.b);
   buf_ += ")\" rx=\"2\" ry=\"2\" />\n";
 
-  const auto chars = static_cast<std::size_t>(std::max(0.0, (x2 - x1) / (o_.font_size * o_.font_width)));
+  frame_text(name, x1, x2 - x1, y1, y2);
+  flush();
+}
+
+double Writer::frame_y(std::uint32_t depth, const Canvas& c) const {
+  return !c.inverted ? c.height - c.ypad2 - (depth + 1) * c.frame_height + kFramePad
+                     : c.ypad1 + depth * c.frame_height;
+}
+
+void Writer::frame_text(std::string_view name, double x1, double width, double y1, double y2) {
+  const auto chars = static_cast<std::size_t>(std::max(0.0, width / (o_.font_size * o_.font_width)));
   buf_ += "<text  x=\"";
   append_fixed(buf_, x1 + 3, 2);
   buf_ += "\" y=\"";
@@ -246,7 +274,61 @@ void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layou
     }
   }
   buf_ += "</text>\n</g>\n";
-  flush();
+}
+
+// The frames whose call path has no value in the new profile, laid out by
+// the base column: each topmost one placed after the last in the band, its
+// descendants at their offsets under it.
+std::vector<Writer::Removed> Writer::removed_frames(const Canvas& c, const FlameLayoutOptions& lo,
+                                                    double band_left) {
+  std::vector<Removed> out;
+  const std::optional<std::size_t> base = p_.base_of(col_);
+  if (!base) return out;
+  FlameLayoutOptions blo = lo;
+  blo.column = *base;
+  double offset = 0;
+  const Removed* top = nullptr;
+  std::size_t top_index = 0;
+  each_flame_rect(tree_, blo, [&](const FlameRect& r) {
+    if (r.node == kRootStack || tree_.total(r.node, col_) != 0) return;
+    if (top) top = &out[top_index];
+    const bool inside = top && r.depth > top->rect.depth && r.start >= top->rect.start &&
+                        r.start < top->rect.start + top->rect.width;
+    Removed m{r, 0, static_cast<double>(r.width) * c.per_value};
+    if (inside) {
+      m.x = top->x + static_cast<double>(r.start - top->rect.start) * c.per_value;
+    } else {
+      m.x = band_left + offset;
+      offset += m.w + 1;
+      top_index = out.size();
+    }
+    out.push_back(m);
+    top = &out[top_index];
+  });
+  return out;
+}
+
+void Writer::removed_frame(const Removed& m, const Canvas& c, std::int64_t base_total) {
+  const double y1 = frame_y(m.rect.depth, c), y2 = y1 + c.frame_height - kFramePad;
+  const std::string_view name = p_.frame_name(tree_.frame(m.rect.node));
+  buf_ += "<g class=\"removed\">\n<title>";
+  xml_escape(buf_, name);
+  buf_ += " (removed: ";
+  buf_ += with_commas(std::to_string(m.rect.width));
+  buf_ += ' ';
+  xml_escape(buf_, count_name_);
+  buf_ += " in the base, ";
+  append_fixed(buf_, base_total ? 100.0 * static_cast<double>(m.rect.width) / static_cast<double>(base_total) : 0, 2);
+  buf_ += "% of it)</title><rect x=\"";
+  append_fixed(buf_, m.x, 1);
+  buf_ += "\" y=\"";
+  append_perl_number(buf_, y1);
+  buf_ += "\" width=\"";
+  append_fixed(buf_, m.w, 1);
+  buf_ += "\" height=\"";
+  append_fixed(buf_, y2 - y1, 1);
+  buf_ += "\" fill=\"url(#hatch)\" stroke=\"rgb(160,160,160)\" stroke-width=\"0.5\" rx=\"2\" ry=\"2\" />\n";
+  frame_text(name, m.x, m.w, y1, y2);
 }
 
 void Writer::run() {
@@ -278,7 +360,16 @@ void Writer::run() {
   // The height goes in the header, so the tree is measured first and drawn
   // as it is laid out; a chart is laid out (collected and sorted) once.
   const FlameLayout layout = lo.chart ? layout_flame(tree_, lo) : measure_flame(tree_, lo);
-  c.height = (layout.max_depth + 1) * c.frame_height + c.ypad1 + c.ypad2;
+  c.image_width = o_.width;
+  const double band_left = o_.width + kXPad;
+  std::vector<Removed> removed;
+  if (layout.diff && o_.show_removed && !lo.chart) removed = removed_frames(c, lo, band_left);
+  std::uint32_t max_depth = layout.max_depth;
+  for (const Removed& m : removed) {
+    max_depth = std::max(max_depth, m.rect.depth);
+    c.image_width = std::max(c.image_width, std::ceil(m.x + m.w + kXPad));
+  }
+  c.height = (max_depth + 1) * c.frame_height + c.ypad1 + c.ypad2;
   if (!o_.subtitle.empty()) c.height += c.ypad3;
   header(c);
   if (lo.chart) {
@@ -286,7 +377,15 @@ void Writer::run() {
   } else {
     each_flame_rect(tree_, lo, [&](const FlameRect& r) { frame(r, c, layout); });
   }
-  buf_ += "</g>\n</svg>\n";
+  buf_ += "</g>\n";
+  if (!removed.empty()) {
+    buf_ += "<g id=\"removed\">\n";
+    text("removed-caption", band_left, o_.font_size * 2, "only in the base");
+    const std::int64_t base_total = tree_.total(kRootStack, *p_.base_of(col_));
+    for (const Removed& m : removed) removed_frame(m, c, base_total);
+    buf_ += "</g>\n";
+  }
+  buf_ += "</svg>\n";
   flush(true);
 }
 
@@ -306,7 +405,9 @@ void write_flamegraph(const Profile& profile, const WriteOptions& options, std::
   // Frames narrower than --minwidth are never drawn: leave them out of the
   // tree's index (a flame chart lays out samples, not the tree).
   CallTreeOptions tree_options;
-  if (!options.flame.flame_chart) {
+  // Removed frames have no width in the drawn column: keep the whole tree.
+  const bool removed = options.flame.show_removed && p->base_of(col);
+  if (!options.flame.flame_chart && !removed) {
     tree_options.prune_column = col;
     tree_options.min_total = min_width_value(*p, col, options.flame);
   }

@@ -34,6 +34,7 @@ struct DiffCli {
   bool absolute = false;
   double normalize_by = 0;
   bool self = false, total = false;
+  bool hide_removed = false;
   std::vector<std::string> fail_if;
   fg::formats::diffreport::ReportOptions report;
 };
@@ -53,7 +54,9 @@ fg::cli::po::options_description diff_options(DiffCli& d) {
       ("fail-if", fg::cli::po::value<std::vector<std::string>>(&d.fail_if)->value_name("COND"),
        "exit 3 when COND holds: total>+5%, function:REGEX>+2% (points of share), or < for a drop; repeatable")
       ("min-delta", fg::cli::po::value<double>(&d.report.min_delta)->value_name("PCT"),
-       "ignore changes smaller than PCT (percent of the total, or points of share)");
+       "ignore changes smaller than PCT (percent of the total, or points of share)")
+      ("hide-removed", fg::cli::po::bool_switch(&d.hide_removed),
+       "flame graph: leave out the frames found only in the base (drawn hatched right of the graph by default)");
   return o;
 }
 
@@ -97,6 +100,7 @@ int main(int argc, char** argv) {
     const fg::Diff diff = fg::diff_profiles(base, next, o);
 
     write.value.reset();  // the diff has its own columns
+    write.flame.show_removed = !d.hide_removed;
     const std::string to = common.to.value_or("");
     if (to == "report") {
       d.report.by_self = d.self;
