@@ -65,6 +65,20 @@ po::options_description flamegraph_options(formats::FlameGraphOptions& o) {
   return d;
 }
 
+po::options_description symbolization_options(formats::SymbolizeOptions& o) {
+  po::options_description d("Symbolization options (jemalloc heap dumps)");
+  d.add_options()
+      ("symbol-path", po::value<std::vector<std::string>>(&o.symbol_paths)->value_name("DIR")->composing(),
+       "look for the dump's binaries and libraries in DIR first, by file name, and for separate debug "
+       "files by build-id (DIR/.build-id/..); may be given several times")
+      ("sysroot", po::value<std::string>(&o.sysroot)->value_name("DIR"),
+       "look for binaries and libraries at their recorded paths under DIR instead of /")
+      ("keep-allocator-frames", po::bool_switch(&o.keep_allocator_frames),
+       "keep the allocator's own frames (the jemalloc library, malloc, operator new, ...), which are "
+       "dropped by default");
+  return d;
+}
+
 po::options_description report_options(formats::WriteOptions& o) {
   po::options_description d("Report options (as go tool pprof)");
   d.add_options()
@@ -103,7 +117,7 @@ Profile read_inputs(const CommonOptions& o, Diagnostics& diagnostics) {
   for (const std::string& path : inputs) {
     auto in = formats::Input::open(path, limit);
     const formats::Format& f = formats::detect_input_format(*in, o.from);
-    profiles.push_back(f.read(*in, formats::ReadOptions{}, diagnostics));
+    profiles.push_back(f.read(*in, o.read, diagnostics));
   }
   if (profiles.size() == 1) return std::move(profiles[0]);
   return merge(profiles);
