@@ -69,8 +69,15 @@ class SampleWriter {
         for (std::size_t k = 0; k < kColumns; ++k) total[k] += v[k];
       }
     }
+    // Rounded with the error carried over, so the sum of every value read
+    // so far stays within 1/2 of the exact sum: per-sample rounding would
+    // drift, since unsampled small objects often end in .5.
     std::array<std::int64_t, kColumns> rounded{};
-    for (std::size_t k = 0; k < kColumns; ++k) rounded[k] = to_int(total[k]);
+    for (std::size_t k = 0; k < kColumns; ++k) {
+      exact_[k] += total[k];
+      rounded[k] = to_int(exact_[k]) - given_[k];
+      given_[k] += rounded[k];
+    }
     if (s.thread_count == 0) {
       b_.add_sample(stack, rounded);
       return;
@@ -132,6 +139,8 @@ class SampleWriter {
   std::vector<double> weights_;
   std::vector<std::int64_t> shares_;
   std::map<std::uint32_t, LabelSetId> labels_;
+  std::array<double, kColumns> exact_{};        // unsampled values so far
+  std::array<std::int64_t, kColumns> given_{};  // rounded values so far
 };
 
 }  // namespace

@@ -110,8 +110,17 @@ std::vector<SymbolizedFrame> dwarf_frames(Dwfl_Module* mod, Dwarf_Addr addr) {
     if (const char* f = dwfl_lineinfo(l, nullptr, &lineno, nullptr, nullptr, nullptr)) file = f;
     line = lineno;
   }
+  // dwarf_getscopes follows an inlined subroutine to its abstract origin;
+  // the physical nesting (each inlined call inside its caller) comes from
+  // dwarf_getscopes_die on the innermost scope, as eu-addr2line -i does.
   Dwarf_Die* scopes = nullptr;
   int n = dwarf_getscopes(cu, addr - bias, &scopes);
+  if (n > 0) {
+    Dwarf_Die innermost = scopes[0];
+    std::free(scopes);
+    scopes = nullptr;
+    n = dwarf_getscopes_die(&innermost, &scopes);
+  }
   for (int i = 0; i < n; ++i) {
     Dwarf_Die* scope = &scopes[i];
     int tag = dwarf_tag(scope);
