@@ -61,21 +61,28 @@ std::string MappedLibraries::add_line(std::string_view line, std::uint64_t& colu
   Fields f(line);
   Mapping m;
   std::string_view perms, dev, inode;
+  std::uint64_t field = 1;  // where the field being read starts
   auto fail = [&](const char* message) {
-    column = f.column();
+    column = field;
     return std::string(message);
+  };
+  // Blanks, then a field: false when there were no blanks before it.
+  auto next = [&] {
+    bool separated = f.blanks();
+    field = f.column();
+    return separated;
   };
   if (!f.hex(m.start)) return fail("expected a start address (hex) in a maps line");
   if (!f.literal('-')) return fail("expected '-' between the start and end addresses");
+  field = f.column();
   if (!f.hex(m.end)) return fail("expected an end address (hex) in a maps line");
   if (m.end < m.start) return fail("the end address is below the start address");
-  if (!f.blanks() || !f.word(perms) || perms.size() != 4)
+  if (!next() || !f.word(perms) || perms.size() != 4)
     return fail("expected permissions such as r-xp in a maps line");
-  if (!f.blanks() || !f.hex(m.offset)) return fail("expected a file offset (hex) in a maps line");
-  if (!f.blanks() || !f.word(dev) || dev.find(':') == std::string_view::npos)
+  if (!next() || !f.hex(m.offset)) return fail("expected a file offset (hex) in a maps line");
+  if (!next() || !f.word(dev) || dev.find(':') == std::string_view::npos)
     return fail("expected a device (major:minor) in a maps line");
-  if (!f.blanks() || !f.word(inode)) return fail("expected an inode number in a maps line");
-  if (inode.find_first_not_of("0123456789") != std::string_view::npos)
+  if (!next() || !f.word(inode) || inode.find_first_not_of("0123456789") != std::string_view::npos)
     return fail("expected an inode number in a maps line");
   f.blanks();
   std::string_view path = f.rest();

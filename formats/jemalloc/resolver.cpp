@@ -34,15 +34,16 @@ void open_modules(const HeapDump& dump, const std::vector<std::optional<Location
     ModuleState state = symbolizer.open(m.path);
     if (state == ModuleState::kMissing) missing.push_back(m.path);
     if (state == ModuleState::kUnusable)
-      diag.warn("unusable module", "cannot use " + symbolizer.describe(m.path) +
-                                       "; frames in " + m.path + " shown as module+0xoffset");
+      diag.warn("unusable module", "cannot use " + symbolizer.describe(m.path) + " for " + m.path +
+                                       " (without it, its frames are module+0xoffset)");
   }
   if (missing.empty()) return;
   std::string list;
   for (const std::string& p : missing) list += (list.empty() ? "" : ", ") + p;
-  diag.warn("missing module", std::to_string(missing.size()) + (missing.size() == 1 ? " module" : " modules") +
-                                  (missing.size() == 1 ? " not found, its frames" : " not found, their frames") + std::string(" shown as module+0xoffset: ") + list +
-                                  " (name their directory with --symbol-path DIR, or use --sysroot DIR)");
+  diag.warn("missing module", "cannot find " + std::to_string(missing.size()) +
+                                  (missing.size() == 1 ? " module" : " modules") + " of the dump: " + list +
+                                  "; name their directory with --symbol-path DIR, or use --sysroot DIR "
+                                  "(without them, their frames are module+0xoffset)");
 }
 
 }  // namespace

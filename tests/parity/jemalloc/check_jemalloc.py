@@ -40,9 +40,7 @@ def unpack(tmp):
     for d in ("dumps", "bin", "sysroot"):
         os.makedirs(os.path.join(tmp, d))
     for name in OUR_MODULES:
-        with gzip.open(os.path.join(HERE, "bin", name + ".gz")) as src, \
-                open(os.path.join(tmp, "bin", name), "wb") as dst:
-            shutil.copyfileobj(src, dst)
+        shutil.copy(os.path.join(HERE, "bin", name), os.path.join(tmp, "bin", name))
 
 
 def fg_output(fg, tmp, dump, column, fmt):
