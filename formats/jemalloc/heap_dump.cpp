@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "fg/cursor.h"
 #include "fg/string_pool.h"
@@ -39,6 +40,8 @@ class Parser {
   void line(std::string_view text);
   void header(std::string_view text);
   void stack_line(std::string_view text);
+  bool fast_stack_line(std::string_view text);
+  void add_stack(const std::vector<std::uint64_t>& addresses);
   void counts_line(std::string_view text);
   void maps_line(std::string_view text);
   std::uint64_t read_address(TextCursor& c);
@@ -50,6 +53,7 @@ class Parser {
   std::uint64_t line_no_ = 0;
   bool in_maps_ = false;
   bool in_stack_ = false;  // counts lines now belong to dump_.stacks.back()
+  std::vector<std::uint64_t> scratch_;  // the addresses of the line being read
 };
 
 HeapDump Parser::run() {
@@ -125,17 +129,51 @@ std::uint64_t Parser::read_address(TextCursor& c) {
   return v;
 }
 
+// The common case without TextCursor: "@ 0x<1-16 hex digits> ...". Returns
+// false, having stored nothing, for anything else, which stack_line then
+// reads again with a cursor that names the fault.
+bool Parser::fast_stack_line(std::string_view text) {
+  const char* p = text.data();
+  const char* e = p + text.size();
+  while (p < e && *p != '@') ++p;
+  ++p;
+  scratch_.clear();
+  while (true) {
+    while (p < e && (*p == ' ' || *p == '\t')) ++p;
+    if (p == e) break;
+    if (e - p < 3 || p[0] != '0' || p[1] != 'x') return false;
+    p += 2;
+    std::uint64_t v = 0;
+    const char* digits = p;
+    for (int d; p < e && (d = hex_digit(*p)) >= 0; ++p) v = v << 4 | static_cast<unsigned>(d);
+    if (p == digits || p - digits > 16 || (p < e && *p != ' ' && *p != '\t')) return false;
+    scratch_.push_back(v);
+  }
+  if (scratch_.empty()) return false;
+  add_stack(scratch_);
+  return true;
+}
+
 void Parser::stack_line(std::string_view text) {
+  if (fast_stack_line(text)) return;
   TextCursor c(text, input_.name(), line_no_);
   c.skip_blanks();
   c.expect('@');
+  c.skip_blanks();
+  if (c.at_end()) c.fail("expected at least one address after '@'");
+  scratch_.clear();
+  while (!c.at_end()) {
+    scratch_.push_back(read_address(c));
+    c.skip_blanks();
+  }
+  add_stack(scratch_);
+}
+
+void Parser::add_stack(const std::vector<std::uint64_t>& addresses) {
   DumpStack s;
   s.first_address = static_cast<std::uint32_t>(dump_.stack_addresses.size());
   s.first_thread = static_cast<std::uint32_t>(dump_.threads.size());
-  c.skip_blanks();
-  if (c.at_end()) c.fail("expected at least one address after '@'");
-  while (!c.at_end()) {
-    std::uint64_t a = read_address(c);
+  for (std::uint64_t a : addresses) {
     // Every address but the leaf is a return address: step back into the call.
     if (s.address_count > 0 && a > 0) --a;
     auto next = static_cast<std::uint32_t>(dump_.addresses.size());
@@ -143,7 +181,6 @@ void Parser::stack_line(std::string_view text) {
     if (index == next) dump_.addresses.push_back(a);
     dump_.stack_addresses.push_back(index);
     ++s.address_count;
-    c.skip_blanks();
   }
   dump_.stacks.push_back(s);
   in_stack_ = true;
