@@ -22,23 +22,10 @@ Debian 12's libjemalloc 5.3.0).
 """
 import argparse
 import os
-import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_flamegraph import run_once  # noqa: E402  (one way to measure a child)
-
-
-def measure(argv, runs):
-    results = []
-    for _ in range(runs):
-        r = run_once(argv, None, 0)
-        if r["rc"] != 0:
-            sys.exit("failed: %s\n%s" % (" ".join(argv), r["stderr"]))
-        results.append(r)
-    return (statistics.median(r["wall_s"] for r in results),
-            statistics.median(r["cpu_s"] for r in results),
-            max(r["rss_kib"] for r in results) / 1024)
+from bench_pprof import measure  # noqa: E402  (median wall and CPU, peak RSS of N runs)
 
 
 def main():
