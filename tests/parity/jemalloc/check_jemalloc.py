@@ -5,6 +5,8 @@ usage: check_jemalloc.py FG_CONVERT collapsed DUMP COLUMN
            per-stack values of fg --to collapsed vs jeprof --collapsed
        check_jemalloc.py FG_CONVERT top DUMP COLUMN
            fg --to top-csv vs jeprof --text, flat and cum per function
+       check_jemalloc.py FG_CONVERT threadN DUMP COLUMN
+           the samples fg labels thread=tN vs jeprof --collapsed --thread=N
 
 DUMP is a name such as main_s10.m0; COLUMN one of inuse_space,
 inuse_objects, alloc_space, alloc_objects. The dump and the binaries are
@@ -41,6 +43,28 @@ def unpack(tmp):
         os.makedirs(os.path.join(tmp, d))
     for name in OUR_MODULES:
         shutil.copy(os.path.join(HERE, "bin", name), os.path.join(tmp, "bin", name))
+
+
+DUMP_FRAME = re.compile(r"^(.*?)( \[inlined\])?( \([^()]*:\d+\))?( \{[^{}]*\})?( @0x[0-9a-f]+)?( <[^<>]*>)?$")
+
+
+def thread_folded(fg, tmp, dump, column, thread):
+    """fg's folded stacks of one thread's samples, from its --to dump (fg
+    has no label filter yet): each frame's name, '_[i]' when inlined."""
+    text = fg_output(fg, tmp, dump, column, "dump")
+    columns = re.findall(r"^value \d+: ([a-z_]+)/", text, re.M)
+    index = columns.index(column)
+    out = collections.Counter()
+    for line in text.split("\nsamples: ", 1)[1].splitlines()[1:]:
+        fields = line.split(" | ")
+        if len(fields) < 3 or 'thread="t%s"' % thread not in fields[2]:
+            continue
+        frames = []
+        for f in fields[0].split(";"):
+            m = DUMP_FRAME.match(f)
+            frames.append(m.group(1) + ("_[i]" if m.group(2) else ""))
+        out[";".join(frames)] += int(fields[1].split()[index])
+    return "".join("%s %d\n" % kv for kv in out.items())
 
 
 def fg_output(fg, tmp, dump, column, fmt):
@@ -168,10 +192,15 @@ class Folded:
         table[key][1] += 1
 
 
-def check_collapsed(fg, tmp, dump, column):
-    mine = Folded(fg_output(fg, tmp, dump, column, "collapsed"), fg_frames, is_ours_fg).stacks
+def check_collapsed(fg, tmp, dump, column, thread=None):
+    if thread is None:
+        mine = Folded(fg_output(fg, tmp, dump, column, "collapsed"), fg_frames, is_ours_fg).stacks
+        ref = "%s.%s.collapsed.gz" % (dump, column)
+    else:
+        mine = Folded(thread_folded(fg, tmp, dump, column, thread), fg_frames, is_ours_fg).stacks
+        ref = "%s.%s.thread%s.collapsed.gz" % (dump, column, thread)
     names = {f for k in mine for f in k if f != FOREIGN}
-    with gzip.open(os.path.join(HERE, "ref", "%s.%s.collapsed.gz" % (dump, column)), "rt") as f:
+    with gzip.open(os.path.join(HERE, "ref", ref), "rt") as f:
         want = Folded(f.read(), jeprof_frames, lambda n: n in names).stacks
     bad = []
     for k in sorted(set(mine) | set(want)):
@@ -288,13 +317,16 @@ def check_top(fg, tmp, dump, column):
 
 
 def main():
-    if len(sys.argv) != 5 or sys.argv[2] not in ("collapsed", "top"):
+    if len(sys.argv) != 5 or not re.match(r"^(collapsed|top|thread\d+)$", sys.argv[2]):
         sys.exit(__doc__)
     fg, mode, dump, column = sys.argv[1:]
     tmp = tempfile.mkdtemp(prefix="fg-jemalloc-")
     try:
         unpack(tmp)
-        (check_collapsed if mode == "collapsed" else check_top)(fg, tmp, dump, column)
+        if mode == "top":
+            check_top(fg, tmp, dump, column)
+        else:
+            check_collapsed(fg, tmp, dump, column, mode[len("thread"):] if mode.startswith("thread") else None)
     finally:
         shutil.rmtree(tmp)
     print("PASS")
