@@ -7,8 +7,10 @@
 // and alloc_space (bytes), inuse_space the default as in jeprof. Counts are
 // unsampled as jeprof does for heap_v2 dumps: each (objects, bytes) pair of
 // a line is multiplied by 1 / (1 - exp(-(bytes / objects) / period)), and
-// rounded to whole numbers. The `tN:` lines become samples labelled
-// thread=tN whose values add up to the stack's `t*:` line (unsampled as a
+// rounded to whole numbers with the error carried from stack to stack, so
+// each total stays within 1/2 of the exact one and each stack within 1.
+// The `tN:` lines become samples labelled thread=tN whose values add up to
+// the stack's `t*:` line (unsampled as a
 // whole, so totals match jeprof's; the rounded remainder goes to the
 // threads by largest fraction). Addresses are symbolized through the
 // dump's MAPPED_LIBRARIES (see symbolizer.h); allocator frames at the leaf
