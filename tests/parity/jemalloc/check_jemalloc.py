@@ -7,6 +7,9 @@ usage: check_jemalloc.py FG_CONVERT collapsed DUMP COLUMN
            fg --to top-csv vs jeprof --text, flat and cum per function
        check_jemalloc.py FG_CONVERT threadN DUMP COLUMN
            the samples fg labels thread=tN vs jeprof --collapsed --thread=N
+       check_jemalloc.py FG_CONVERT diff NEW-BASE COLUMN
+           fg's stacks of NEW minus those of BASE (read separately: the two
+           profiles are diff-ready) vs jeprof --collapsed --base=BASE NEW
 
 DUMP is a name such as main_s10.m0; COLUMN one of inuse_space,
 inuse_objects, alloc_space, alloc_objects. The dump and the binaries are
@@ -192,8 +195,23 @@ class Folded:
         table[key][1] += 1
 
 
+def diff_folded(fg, tmp, pair, column):
+    """fg's folded stacks of NEW minus BASE for a pair named NEW-BASE."""
+    new, base = pair.split("-")
+    out = collections.Counter()
+    for dump, sign in ((new, 1), (base, -1)):
+        for line in fg_output(fg, tmp, dump, column, "collapsed").splitlines():
+            stack, count = line.rsplit(" ", 1)
+            out[stack] += sign * int(count)
+    return "".join("%s %d\n" % kv for kv in out.items() if kv[1])
+
+
 def check_collapsed(fg, tmp, dump, column, thread=None):
-    if thread is None:
+    if "-" in dump:
+        mine = Folded(diff_folded(fg, tmp, dump, column), fg_frames, is_ours_fg).stacks
+        new, base = dump.split("-")
+        ref = "diff_%s_minus_%s.%s.collapsed.gz" % (new.split(".")[-1], base.split(".")[-1], column)
+    elif thread is None:
         mine = Folded(fg_output(fg, tmp, dump, column, "collapsed"), fg_frames, is_ours_fg).stacks
         ref = "%s.%s.collapsed.gz" % (dump, column)
     else:
@@ -317,7 +335,7 @@ def check_top(fg, tmp, dump, column):
 
 
 def main():
-    if len(sys.argv) != 5 or not re.match(r"^(collapsed|top|thread\d+)$", sys.argv[2]):
+    if len(sys.argv) != 5 or not re.match(r"^(collapsed|top|diff|thread\d+)$", sys.argv[2]):
         sys.exit(__doc__)
     fg, mode, dump, column = sys.argv[1:]
     tmp = tempfile.mkdtemp(prefix="fg-jemalloc-")
