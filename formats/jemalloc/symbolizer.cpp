@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <unordered_map>
 
 #include "formats/jemalloc/maps.h"
@@ -46,6 +47,12 @@ std::string join_path(const std::string& dir, std::string_view rest) {
   if (out.back() != '/' && (rest.empty() || rest.front() != '/')) out += '/';
   out += rest;
   return out;
+}
+
+std::string absolute(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path p = std::filesystem::absolute(path, ec);
+  return ec ? path : p.string();
 }
 
 const char* string_attr(Dwarf_Die* die, unsigned name) {
@@ -153,9 +160,10 @@ std::string demangle(const std::string& name) {
 
 Symbolizer::Symbolizer(SymbolizeOptions options) : options_(std::move(options)) {
   // '-': no CRC checks of debuglink targets (build-ids are checked instead).
+  // libdwfl looks for DIR/.build-id/ only under absolute directories.
   debuginfo_path_ = "-:.debug:/usr/lib/debug";
-  if (!options_.sysroot.empty()) debuginfo_path_ += ":" + join_path(options_.sysroot, "/usr/lib/debug");
-  for (const std::string& dir : options_.symbol_paths) debuginfo_path_ += ":" + dir;
+  if (!options_.sysroot.empty()) debuginfo_path_ += ":" + absolute(join_path(options_.sysroot, "/usr/lib/debug"));
+  for (const std::string& dir : options_.symbol_paths) debuginfo_path_ += ":" + absolute(dir);
   debuginfo_path_ptr_ = debuginfo_path_.data();
 }
 

@@ -7,6 +7,9 @@ usage: check_jemalloc.py FG_CONVERT collapsed DUMP COLUMN
            fg --to top-csv vs jeprof --text, flat and cum per function
        check_jemalloc.py FG_CONVERT threadN DUMP COLUMN
            the samples fg labels thread=tN vs jeprof --collapsed --thread=N
+       check_jemalloc.py FG_CONVERT buildid DUMP COLUMN
+           as collapsed, with the binaries stripped and their DWARF in
+           separate files found by build-id (DEBUGDIR/.build-id/xx/rest.debug)
        check_jemalloc.py FG_CONVERT diff NEW-BASE COLUMN
            fg's stacks of NEW minus those of BASE (read separately: the two
            profiles are diff-ready) vs jeprof --collapsed --base=BASE NEW
@@ -40,12 +43,22 @@ def run(*argv):
     return p.stdout.decode()
 
 
-def unpack(tmp):
-    """The dump directory and the binaries, moved away from their recorded paths."""
-    for d in ("dumps", "bin", "sysroot"):
+def unpack(tmp, split_debug=False):
+    """The binaries, moved away from their recorded paths; with split_debug
+    stripped, their DWARF and symbols in debug/.build-id/ (binutils' objcopy
+    and strip)."""
+    for d in ("bin", "debug", "sysroot"):
         os.makedirs(os.path.join(tmp, d))
     for name in OUR_MODULES:
-        shutil.copy(os.path.join(HERE, "bin", name), os.path.join(tmp, "bin", name))
+        path = os.path.join(tmp, "bin", name)
+        shutil.copy(os.path.join(HERE, "bin", name), path)
+        if not split_debug:
+            continue
+        build_id = re.search(r"Build ID: ([0-9a-f]+)", run("readelf", "-n", path)).group(1)
+        debug = os.path.join(tmp, "debug", ".build-id", build_id[:2], build_id[2:] + ".debug")
+        os.makedirs(os.path.dirname(debug), exist_ok=True)
+        run("objcopy", "--only-keep-debug", path, debug)
+        run("strip", "--strip-all", path)
 
 
 DUMP_FRAME = re.compile(r"^(.*?)( \[inlined\])?( \([^()]*:\d+\))?( \{[^{}]*\})?( @0x[0-9a-f]+)?( <[^<>]*>)?$")
@@ -72,7 +85,8 @@ def thread_folded(fg, tmp, dump, column, thread):
 
 def fg_output(fg, tmp, dump, column, fmt):
     return run(fg, os.path.join(HERE, "dumps", dump + ".heap.gz"),
-               "--symbol-path", os.path.join(tmp, "bin"), "--sysroot", os.path.join(tmp, "sysroot"),
+               "--symbol-path", os.path.join(tmp, "bin"), "--symbol-path", os.path.join(tmp, "debug"),
+               "--sysroot", os.path.join(tmp, "sysroot"),
                "--value", column, "--node-fraction", "0", "--to", fmt)
 
 
@@ -335,12 +349,12 @@ def check_top(fg, tmp, dump, column):
 
 
 def main():
-    if len(sys.argv) != 5 or not re.match(r"^(collapsed|top|diff|thread\d+)$", sys.argv[2]):
+    if len(sys.argv) != 5 or not re.match(r"^(collapsed|top|diff|buildid|thread\d+)$", sys.argv[2]):
         sys.exit(__doc__)
     fg, mode, dump, column = sys.argv[1:]
     tmp = tempfile.mkdtemp(prefix="fg-jemalloc-")
     try:
-        unpack(tmp)
+        unpack(tmp, split_debug=mode == "buildid")
         if mode == "top":
             check_top(fg, tmp, dump, column)
         else:
