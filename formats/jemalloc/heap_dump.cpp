@@ -15,6 +15,7 @@ namespace {
 
 constexpr std::string_view kHeader = "heap_v2/";
 constexpr std::string_view kMapsMarker = "MAPPED_LIBRARIES:";
+constexpr const char* kAddressExpected = "expected a hexadecimal address such as 0x7f08a2a2630";
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -118,14 +119,14 @@ std::uint64_t Parser::read_address(TextCursor& c) {
   std::uint64_t v = 0;
   bool prefix = c.peek() == '0';
   if (prefix) c.advance();
-  if (!prefix || (c.peek() != 'x' && c.peek() != 'X')) c.fail("expected a hexadecimal address such as 0x7f08a2a2630");
+  if (!prefix || (c.peek() != 'x' && c.peek() != 'X')) c.fail(kAddressExpected);
   c.advance();
   if (hex_digit(c.peek()) < 0 || c.at_end()) c.fail("expected hexadecimal digits after '0x'");
   for (int d; !c.at_end() && (d = hex_digit(c.peek())) >= 0; c.advance()) {
     if (v >> 60) c.fail("address does not fit in 64 bits");
     v = v << 4 | static_cast<unsigned>(d);
   }
-  if (!c.at_end() && c.peek() != ' ' && c.peek() != '\t') c.fail("expected a hexadecimal address such as 0x7f08a2a2630");
+  if (!c.at_end() && c.peek() != ' ' && c.peek() != '\t') c.fail(kAddressExpected);
   return v;
 }
 

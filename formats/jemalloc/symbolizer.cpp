@@ -210,8 +210,8 @@ void Symbolizer::open_module(Module& m) {
   m.callbacks.debuginfo_path = &debuginfo_path_ptr_;
   m.dwfl = dwfl_begin(&m.callbacks);
   if (m.dwfl) dwfl_report_begin(m.dwfl);
-  m.mod = m.dwfl ? dwfl_report_elf(m.dwfl, std::string(base_name(m.recorded)).c_str(), m.found.c_str(), -1, 0, false)
-                 : nullptr;
+  const std::string name(base_name(m.recorded));
+  m.mod = m.dwfl ? dwfl_report_elf(m.dwfl, name.c_str(), m.found.c_str(), -1, 0, false) : nullptr;
   if (m.dwfl) dwfl_report_end(m.dwfl, nullptr, nullptr);
   Elf* elf = m.mod ? dwfl_module_getelf(m.mod, &m.bias) : nullptr;
   GElf_Ehdr ehdr;
