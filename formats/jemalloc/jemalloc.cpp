@@ -172,7 +172,15 @@ Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics)
   meta.period_type = {"space", "bytes", ValueRole::kPlain};
   meta.period = dump.period;
   meta.default_value = "inuse_space";
-  ResolvedAddresses resolved(dump, options.symbolize, builder, diagnostics);
+  // A dump copied from another machine with its binaries beside it: the
+  // dump's own directory is searched after --symbol-path.
+  SymbolizeOptions symbolize = options.symbolize;
+  if (input.name() != "<stdin>") {
+    std::string_view name = input.name();
+    std::size_t slash = name.find_last_of('/');
+    symbolize.symbol_paths.emplace_back(slash == std::string_view::npos ? "." : name.substr(0, slash + 1));
+  }
+  ResolvedAddresses resolved(dump, symbolize, builder, diagnostics);
   SampleWriter writer(dump, resolved, options.symbolize.keep_allocator_frames, builder);
   for (const DumpStack& s : dump.stacks) writer.add(s);
   return std::move(builder).finish();

@@ -32,7 +32,9 @@ namespace fg::formats::jemalloc {
 /// Yes for a head starting with "heap_v2/", no otherwise.
 Sniff sniff(std::string_view head, std::string_view filename);
 
-/// Reads and symbolizes a heap dump. Throws ParseError for malformed text
+/// Reads and symbolizes a heap dump. Modules are looked for under each
+/// --symbol-path, then in the dump's own directory (by base name), then
+/// under --sysroot or at their recorded paths. Throws ParseError for malformed text
 /// (see parse_heap_dump); missing or unusable modules are warnings (errors
 /// with --strict).
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics);

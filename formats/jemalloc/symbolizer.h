@@ -4,8 +4,9 @@
 // otherwise. Each module is opened once and every lookup is cached.
 //
 // A module recorded at PATH is looked for, in this order: DIR/<base name of
-// PATH> for each --symbol-path DIR, then SYSROOT/PATH with --sysroot, else
-// PATH itself. Separate debug files are found by build-id or debuglink
+// PATH> for each directory of SymbolizeOptions::symbol_paths (the reader
+// adds the dump's own directory after those of --symbol-path), then
+// SYSROOT/PATH with --sysroot, else PATH itself. Separate debug files are found by build-id or debuglink
 // under each DIR, SYSROOT/usr/lib/debug and /usr/lib/debug.
 #pragma once
 

@@ -23,17 +23,21 @@ struct Read {
   std::optional<Profile> profile;
 };
 
-Read read_heap(const std::string& text, formats::ReadOptions options = {}, bool strict = false) {
+// The dump is named t.heap (in the working directory, which is searched
+// for modules too) unless `name` says otherwise.
+Read read_heap(const std::string& text, formats::ReadOptions options = {}, bool strict = false,
+               const std::string& name = "t.heap") {
   Read r;
   Diagnostics d(strict, [&r](const std::string& m) { r.warnings.push_back(m); }, 100);
-  auto in = formats::Input::from_bytes("t.heap", text);
+  auto in = formats::Input::from_bytes(name, text);
   r.profile.emplace(formats::jemalloc::read(*in, options, d));
   return r;
 }
 
-std::string error_of(const std::string& text, formats::ReadOptions options = {}, bool strict = false) {
+std::string error_of(const std::string& text, formats::ReadOptions options = {}, bool strict = false,
+                     const std::string& name = "t.heap") {
   try {
-    read_heap(text, options, strict);
+    read_heap(text, options, strict, name);
   } catch (const Error& e) {
     return e.what();
   }
@@ -221,24 +225,32 @@ TEST_CASE("jemalloc: symbolizes through MAPPED_LIBRARIES, drops the allocator's 
         "--symbol-path DIR, or use --sysroot DIR (without them, their frames are module+0xoffset)");
 }
 
-TEST_CASE("jemalloc: a missing module is one warning, an error with --strict; --sysroot and --symbol-path") {
+TEST_CASE("jemalloc: a missing module is one warning, an error with --strict; --symbol-path, the dump's directory") {
   formats::ReadOptions o;
   o.symbolize.sysroot = "/nonexistent-sysroot";
-  Read r = read_heap(dump_of_this_process(), o);
+  const std::string elsewhere = "/nonexistent/t.heap";  // a dump with no binaries beside it
+  Read r = read_heap(dump_of_this_process(), o, false, elsewhere);
   REQUIRE(r.warnings.size() == 1);
   CHECK(r.warnings[0].starts_with("cannot find 1 module of the dump: /"));
   std::vector<FrameId> frames;
   r.profile->stack_frames(r.profile->sample(0).stack, frames);
   CHECK(r.profile->frame_name(frames[0]).starts_with("fg_unit_tests+0x"));
-  CHECK(error_of(dump_of_this_process(), o, true).starts_with("cannot find 1 module of the dump: /"));
+  CHECK(error_of(dump_of_this_process(), o, true, elsewhere).starts_with("cannot find 1 module of the dump: /"));
 
   // The same binary found by its base name in a --symbol-path directory.
   std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
-  o.symbolize.symbol_paths = {self.parent_path().string()};
-  Read s = read_heap(dump_of_this_process(), o);
+  formats::ReadOptions with_path = o;
+  with_path.symbolize.symbol_paths = {self.parent_path().string()};
+  Read s = read_heap(dump_of_this_process(), with_path, false, elsewhere);
   CHECK(s.warnings.empty());
   s.profile->stack_frames(s.profile->sample(0).stack, frames);
   CHECK(s.profile->frame_name(frames[0]) == "fg_jemalloc_test_marker");
+
+  // And beside the dump, without options.
+  Read b = read_heap(dump_of_this_process(), o, false, (self.parent_path() / "t.heap").string());
+  CHECK(b.warnings.empty());
+  b.profile->stack_frames(b.profile->sample(0).stack, frames);
+  CHECK(b.profile->frame_name(frames[0]) == "fg_jemalloc_test_marker");
 }
 
 TEST_CASE("jemalloc: an unreadable or wrong-architecture module is a warning and unsymbolized frames") {
