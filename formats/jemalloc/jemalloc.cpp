@@ -50,6 +50,13 @@ void apportion(std::int64_t total, const std::vector<double>& weights, std::vect
   std::stable_sort(fractions.begin(), fractions.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   for (std::size_t k = 0; given < total; k = (k + 1) % n, ++given) ++out[fractions[k].second];
+  // Floating-point error can make the floors overshoot: take the excess
+  // back from the smallest fractions.
+  for (std::size_t k = n; given > total;) {
+    k = k == 0 ? n - 1 : k - 1;
+    std::int64_t& part = out[fractions[k].second];
+    if (part > 0) --part, --given;
+  }
 }
 
 class SampleWriter {
