@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "fg/granularity.h"
 
@@ -37,7 +38,17 @@ struct FlameGraphOptions {
   std::string notes;
 };
 
-struct ReadOptions {};
+/// How readers of unsymbolized profiles (jemalloc heap dumps) find and
+/// use symbols. See formats/jemalloc/symbolizer.h for the search order.
+struct SymbolizeOptions {
+  std::vector<std::string> symbol_paths;  ///< --symbol-path DIR, in order
+  std::string sysroot;                    ///< --sysroot DIR: recorded paths are looked up under it
+  bool keep_allocator_frames = false;     ///< --keep-allocator-frames
+};
+
+struct ReadOptions {
+  SymbolizeOptions symbolize;
+};
 
 struct WriteOptions {
   std::optional<std::string> value;  ///< --value NAME|INDEX

@@ -7,6 +7,7 @@
 #include "formats/collapsed/collapsed.h"
 #include "formats/dot/dot.h"
 #include "formats/dump/dump.h"
+#include "formats/jemalloc/jemalloc.h"
 #include "formats/pprof/pprof.h"
 #include "formats/svg/flamegraph.h"
 #include "formats/top/top.h"
@@ -21,6 +22,9 @@ const std::vector<Format>& all_formats() {
       {"pprof", {".pb", ".pprof", ".prof"},
        "pprof's profile.proto, gzipped or plain (Go, gperftools, continuous profilers)", pprof::sniff,
        pprof::read, pprof::write, true},
+      {"jemalloc", {".heap"},
+       "jemalloc heap profile dump (heap_v2), symbolized offline as jeprof would", jemalloc::sniff,
+       jemalloc::read, nullptr, false},
       {"svg", {".svg"}, "flame graph SVG, as flamegraph.pl draws it", nullptr, nullptr,
        svg::write_flamegraph, false},
       {"top", {".top"}, "top table of functions (flat, flat%, sum%, cum, cum%), as go tool pprof -top",

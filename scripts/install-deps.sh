@@ -13,6 +13,7 @@ packages=(
   doctest-dev
   libsimdjson-dev
   libdw-dev libelf-dev
+  libjemalloc-dev  # jeprof and libjemalloc, for bench/bench_jemalloc.py
   golang-go
 )
 

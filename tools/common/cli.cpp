@@ -67,6 +67,20 @@ po::options_description flamegraph_options(formats::FlameGraphOptions& o) {
   return d;
 }
 
+po::options_description symbolization_options(formats::SymbolizeOptions& o) {
+  po::options_description d("Symbolization options (jemalloc heap dumps)");
+  d.add_options()
+      ("symbol-path", po::value<std::vector<std::string>>(&o.symbol_paths)->value_name("DIR")->composing(),
+       "look for the dump's binaries and libraries in DIR first, by file name, and for separate debug "
+       "files by build-id (DIR/.build-id/..); may be given several times")
+      ("sysroot", po::value<std::string>(&o.sysroot)->value_name("DIR"),
+       "look for binaries and libraries at their recorded paths under DIR instead of /")
+      ("keep-allocator-frames", po::bool_switch(&o.keep_allocator_frames),
+       "keep the allocator's own frames (the jemalloc library, malloc, operator new, ...), which are "
+       "dropped by default");
+  return d;
+}
+
 po::options_description report_options(formats::WriteOptions& o) {
   po::options_description d("Report options (as go tool pprof)");
   d.add_options()
@@ -101,7 +115,7 @@ Profile read_input(const std::string& path, const CommonOptions& o, Diagnostics&
   const std::uint64_t limit = o.max_inflated ? o.max_inflated : formats::kDefaultMaxInflated;
   auto in = formats::Input::open(path, limit);
   const formats::Format& f = formats::detect_input_format(*in, o.from);
-  return f.read(*in, formats::ReadOptions{}, diagnostics);
+  return f.read(*in, o.read, diagnostics);
 }
 
 Profile read_inputs(const CommonOptions& o, Diagnostics& diagnostics) {

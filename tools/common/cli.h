@@ -32,6 +32,7 @@ struct CommonOptions {
   bool strict = false;
   bool quiet = false;
   std::uint64_t max_inflated = 0;    ///< 0: the default limit
+  formats::ReadOptions read;         ///< what readers take (symbolization)
 };
 
 /// --from, --strict, --max-inflated and the positional inputs.
@@ -40,6 +41,9 @@ po::options_description input_options(CommonOptions& o);
 po::options_description output_options(CommonOptions& o);
 /// flamegraph.pl's drawing options.
 po::options_description flamegraph_options(formats::FlameGraphOptions& o);
+/// Offline symbolization (jemalloc heap dumps): --symbol-path, --sysroot,
+/// --keep-allocator-frames.
+po::options_description symbolization_options(formats::SymbolizeOptions& o);
 /// pprof's report options: --granularity, --node-count, --node-fraction, --sort.
 po::options_description report_options(formats::WriteOptions& o);
 

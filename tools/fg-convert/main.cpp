@@ -21,6 +21,7 @@ Examples:
   fg-convert --to top-csv --node-fraction 0 cpu.pb.gz -o top.csv
   fg-convert --to dot cpu.pb.gz | dot -Tsvg > callgraph.svg
   fg-convert --to callgraph-svg --node-count 40 cpu.pb.gz -o callgraph.svg
+  fg-convert --symbol-path ./bin --to top --value alloc_space jeprof.1234.0.f.heap
 )";
 
 }  // namespace
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
     fg::cli::po::options_description options;
     options.add(fg::cli::input_options(common))
         .add(fg::cli::output_options(common))
+        .add(fg::cli::symbolization_options(common.read.symbolize))
         .add(fg::cli::flamegraph_options(write.flame))
         .add(fg::cli::report_options(write));
     if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;

@@ -76,6 +76,7 @@ int main(int argc, char** argv) {
     options.add(fg::cli::input_options(common))
         .add(fg::cli::output_options(common))
         .add(diff_options(d))
+        .add(fg::cli::symbolization_options(common.read.symbolize))
         .add(fg::cli::flamegraph_options(write.flame))
         .add(fg::cli::report_options(write));
     if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
