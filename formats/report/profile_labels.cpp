@@ -56,6 +56,13 @@ std::vector<std::string> profile_labels(const Profile& p, std::size_t column, st
     l.push_back("Duration: " + units::label(m.duration_ns, "nanoseconds") + ", Total samples = " +
                 format_value(total) + " " + ratio);
   }
+  if (!m.filters.empty()) {  // pprof's legendActiveFilters
+    l.push_back("Active filters:");
+    for (std::string f : m.filters) {
+      if (f.size() > 80) f = f.substr(0, 80) + "\xE2\x80\xA6";
+      l.push_back("   " + f);
+    }
+  }
   return l;
 }
 

@@ -8,6 +8,7 @@
 
 #include "fg/call_graph.h"
 #include "fg/error.h"
+#include "fg/units.h"
 #include "formats/report/profile_labels.h"
 
 namespace fg::formats::top {
@@ -71,55 +72,24 @@ std::string row_name(const CallGraphNode& n) {
   return n.name;
 }
 
-// A share of the total as pprof prints it: two decimals from 1% up, two
-// significant digits below, and "100%" for anything that rounds to it.
-std::string percent(std::int64_t v, std::int64_t total) {
-  double ratio = total == 0 ? 0 : std::fabs(static_cast<double>(v) / static_cast<double>(total)) * 100;
-  char buf[32];
-  if (ratio >= 99.95 && ratio <= 100.05) return "100%";
-  if (ratio >= 1.0) std::snprintf(buf, sizeof buf, "%.2f%%", ratio);
-  else std::snprintf(buf, sizeof buf, "%.2g%%", ratio);
-  return buf;
-}
+std::string percent(std::int64_t v, std::int64_t total) { return units::percent(v, total); }
 
-// A unit for the whole table, as pprof scales: the largest in which the
-// total is at least 1.
+// The unit the whole table is written in, as pprof's selectOutputUnit
+// chooses it from the smallest value shown.
 struct Scale {
-  double divisor = 1;
-  std::string suffix;
+  std::string from, to;
 };
-Scale scale_for(const std::string& unit, std::int64_t total) {
-  const double t = std::fabs(static_cast<double>(total));
-  if (unit == "nanoseconds") {
-    if (t >= 1e9) return {1e9, "s"};
-    if (t >= 1e6) return {1e6, "ms"};
-    if (t >= 1e3) return {1e3, "us"};
-    return {1, "ns"};
+Scale scale_for(const Table& t) {
+  std::int64_t min_value = 0;
+  for (std::uint32_t n : t.rows) {
+    std::int64_t v = std::llabs(t.graph.nodes[n].flat);
+    if (v == 0) v = std::llabs(t.graph.nodes[n].cum);
+    if (v > 0 && (min_value == 0 || v < min_value)) min_value = v;
   }
-  if (unit == "microseconds") {
-    if (t >= 1e6) return {1e6, "s"};
-    if (t >= 1e3) return {1e3, "ms"};
-    return {1, "us"};
-  }
-  if (unit == "milliseconds") return t >= 1e3 ? Scale{1e3, "s"} : Scale{1, "ms"};
-  if (unit == "bytes") {
-    const char* names[] = {"B", "kB", "MB", "GB", "TB", "PB"};
-    double d = 1;
-    int i = 0;
-    while (i < 5 && t >= d * 1024) d *= 1024, ++i;
-    return {d, names[i]};
-  }
-  return {1, ""};
+  return {t.unit, units::output_unit(min_value, t.graph.total, t.unit)};
 }
 
-std::string scaled(std::int64_t v, const Scale& s) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(v) / s.divisor);
-  std::string text = buf;
-  if (text.size() > 3 && text.compare(text.size() - 3, 3, ".00") == 0) text.resize(text.size() - 3);
-  if (text == "0" || text == "-0") return "0";
-  return text + s.suffix;
-}
+std::string scaled(std::int64_t v, const Scale& s) { return units::scaled_label(v, s.from, s.to); }
 
 std::string csv_quoted(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
@@ -135,7 +105,7 @@ std::string csv_quoted(const std::string& s) {
 
 void write_text(const Profile& p, const WriteOptions& o, std::ostream& out, Diagnostics&) {
   Table t = make_table(p, o);
-  const Scale s = scale_for(t.unit, t.graph.total);
+  const Scale s = scale_for(t);
   std::int64_t shown = 0;
   for (std::uint32_t n : t.rows) shown += t.graph.nodes[n].flat;
   for (const std::string& line : report::profile_labels(p, t.column, t.graph.total,
@@ -172,6 +142,75 @@ void write_csv(const Profile& p, const WriteOptions& o, std::ostream& out, Diagn
     };
     out << node.flat << ',' << pct(node.flat) << ',' << pct(sum) << ',' << node.cum << ',' << pct(node.cum) << ','
         << csv_quoted(row_name(node)) << '\n';
+  }
+}
+
+namespace {
+
+// A name in a Markdown table cell: pipes, markup characters and line
+// breaks cannot break the table.
+std::string markdown_cell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|' || c == '\\' || c == '`' || c == '*' || c == '_' || c == '[' || c == ']') out += '\\';
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '\n' || c == '\r') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+void write_markdown(const Profile& p, const WriteOptions& o, std::ostream& out, Diagnostics&) {
+  Table t = make_table(p, o);
+  const Scale s = scale_for(t);
+  out << "| flat | flat% | sum% | cum | cum% | name |\n|---:|---:|---:|---:|---:|:---|\n";
+  std::int64_t sum = 0;
+  for (std::uint32_t n : t.rows) {
+    const CallGraphNode& node = t.graph.nodes[n];
+    sum += node.flat;
+    out << "| " << scaled(node.flat, s) << " | " << percent(node.flat, t.graph.total) << " | "
+        << percent(sum, t.graph.total) << " | " << scaled(node.cum, s) << " | " << percent(node.cum, t.graph.total)
+        << " | " << markdown_cell(row_name(node)) << " |\n";
+  }
+}
+
+void write_all_columns(const Profile& p, const WriteOptions& o, std::ostream& out) {
+  // Rows: the functions of the first column's table, in its order; then
+  // flat and cum of every column, each in its own unit.
+  WriteOptions first = o;
+  first.value = "0";
+  Table rows = make_table(p, first);
+  std::vector<Table> columns;
+  std::vector<Scale> scales;
+  for (std::size_t c = 0; c < p.value_count(); ++c) {
+    WriteOptions oc = o;
+    oc.value = std::to_string(c);
+    oc.node_count = 0;
+    oc.node_fraction = 0;
+    columns.push_back(make_table(p, oc));
+    scales.push_back(scale_for(columns.back()));
+  }
+  char cell[64];
+  std::string head, sub;
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    std::snprintf(cell, sizeof cell, "%21s ", p.value_types()[c].type.substr(0, 21).c_str());
+    head += cell;
+    std::snprintf(cell, sizeof cell, "%10s %10s ", "flat", "cum");
+    sub += cell;
+  }
+  out << head << '\n' << sub << " name\n";
+  for (std::uint32_t n : rows.rows) {
+    std::string line;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      const CallGraphNode& node = columns[c].graph.nodes[n];  // the same profile: the same nodes
+      std::snprintf(cell, sizeof cell, "%10s %10s ", scaled(node.flat, scales[c]).c_str(),
+                    scaled(node.cum, scales[c]).c_str());
+      line += cell;
+    }
+    out << line << ' ' << row_name(rows.graph.nodes[n]) << '\n';
   }
 }
 

@@ -21,5 +21,11 @@ void write_text(const Profile& profile, const WriteOptions& options, std::ostrea
                 Diagnostics& diagnostics);
 void write_csv(const Profile& profile, const WriteOptions& options, std::ostream& out,
                Diagnostics& diagnostics);
+/// The table as a Markdown table (values scaled as in the text layout).
+void write_markdown(const Profile& profile, const WriteOptions& options, std::ostream& out,
+                    Diagnostics& diagnostics);
+/// Every value column side by side: flat and cum of each, one row per
+/// function of the first column's table (in its order and with its limits).
+void write_all_columns(const Profile& profile, const WriteOptions& options, std::ostream& out);
 
 }  // namespace fg::formats::top

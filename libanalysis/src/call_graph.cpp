@@ -160,6 +160,8 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
     }
   }
   if (base_total > 0) g.total = base_total;
+  // A filtered profile keeps percentages of the whole, as pprof's reports.
+  else if (o.column < p.metadata().unfiltered_totals.size()) g.total = p.metadata().unfiltered_totals[o.column];
   return g;
 }
 

@@ -103,6 +103,12 @@ void dump_profile(const Profile& p, std::ostream& out) {
   if (m.duration_ns != 0) out << "duration ns: " << m.duration_ns << '\n';
   for (const std::string& c : m.comments) out << "comment: " << c << '\n';
   for (const auto& [k, v] : m.properties) out << "property " << k << ": " << v << '\n';
+  for (const std::string& f : m.filters) out << "filter: " << f << '\n';
+  if (!m.unfiltered_totals.empty()) {
+    out << "unfiltered totals:";
+    for (std::int64_t t : m.unfiltered_totals) out << ' ' << t;
+    out << '\n';
+  }
 
   auto totals = p.totals();
   out << "totals:";

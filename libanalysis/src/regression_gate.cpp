@@ -81,7 +81,9 @@ std::vector<std::string> evaluate_gate(const Diff& d, const std::vector<GateCond
     }
     if (!have_functions) functions = function_deltas(d), have_functions = true;
     for (const FunctionDelta& f : functions) {
-      if (!std::regex_search(f.name, c.regex)) continue;
+      // Searched in the first 8 KiB only: std::regex recurses per character.
+      const std::string_view name = std::string_view(f.name).substr(0, 8192);
+      if (!std::regex_search(name.begin(), name.end(), c.regex)) continue;
       const double change = share(f.new_total, d.new_total) - share(f.base_total, d.base_total);
       if (trips(c, change, min_delta)) {
         char buf[160];

@@ -105,6 +105,49 @@ po::options_description report_options(formats::WriteOptions& o) {
   return d;
 }
 
+po::options_description filter_options(FilterOptions& o) {
+  po::options_description d("Filter options (applied in this order; see fg-filter(1))");
+  d.add_options()
+      ("time-from", po::value<std::string>(&o.time_from)->value_name("T"),
+       "keep samples from T: 10s or 250ms after the start, -30s before the end, a UTC date or ns since the epoch")
+      ("time-to", po::value<std::string>(&o.time_to)->value_name("T"), "keep samples up to T (same forms)")
+      ("thread", po::value<std::string>(&o.thread)->value_name("RE"), "keep samples whose thread label matches RE")
+      ("tagfocus", po::value<std::string>(&o.tag_focus)->value_name("[KEY=]RE|RANGE"),
+       "keep samples with a matching label (pprof's -tagfocus; ranges such as 1kb:64kb for numbers)")
+      ("tagignore", po::value<std::string>(&o.tag_ignore)->value_name("[KEY=]RE|RANGE"),
+       "drop samples with a matching label")
+      ("include", po::value<std::vector<std::string>>(&o.include)->value_name("RE"),
+       "keep stacks whose folded line matches RE (repeatable, any)")
+      ("exclude", po::value<std::vector<std::string>>(&o.exclude)->value_name("RE"),
+       "drop stacks whose folded line matches RE (repeatable)")
+      ("focus", po::value<std::string>(&o.focus)->value_name("RE"), "keep samples with a frame matching RE")
+      ("ignore", po::value<std::string>(&o.ignore)->value_name("RE"), "drop samples with a frame matching RE")
+      ("hide", po::value<std::string>(&o.hide)->value_name("RE"), "remove frames matching RE, keep their samples")
+      ("show", po::value<std::string>(&o.show)->value_name("RE"), "keep only frames matching RE")
+      ("show-from", po::value<std::string>(&o.show_from)->value_name("RE"),
+       "drop the frames above the first (rootmost) match")
+      ("prune-from", po::value<std::string>(&o.prune_from)->value_name("RE"),
+       "drop the frames below the last (leafmost) match")
+      ("skip", po::value<std::size_t>(&o.skip)->value_name("N"), "drop N frames at the root of every stack")
+      ("rename", po::value<std::vector<std::string>>(&o.rename)->value_name("RE=REPL"),
+       "rewrite function names ($1 for groups; repeatable, in order)")
+      ("collapse-recursion", po::bool_switch(&o.collapse_recursion), "fold direct recursion (f;f;f becomes f)")
+      ("threads", po::value<std::string>()->value_name("frame|label|fold")->notifier([&o](const std::string& v) {
+         if (v == "frame") o.threads = ThreadMode::kFrame;
+         else if (v == "label") o.threads = ThreadMode::kLabel;
+         else if (v == "fold") o.threads = ThreadMode::kFold;
+         else throw UsageError("--threads " + v + ": expected frame, label or fold");
+       }),
+       "the thread as the root frame, as a label (the default) or merged away")
+      ("max-depth", po::value<std::size_t>(&o.max_depth)->value_name("N"), "keep the N frames nearest the root")
+      ("invert", po::bool_switch(&o.invert), "callee-rooted view: every stack turned leaf first")
+      ("min-percent", po::value<double>(&o.min_percent)->value_name("P"),
+       "cut stacks at frames holding under P% of the total")
+      ("relative", po::bool_switch(&o.relative),
+       "percentages of the filtered profile (default: of the whole, as pprof)");
+  return d;
+}
+
 Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o) {
   Diagnostics::Sink sink;
   if (!o.quiet) sink = [tool](const std::string& m) { std::cerr << tool << ": warning: " << m << '\n'; };

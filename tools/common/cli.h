@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fg/diagnostics.h"
+#include "fg/filter.h"
 #include "fg/profile.h"
 #include "formats/options.h"
 
@@ -46,6 +47,13 @@ po::options_description flamegraph_options(formats::FlameGraphOptions& o);
 po::options_description symbolization_options(formats::SymbolizeOptions& o);
 /// pprof's report options: --granularity, --node-count, --node-fraction, --sort.
 po::options_description report_options(formats::WriteOptions& o);
+
+/// The filter language (fg/filter.h): --focus, --ignore, --hide, --show,
+/// --show-from, --prune-from, --tagfocus, --tagignore, --include,
+/// --exclude, --skip, --threads, --thread, --time-from, --time-to,
+/// --collapse-recursion, --rename, --max-depth, --invert, --min-percent,
+/// --relative.
+po::options_description filter_options(FilterOptions& o);
 
 /// Prints warnings as "<tool>: warning: ..." unless quiet.
 Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o);

@@ -31,9 +31,11 @@ int main(int argc, char** argv) {
   return fg::cli::run_tool(tool, [&] {
     fg::cli::CommonOptions common;
     fg::formats::WriteOptions write;
+    fg::FilterOptions filters;
     fg::cli::po::options_description options;
     options.add(fg::cli::input_options(common))
         .add(fg::cli::output_options(common))
+        .add(fg::cli::filter_options(filters))
         .add(fg::cli::symbolization_options(common.read.symbolize))
         .add(fg::cli::flamegraph_options(write.flame))
         .add(fg::cli::report_options(write));
@@ -41,6 +43,7 @@ int main(int argc, char** argv) {
     write.value = common.value;
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
     fg::Profile profile = fg::cli::read_inputs(common, diagnostics);
+    if (!filters.empty() || filters.relative) profile = fg::apply_filters(profile, filters);
     fg::cli::write_output(profile, common, write, diagnostics);
     fg::cli::finish_diagnostics(tool, common, diagnostics);
     return 0;

@@ -72,10 +72,12 @@ int main(int argc, char** argv) {
     fg::cli::CommonOptions common;
     fg::formats::WriteOptions write;
     DiffCli d;
+    fg::FilterOptions filters;
     fg::cli::po::options_description options;
     options.add(fg::cli::input_options(common))
         .add(fg::cli::output_options(common))
         .add(diff_options(d))
+        .add(fg::cli::filter_options(filters))
         .add(fg::cli::symbolization_options(common.read.symbolize))
         .add(fg::cli::flamegraph_options(write.flame))
         .add(fg::cli::report_options(write));
@@ -88,8 +90,14 @@ int main(int argc, char** argv) {
     for (const std::string& c : d.fail_if) gate.push_back(fg::parse_gate_condition(c));
 
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
-    const fg::Profile base = fg::cli::read_input(common.inputs[0], common, diagnostics);
-    const fg::Profile next = fg::cli::read_input(common.inputs[1], common, diagnostics);
+    // Both sides filtered alike, then compared (percentages of each filtered side).
+    filters.relative = true;
+    auto read = [&](const std::string& path) {
+      fg::Profile p = fg::cli::read_input(path, common, diagnostics);
+      return filters.empty() ? std::move(p) : fg::apply_filters(p, filters);
+    };
+    const fg::Profile base = read(common.inputs[0]);
+    const fg::Profile next = read(common.inputs[1]);
     fg::DiffOptions o;
     o.base_column = column_of(base, common.value);
     o.new_column = column_of(next, common.value);

@@ -46,9 +46,13 @@ class ProfileBuilder {
   /// The stack of frames given root first.
   StackId stack(std::span<const FrameId> root_to_leaf);
 
-  /// Interns a label set; the labels are sorted by key first.
+  /// A string interned so far.
+  std::string_view str_of(StringId id) const { return profile_.str(id); }
+  /// The function of a frame made so far.
+  FunctionId function_of(FrameId frame) const { return profile_.frames_[frame].function; }
   /// The labels of a set made by labels().
   const std::vector<Label>& label_set(LabelSetId id) const { return profile_.label_sets_[id]; }
+  /// Interns a label set; the labels are sorted by key first.
   LabelSetId labels(std::vector<Label> labels);
 
   /// Adds `values` (one per column) to the sample of (stack, labels), or

@@ -106,6 +106,12 @@ struct Metadata {
   std::int64_t duration_ns = 0;       ///< 0 when unknown
   std::string default_value;          ///< preferred value column type name, "" for the last
   std::vector<std::string> comments;
+  /// After filtering: each value column's total (sum of |value|) before
+  /// it, so that reports keep percentages of the whole profile, as pprof
+  /// does; empty when nothing was filtered (or with --relative).
+  std::vector<std::int64_t> unfiltered_totals;
+  /// The filters applied, as "focus=main\.parse", for report headers.
+  std::vector<std::string> filters;
   /// Format-specific facts ("jvm" -> "17.0.15", ...), printed by dump.
   std::vector<std::pair<std::string, std::string>> properties;
 };

@@ -7,6 +7,7 @@ usage: check_pprof.py FG_CONVERT raw CASE      per-stack totals vs go tool pprof
            (every value column, stack and label) as on PROFILE (ref/*.raw.txt)
        check_pprof.py FG_CONVERT top CASE     fg's top table vs go tool pprof -top
        check_pprof.py FG_CONVERT dot CASE     fg's DOT call graph vs go tool pprof -dot
+       check_pprof.py FG_CONVERT fg-top CASE  fg-top (beside FG_CONVERT) with filters vs pprof -top
        check_pprof.py FG_CONVERT callgraph-svg PROFILE
            --to callgraph-svg is well-formed SVG drawing every node and edge
            of --to dot, with the node texts
@@ -152,10 +153,14 @@ def gopprof(fg, profile):
     return 0
 
 
-def top(fg, case):
-    profile, options, ref = find_case("top_cases.tsv", case)
+def top(fg, case, tsv="top_cases.tsv"):
+    profile, options, ref = find_case(tsv, case)
     args = [a for a in options.split("|") if a]
-    p = subprocess.run([fg, "--to", "top", *args, os.path.join(HERE, profile)], stdout=subprocess.PIPE,
+    if tsv == "filter_cases.tsv":  # through fg-top, beside fg-convert
+        argv = [os.path.join(os.path.dirname(fg), "fg-top"), "--node-count", "100000", *args]
+    else:
+        argv = [fg, "--to", "top", *args]
+    p = subprocess.run([*argv, os.path.join(HERE, profile)], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, env=dict(os.environ, TZ="UTC"))
     if p.returncode != 0:
         sys.exit("FAIL: fg-convert exited %d: %s" % (p.returncode, p.stderr.decode()))
@@ -249,5 +254,6 @@ def callgraph_svg(fg, profile):
 
 if __name__ == "__main__":
     fg, mode, arg = sys.argv[1:4]
-    modes = {"raw": raw, "go-tool-pprof": gopprof, "roundtrip": roundtrip, "top": top, "dot": dot, "callgraph-svg": callgraph_svg}
+    modes = {"raw": raw, "go-tool-pprof": gopprof, "roundtrip": roundtrip, "top": top, "dot": dot, "callgraph-svg": callgraph_svg,
+             "fg-top": lambda fg, case: top(fg, case, "filter_cases.tsv")}
     sys.exit(modes[mode](fg, arg))

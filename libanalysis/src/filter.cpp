@@ -1,0 +1,260 @@
+#include "fg/filter.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <ctime>
+#include <optional>
+#include <regex>
+
+#include "fg/builder.h"
+#include "fg/error.h"
+#include "fg/import.h"
+#include "fg/names.h"
+#include "fg/reverse.h"
+#include "fg/units.h"
+#include "filter_parts.h"
+
+namespace fg {
+
+bool FilterOptions::empty() const {
+  return focus.empty() && ignore.empty() && hide.empty() && show.empty() && show_from.empty() &&
+         prune_from.empty() && tag_focus.empty() && tag_ignore.empty() && include.empty() && exclude.empty() &&
+         skip == 0 && threads == ThreadMode::kLabel && thread.empty() && time_from.empty() && time_to.empty() &&
+         !collapse_recursion && rename.empty() && max_depth == 0 && !invert && min_percent == 0;
+}
+
+namespace {
+
+using filter::compile;
+using filter::FrameMatcher;
+
+// The filters in words, as pprof's "Active filters" legend lists them.
+std::vector<std::string> describe(const FilterOptions& o) {
+  std::vector<std::string> d;
+  auto add = [&d](const char* key, const std::string& v) {
+    if (!v.empty()) d.push_back(std::string(key) + "=" + v);
+  };
+  add("time_from", o.time_from);
+  add("time_to", o.time_to);
+  add("thread", o.thread);
+  add("tagfocus", o.tag_focus);
+  add("tagignore", o.tag_ignore);
+  for (const std::string& i : o.include) add("include", i);
+  for (const std::string& e : o.exclude) add("exclude", e);
+  add("focus", o.focus);
+  add("ignore", o.ignore);
+  add("hide", o.hide);
+  add("show", o.show);
+  add("show_from", o.show_from);
+  add("prune_from", o.prune_from);
+  if (o.skip) add("skip", std::to_string(o.skip));
+  for (const std::string& r : o.rename) add("rename", r);
+  if (o.collapse_recursion) d.emplace_back("collapse_recursion");
+  if (o.threads == ThreadMode::kFrame) d.emplace_back("threads=frame");
+  if (o.threads == ThreadMode::kFold) d.emplace_back("threads=fold");
+  if (o.max_depth) add("max_depth", std::to_string(o.max_depth));
+  if (o.invert) d.emplace_back("invert");
+  if (o.min_percent > 0) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", o.min_percent);
+    add("min_percent", buf);
+  }
+  return d;
+}
+
+std::vector<std::int64_t> abs_totals(const Profile& p) {
+  std::vector<std::int64_t> t(p.value_count(), 0);
+  for (std::size_t i = 0; i < p.sample_count(); ++i) {
+    auto v = p.values(i);
+    for (std::size_t c = 0; c < v.size(); ++c) t[c] += v[c] < 0 ? -v[c] : v[c];
+  }
+  return t;
+}
+
+// Everything but --invert and --min-percent, sample by sample.
+class SampleFilter {
+ public:
+  SampleFilter(const Profile& p, const FilterOptions& o)
+      : p_(p),
+        o_(o),
+        b_(p.value_types()),
+        import_(b_, p),
+        window_(filter::time_window(p, o)),
+        tags_(p, o),
+        focus_(p, compile("--focus", o.focus)),
+        ignore_(p, compile("--ignore", o.ignore)),
+        hide_(p, compile("--hide", o.hide)),
+        show_(p, compile("--show", o.show)),
+        show_from_(p, compile("--show-from", o.show_from)),
+        prune_from_(p, compile("--prune-from", o.prune_from), true),
+        renamer_(p, o.rename) {
+    if (!o.thread.empty()) thread_ = compile("--thread", o.thread);
+    for (const std::string& i : o.include) include_.push_back(*compile("--include", i));
+    for (const std::string& e : o.exclude) exclude_.push_back(*compile("--exclude", e));
+  }
+
+  Profile run() {
+    std::vector<FrameId> frames;
+    for (std::size_t i = 0; i < p_.sample_count(); ++i) {
+      const Sample& s = p_.sample(i);
+      if (!window_.contains(s.timestamp) || !thread_kept(s) || !tags_.keep(s)) continue;
+      frames.clear();
+      for (StackId at = s.stack; at != kRootStack; at = p_.stack(at).parent) frames.push_back(p_.stack(at).frame);
+      std::reverse(frames.begin(), frames.end());  // root first
+      if (!stack_filters(frames)) continue;
+      add(s, frames, p_.values(i));
+    }
+    return std::move(b_).finish();
+  }
+
+  ProfileBuilder& builder() { return b_; }
+
+ private:
+  bool thread_kept(const Sample& s) const {
+    if (!thread_) return true;
+    for (const Label& l : p_.labels(s.labels))
+      if (!l.numeric && p_.str(l.key) == kThreadLabel && filter::regex_find(p_.str(l.str), *thread_))
+        return true;
+    return false;
+  }
+
+  // The frame filters, in order; false drops the sample.
+  bool stack_filters(std::vector<FrameId>& frames) {
+    if (!include_.empty() || !exclude_.empty()) {
+      // The folded line's text, as grep sees it; past the regex subject
+      // limit, each frame's text on its own.
+      const std::string text = folded_text(frames);
+      auto any = [&](const std::vector<std::regex>& list) {
+        return std::any_of(list.begin(), list.end(), [&](const std::regex& r) {
+          if (text.size() <= filter::kRegexSubjectLimit) return filter::regex_find(text, r);
+          return std::any_of(frames.begin(), frames.end(), [&](FrameId f) {
+            return filter::regex_find(std::string(p_.frame_name(f)) + std::string(frame_kind_suffix(p_.frame(f).kind)), r);
+          });
+        });
+      };
+      if (!include_.empty() && !any(include_)) return false;
+      if (any(exclude_)) return false;
+    }
+    const bool by_name = focus_ || ignore_ || hide_ || show_;
+    if (by_name) {
+      // As pprof's FilterSamplesByName: kept when some frame is focused
+      // (any frame, without --focus) and none ignored.
+      bool focused = false;
+      for (FrameId f : frames) {
+        if (ignore_ && ignore_.matches(f)) return false;
+        if (!focus_ || focus_.matches(f)) focused = true;
+      }
+      if (!focused) return false;
+      if (hide_) std::erase_if(frames, [&](FrameId f) { return hide_.matches(f); });
+      if (show_) std::erase_if(frames, [&](FrameId f) { return !show_.matches(f); });
+      if (frames.empty()) return false;
+    }
+    if (show_from_) {  // from the rootmost match down
+      auto it = std::find_if(frames.begin(), frames.end(), [&](FrameId f) { return show_from_.matches(f); });
+      if (it == frames.end()) return false;
+      frames.erase(frames.begin(), it);
+    }
+    if (prune_from_) {  // up to the leafmost match
+      auto it = std::find_if(frames.rbegin(), frames.rend(), [&](FrameId f) { return prune_from_.matches(f); });
+      if (it != frames.rend()) frames.erase(it.base(), frames.end());
+    }
+    if (o_.skip) frames.erase(frames.begin(), frames.begin() + static_cast<std::ptrdiff_t>(std::min(o_.skip, frames.size())));
+    return true;
+  }
+
+  std::string folded_text(const std::vector<FrameId>& frames) const {
+    std::string text;
+    for (FrameId f : frames) {
+      if (!text.empty()) text += ';';
+      text += p_.frame_name(f);
+      text += frame_kind_suffix(p_.frame(f).kind);
+    }
+    return text;
+  }
+
+  void add(const Sample& s, const std::vector<FrameId>& frames, std::span<const std::int64_t> values) {
+    std::vector<FrameId> out;
+    LabelSetId labels = import_.labels(s.labels);
+    if (o_.threads != ThreadMode::kLabel) {
+      std::vector<Label> kept;
+      std::string thread;
+      for (const Label& l : b_.label_set(labels)) {
+        if (!l.numeric && b_.str_of(l.key) == kThreadLabel) thread = std::string(b_.str_of(l.str));
+        else kept.push_back(l);
+      }
+      if (o_.threads == ThreadMode::kFrame && !thread.empty()) out.push_back(b_.frame(thread));
+      if (o_.threads == ThreadMode::kFold) labels = b_.labels(std::move(kept));
+    }
+    FunctionId previous = UINT32_MAX;
+    for (FrameId f : frames) {
+      const FrameId to = renamer_.empty() ? import_.frame(f) : renamer_.frame(f, b_, import_);
+      const FunctionId fn = b_.function_of(to);
+      if (o_.collapse_recursion && fn == previous) continue;
+      previous = fn;
+      out.push_back(to);
+    }
+    if (o_.max_depth && out.size() > o_.max_depth) out.resize(o_.max_depth);
+    b_.add_sample(b_.stack(out), values, labels, s.timestamp);
+  }
+
+  const Profile& p_;
+  const FilterOptions& o_;
+  ProfileBuilder b_;
+  ProfileImporter import_;
+  filter::TimeWindow window_;
+  filter::TagFilter tags_;
+  std::optional<std::regex> thread_;
+  std::vector<std::regex> include_, exclude_;
+  FrameMatcher focus_, ignore_, hide_, show_, show_from_, prune_from_;
+  filter::Renamer renamer_;
+};
+
+// --min-percent: each stack cut at its first frame (from the root) whose
+// subtree holds less than the share of the default column's total.
+Profile cut_small(const Profile& p, double percent) {
+  const std::size_t col = p.default_value_index();
+  std::vector<std::int64_t> total(p.stack_count(), 0);
+  std::int64_t all = 0;
+  for (std::size_t i = 0; i < p.sample_count(); ++i) {
+    const std::int64_t v = std::llabs(p.values(i)[col]);
+    total[p.sample(i).stack] += v;
+    all += v;
+  }
+  for (StackId s = p.stack_count(); s-- > 1;) total[p.stack(s).parent] += total[s];
+  const double floor = static_cast<double>(all) * percent / 100.0;
+  ProfileBuilder b(p.value_types());
+  b.metadata() = p.metadata();
+  ProfileImporter import(b, p);
+  std::vector<StackId> path;
+  for (std::size_t i = 0; i < p.sample_count(); ++i) {
+    const Sample& s = p.sample(i);
+    path.clear();
+    for (StackId at = s.stack; at != kRootStack; at = p.stack(at).parent) path.push_back(at);
+    StackId kept = kRootStack;
+    for (auto it = path.rbegin(); it != path.rend() && static_cast<double>(total[*it]) >= floor; ++it) kept = *it;
+    b.add_sample(import.stack(kept), p.values(i), import.labels(s.labels), s.timestamp);
+  }
+  return std::move(b).finish();
+}
+
+}  // namespace
+
+Profile apply_filters(const Profile& p, const FilterOptions& o) {
+  if (o.min_percent < 0 || o.min_percent > 100 || std::isnan(o.min_percent))
+    throw UsageError("--min-percent: expected a percentage from 0 to 100");
+  SampleFilter f(p, o);
+  ProfileBuilder& b = f.builder();
+  b.metadata() = p.metadata();
+  Metadata& m = b.metadata();
+  const std::vector<std::string> words = describe(o);
+  m.filters.insert(m.filters.end(), words.begin(), words.end());
+  if (!o.relative && m.unfiltered_totals.empty() && !o.empty()) m.unfiltered_totals = abs_totals(p);
+  if (o.relative) m.unfiltered_totals.clear();
+  Profile out = f.run();
+  if (o.invert) out = reverse_stacks(out);
+  if (o.min_percent > 0) out = cut_small(out, o.min_percent);
+  return out;
+}
+
+}  // namespace fg

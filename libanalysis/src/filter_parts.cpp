@@ -1,0 +1,203 @@
+#include "filter_parts.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <ctime>
+
+#include "fg/error.h"
+#include "fg/units.h"
+
+namespace fg::filter {
+
+bool regex_find(std::string_view s, const std::regex& re) {
+  if (s.size() > kRegexSubjectLimit) s = s.substr(0, kRegexSubjectLimit);
+  return std::regex_search(s.begin(), s.end(), re);
+}
+
+std::optional<std::regex> compile(const std::string& option, const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  try {
+    return std::regex(text, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    throw UsageError(option + " '" + text + "': not a regular expression: " + e.what());
+  }
+}
+
+FrameMatcher::FrameMatcher(const Profile& p, std::optional<std::regex> re, bool name_only)
+    : p_(p), re_(std::move(re)), name_only_(name_only), cache_(re_ ? p.frame_count() : 0, -1) {}
+
+bool FrameMatcher::matches(FrameId f) {
+  std::int8_t& c = cache_[f];
+  if (c < 0) {
+    const Frame& frame = p_.frame(f);
+    const Function& fn = p_.function(frame.function);
+    auto found = [this](std::string_view s) { return !s.empty() && regex_find(s, *re_); };
+    c = found(p_.str(fn.name)) ||
+        (!name_only_ && (found(p_.str(fn.filename)) || found(p_.str(frame.module))));
+  }
+  return c != 0;
+}
+
+namespace {
+
+// "10s", "1.5m", "-30s": nanoseconds, with the sign.
+std::optional<double> parse_duration(const std::string& t) {
+  static const std::regex re(R"(^(-)?([0-9]+(?:\.[0-9]+)?)(ns|us|ms|s|m|h)$)");
+  std::smatch m;
+  if (!std::regex_match(t, m, re)) return std::nullopt;
+  const double unit = m[3] == "ns" ? 1 : m[3] == "us" ? 1e3 : m[3] == "ms" ? 1e6 : m[3] == "s" ? 1e9
+                      : m[3] == "m" ? 60e9 : 3600e9;
+  const double v = std::strtod(m[2].str().c_str(), nullptr) * unit;
+  return m[1].matched ? -v : v;
+}
+
+// "2026-11-21T15:52:00Z" (UTC; seconds and fractions optional).
+std::optional<std::int64_t> parse_date(const std::string& t) {
+  static const std::regex re(R"(^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?Z?$)");
+  std::smatch m;
+  if (!std::regex_match(t, m, re)) return std::nullopt;
+  std::tm tm{};
+  tm.tm_year = std::stoi(m[1]) - 1900;
+  tm.tm_mon = std::stoi(m[2]) - 1;
+  tm.tm_mday = std::stoi(m[3]);
+  tm.tm_hour = std::stoi(m[4]);
+  tm.tm_min = std::stoi(m[5]);
+  tm.tm_sec = m[6].matched ? std::stoi(m[6]) : 0;
+  const double fraction = m[7].matched ? std::strtod(m[7].str().c_str(), nullptr) : 0;
+  return static_cast<std::int64_t>(timegm(&tm)) * 1000000000 + static_cast<std::int64_t>(fraction * 1e9);
+}
+
+std::int64_t parse_time(const std::string& option, const std::string& t, std::int64_t start, std::int64_t end) {
+  if (auto d = parse_duration(t))
+    return *d < 0 || t[0] == '-' ? end + static_cast<std::int64_t>(*d) : start + static_cast<std::int64_t>(*d);
+  if (auto a = parse_date(t)) return *a;
+  if (!t.empty() && t.find_first_not_of("0123456789") == std::string::npos && t.size() < 20)
+    return std::strtoll(t.c_str(), nullptr, 10);
+  throw UsageError(option + " '" + t +
+                   "': expected a time from the start (10s, 250ms), from the end (-30s), a UTC date "
+                   "(2026-11-21T15:52:00Z) or nanoseconds since the epoch");
+}
+
+}  // namespace
+
+TimeWindow time_window(const Profile& p, const FilterOptions& o) {
+  TimeWindow w;
+  if (o.time_from.empty() && o.time_to.empty()) return w;
+  std::int64_t first = INT64_MAX, last = INT64_MIN;
+  for (std::size_t i = 0; i < p.sample_count(); ++i) {
+    const std::int64_t t = p.sample(i).timestamp;
+    if (t == kNoTimestamp) continue;
+    first = std::min(first, t);
+    last = std::max(last, t);
+  }
+  if (first == INT64_MAX)
+    throw UsageError(std::string(o.time_from.empty() ? "--time-to" : "--time-from") +
+                     ": the input's samples carry no timestamps");
+  const Metadata& m = p.metadata();
+  const std::int64_t start = m.start_time_ns != 0 ? m.start_time_ns : first;
+  const std::int64_t end = m.start_time_ns != 0 && m.duration_ns != 0 ? m.start_time_ns + m.duration_ns : last;
+  w.active = true;
+  if (!o.time_from.empty()) w.from = parse_time("--time-from", o.time_from, start, end);
+  if (!o.time_to.empty()) w.to = parse_time("--time-to", o.time_to, start, end);
+  return w;
+}
+
+TagFilter::TagFilter(const Profile& p, const FilterOptions& o)
+    : p_(p), focus_(parse("--tagfocus", o.tag_focus)), ignore_(parse("--tagignore", o.tag_ignore)) {}
+
+// pprof's syntax: [key=]regex[,regex...], or [key=]range where a range is
+// "64kb", "64kb:", ":1mb" or "64kb:1mb" (a number with an optional unit).
+std::optional<TagFilter::Match> TagFilter::parse(const std::string& option, const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  Match m;
+  std::string value = text;
+  if (const std::size_t eq = text.find('='); eq != std::string::npos) {
+    m.key = text.substr(0, eq);
+    value = text.substr(eq + 1);
+  }
+  static const std::regex one(R"(([+-]?[0-9]+)([A-Za-z]+)?)");
+  static const std::regex range(R"(^(([+-]?[0-9]+)([A-Za-z]+)?)?(:)?(([+-]?[0-9]+)([A-Za-z]+)?)?$)");
+  std::smatch r;
+  if (std::regex_search(value, one) && std::regex_match(value, r, range) && (r[1].matched || r[5].matched) &&
+      (r[4].matched || !r[5].matched)) {
+    m.numeric = true;
+    const std::string unit = r[1].matched ? r[3].str() : r[7].str();
+    m.unit = units::scale(0, unit, unit).unit;
+    if (r[1].matched) {
+      m.has_lo = true;
+      m.lo = units::scale(std::strtoll(r[2].str().c_str(), nullptr, 10), r[3].str(), r[3].str()).value;
+    }
+    if (r[5].matched) {
+      m.has_hi = true;
+      m.hi = units::scale(std::strtoll(r[6].str().c_str(), nullptr, 10), r[7].str(), r[7].str()).value;
+    }
+    if (!r[4].matched) m.hi = m.lo, m.has_hi = true;  // one value: equal to it
+    return m;
+  }
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = value.find(',', start);
+    m.regexes.push_back(*compile(option, value.substr(start, comma == std::string::npos ? comma : comma - start)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return m;
+}
+
+bool TagFilter::matches(const Match& m, const Sample& s) const {
+  const std::vector<Label>& labels = p_.labels(s.labels);
+  if (m.numeric) {
+    for (const Label& l : labels) {
+      if (!l.numeric || (!m.key.empty() && p_.str(l.key) != m.key)) continue;
+      const std::string unit = l.unit ? std::string(p_.str(l.unit)) : p_.str(l.key) == "bytes" ? "bytes" : "";
+      const units::Scaled v = units::scale(l.num, unit, m.unit);
+      if (v.unit != m.unit) continue;
+      if ((!m.has_lo || v.value >= m.lo) && (!m.has_hi || v.value <= m.hi)) return true;
+    }
+    return false;
+  }
+  if (m.key.empty()) {  // every regex must match some "key:value"
+    for (const std::regex& re : m.regexes) {
+      const bool found = std::any_of(labels.begin(), labels.end(), [&](const Label& l) {
+        return !l.numeric && regex_find(std::string(p_.str(l.key)) + ":" + std::string(p_.str(l.str)), re);
+      });
+      if (!found) return false;
+    }
+    return true;
+  }
+  for (const Label& l : labels) {
+    if (l.numeric || p_.str(l.key) != m.key) continue;
+    const std::string value(p_.str(l.str));
+    for (const std::regex& re : m.regexes)
+      if (regex_find(value, re)) return true;
+  }
+  return false;
+}
+
+bool TagFilter::keep(const Sample& s) const {
+  if (focus_ && !matches(*focus_, s)) return false;
+  return !(ignore_ && matches(*ignore_, s));
+}
+
+Renamer::Renamer(const Profile& p, const std::vector<std::string>& rules) : p_(p), done_(p.frame_count(), UINT32_MAX) {
+  for (const std::string& r : rules) {
+    const std::size_t eq = r.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError("--rename '" + r + "': expected REGEX=REPLACEMENT");
+    rules_.emplace_back(*compile("--rename", r.substr(0, eq)), r.substr(eq + 1));
+  }
+}
+
+FrameId Renamer::frame(FrameId f, ProfileBuilder& b, ProfileImporter& import) {
+  if (done_[f] != UINT32_MAX) return done_[f];
+  const Frame& frame = p_.frame(f);
+  const Function& fn = p_.function(frame.function);
+  std::string name(p_.str(fn.name));
+  if (name.size() <= kRegexSubjectLimit)  // longer names stay as they are
+    for (const auto& [re, replacement] : rules_) name = std::regex_replace(name, re, replacement);
+  if (name == p_.str(fn.name)) return done_[f] = import.frame(f);
+  const FunctionId to = b.function(name, {}, p_.str(fn.filename), fn.start_line);
+  return done_[f] = b.frame(to, frame.kind, frame.line, frame.address, import.string(frame.module));
+}
+
+}  // namespace fg::filter

@@ -1,0 +1,89 @@
+// The pieces of apply_filters() (fg/filter.h): regular expressions with
+// option-named errors, per-frame matching with a cache, the time window,
+// pprof's tag filters and renaming. Internal to libanalysis.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "fg/builder.h"
+#include "fg/filter.h"
+#include "fg/import.h"
+
+namespace fg::filter {
+
+/// std::regex backtracks recursively, so a long subject under a pattern
+/// like ".*x" exhausts the stack: subjects are searched in their first
+/// kRegexSubjectLimit bytes only (names that long are hostile, not real).
+inline constexpr std::size_t kRegexSubjectLimit = 8192;
+
+/// regex_search on at most the first kRegexSubjectLimit bytes of `s`.
+bool regex_find(std::string_view s, const std::regex& re);
+
+/// The regular expression of `option`, none for "". Throws UsageError
+/// naming the option when it does not compile.
+std::optional<std::regex> compile(const std::string& option, const std::string& text);
+
+/// Whether a frame matches, as pprof matches locations: the regex found in
+/// the function name, its file or its module (the name alone with
+/// `name_only`); cached per frame.
+class FrameMatcher {
+ public:
+  FrameMatcher(const Profile& p, std::optional<std::regex> re, bool name_only = false);
+  explicit operator bool() const { return re_.has_value(); }
+  bool matches(FrameId f);
+
+ private:
+  const Profile& p_;
+  std::optional<std::regex> re_;
+  bool name_only_;
+  std::vector<std::int8_t> cache_;  // -1 unknown, 0 no, 1 yes
+};
+
+/// --time-from/--time-to as absolute nanoseconds.
+struct TimeWindow {
+  bool active = false;
+  std::int64_t from = INT64_MIN, to = INT64_MAX;
+  bool contains(std::int64_t t) const { return !active || (t != kNoTimestamp && t >= from && t <= to); }
+};
+TimeWindow time_window(const Profile& p, const FilterOptions& o);
+
+/// pprof's -tagfocus and -tagignore.
+class TagFilter {
+ public:
+  TagFilter(const Profile& p, const FilterOptions& o);
+  bool keep(const Sample& s) const;
+
+ private:
+  struct Match {
+    std::string key;                 // "" for any key
+    std::vector<std::regex> regexes;  // string labels
+    bool numeric = false;             // a range instead
+    double lo = 0, hi = 0;            // in `unit`
+    bool has_lo = false, has_hi = false;
+    std::string unit;
+  };
+  static std::optional<Match> parse(const std::string& option, const std::string& text);
+  bool matches(const Match& m, const Sample& s) const;
+  const Profile& p_;
+  std::optional<Match> focus_, ignore_;
+};
+
+/// --rename RE=REPLACEMENT rules applied to function names.
+class Renamer {
+ public:
+  Renamer(const Profile& p, const std::vector<std::string>& rules);
+  bool empty() const { return rules_.empty(); }
+  /// The frame in the destination, renamed.
+  FrameId frame(FrameId f, ProfileBuilder& b, ProfileImporter& import);
+
+ private:
+  const Profile& p_;
+  std::vector<std::pair<std::regex, std::string>> rules_;
+  std::vector<FrameId> done_;  // per source frame, UINT32_MAX until made
+};
+
+}  // namespace fg::filter
