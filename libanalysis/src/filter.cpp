@@ -125,9 +125,9 @@ class SampleFilter {
       // The folded line's text, as grep sees it; past the regex subject
       // limit, each frame's text on its own.
       const std::string text = folded_text(frames);
-      auto any = [&](const std::vector<std::regex>& list) {
-        return std::any_of(list.begin(), list.end(), [&](const std::regex& r) {
-          if (text.size() <= filter::kRegexSubjectLimit) return filter::regex_find(text, r);
+      auto any = [&](const std::vector<filter::Pattern>& list) {
+        return std::any_of(list.begin(), list.end(), [&](const filter::Pattern& r) {
+          if (text.size() <= filter::kRegexSubjectLimit || r.literal) return filter::regex_find(text, r);
           return std::any_of(frames.begin(), frames.end(), [&](FrameId f) {
             return filter::regex_find(std::string(p_.frame_name(f)) + std::string(frame_kind_suffix(p_.frame(f).kind)), r);
           });
@@ -204,8 +204,8 @@ class SampleFilter {
   ProfileImporter import_;
   filter::TimeWindow window_;
   filter::TagFilter tags_;
-  std::optional<std::regex> thread_;
-  std::vector<std::regex> include_, exclude_;
+  std::optional<filter::Pattern> thread_;
+  std::vector<filter::Pattern> include_, exclude_;
   FrameMatcher focus_, ignore_, hide_, show_, show_from_, prune_from_;
   filter::Renamer renamer_;
 };

@@ -1,6 +1,7 @@
 #include "filter_parts.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <ctime>
 
@@ -9,21 +10,57 @@
 
 namespace fg::filter {
 
-bool regex_find(std::string_view s, const std::regex& re) {
+bool regex_find(std::string_view s, const Pattern& p) {
+  if (p.literal) {
+    const std::string& l = *p.literal;
+    if (p.at_start && p.at_end) return s == l;
+    if (p.at_start) return s.substr(0, l.size()) == l;
+    if (p.at_end) return s.size() >= l.size() && s.substr(s.size() - l.size()) == l;
+    return s.find(l) != std::string_view::npos;
+  }
   if (s.size() > kRegexSubjectLimit) s = s.substr(0, kRegexSubjectLimit);
-  return std::regex_search(s.begin(), s.end(), re);
+  return std::regex_search(s.begin(), s.end(), p.re);
 }
 
-std::optional<std::regex> compile(const std::string& option, const std::string& text) {
+namespace {
+
+// The text a pattern matches literally, if it does: no operators, escapes
+// only of punctuation; a leading ^ and a trailing $ are anchors.
+std::optional<std::string> literal_text(std::string_view t, bool& at_start, bool& at_end) {
+  at_start = !t.empty() && t.front() == '^';
+  if (at_start) t.remove_prefix(1);
+  at_end = !t.empty() && t.back() == '$' && (t.size() < 2 || t[t.size() - 2] != '\\');
+  if (at_end) t.remove_suffix(1);
+  std::string out;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c == '\\') {
+      if (i + 1 >= t.size() || std::isalnum(static_cast<unsigned char>(t[i + 1]))) return std::nullopt;
+      out += t[++i];
+    } else if (std::string_view(".^$|?*+()[]{}").find(c) != std::string_view::npos) {
+      return std::nullopt;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<Pattern> compile(const std::string& option, const std::string& text) {
   if (text.empty()) return std::nullopt;
+  Pattern p;
   try {
-    return std::regex(text, std::regex::ECMAScript);
+    p.re = std::regex(text, std::regex::ECMAScript);
   } catch (const std::regex_error& e) {
     throw UsageError(option + " '" + text + "': not a regular expression: " + e.what());
   }
+  p.literal = literal_text(text, p.at_start, p.at_end);
+  return p;
 }
 
-FrameMatcher::FrameMatcher(const Profile& p, std::optional<std::regex> re, bool name_only)
+FrameMatcher::FrameMatcher(const Profile& p, std::optional<Pattern> re, bool name_only)
     : p_(p), re_(std::move(re)), name_only_(name_only), cache_(re_ ? p.frame_count() : 0, -1) {}
 
 bool FrameMatcher::matches(FrameId f) {
@@ -157,7 +194,7 @@ bool TagFilter::matches(const Match& m, const Sample& s) const {
     return false;
   }
   if (m.key.empty()) {  // every regex must match some "key:value"
-    for (const std::regex& re : m.regexes) {
+    for (const Pattern& re : m.regexes) {
       const bool found = std::any_of(labels.begin(), labels.end(), [&](const Label& l) {
         return !l.numeric && regex_find(std::string(p_.str(l.key)) + ":" + std::string(p_.str(l.str)), re);
       });
@@ -168,7 +205,7 @@ bool TagFilter::matches(const Match& m, const Sample& s) const {
   for (const Label& l : labels) {
     if (l.numeric || p_.str(l.key) != m.key) continue;
     const std::string value(p_.str(l.str));
-    for (const std::regex& re : m.regexes)
+    for (const Pattern& re : m.regexes)
       if (regex_find(value, re)) return true;
   }
   return false;
@@ -184,7 +221,7 @@ Renamer::Renamer(const Profile& p, const std::vector<std::string>& rules) : p_(p
     const std::size_t eq = r.find('=');
     if (eq == std::string::npos || eq == 0)
       throw UsageError("--rename '" + r + "': expected REGEX=REPLACEMENT");
-    rules_.emplace_back(*compile("--rename", r.substr(0, eq)), r.substr(eq + 1));
+    rules_.emplace_back(compile("--rename", r.substr(0, eq))->re, r.substr(eq + 1));
   }
 }
 

@@ -1,0 +1,194 @@
+#include <doctest/doctest.h>
+
+#include "fg/builder.h"
+#include "fg/error.h"
+#include "fg/filter.h"
+#include "test_util.h"
+
+using namespace fg;
+
+namespace {
+
+std::string filtered(const std::string& folded, const FilterOptions& o) {
+  return test::collapsed(apply_filters(test::folded(folded), o));
+}
+
+const char* kStacks =
+    "main;runtime.gc 2\n"
+    "main;parse;lex 5\n"
+    "main;parse;runtime.alloc 3\n"
+    "main;eval;eval;eval;add 4\n";
+
+// A profile with thread labels and timestamps, as a JFR or jemalloc reader
+// makes one.
+Profile threaded() {
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
+  auto sample = [&](const char* thread, std::vector<const char*> names, std::int64_t t) {
+    std::vector<FrameId> frames;
+    for (const char* n : names) frames.push_back(b.frame(n));
+    Label l;
+    l.key = b.intern(kThreadLabel);
+    l.str = b.intern(thread);
+    b.add_sample(b.stack(frames), std::vector<std::int64_t>{1}, b.labels({l}), t);
+  };
+  b.metadata().start_time_ns = 1000000000;
+  b.metadata().duration_ns = 10000000000;
+  sample("main", {"run", "work"}, 1000000000);
+  sample("worker-1", {"run", "io"}, 3000000000);
+  sample("worker-2", {"run", "io"}, 9000000000);
+  return std::move(b).finish();
+}
+
+}  // namespace
+
+TEST_CASE("filter: focus and ignore select samples, as pprof") {
+  FilterOptions o;
+  o.focus = "parse";
+  CHECK(filtered(kStacks, o) == "main;parse;lex 5\nmain;parse;runtime.alloc 3\n");
+  o.ignore = "runtime";
+  CHECK(filtered(kStacks, o) == "main;parse;lex 5\n");
+  o = {};
+  o.focus = "nothing";
+  CHECK(filtered(kStacks, o).empty());  // an empty result is a result
+}
+
+TEST_CASE("filter: hide and show remove frames and keep the samples") {
+  FilterOptions o;
+  o.hide = "^runtime\\.";
+  CHECK(filtered(kStacks, o) == "main 2\nmain;eval;eval;eval;add 4\nmain;parse 3\nmain;parse;lex 5\n");
+  o = {};
+  o.show = "^(main|parse)$";
+  CHECK(filtered(kStacks, o) == "main 6\nmain;parse 8\n");
+}
+
+TEST_CASE("filter: show_from keeps from the rootmost match, prune_from up to the leafmost") {
+  FilterOptions o;
+  o.show_from = "^eval$";
+  CHECK(filtered(kStacks, o) == "eval;eval;eval;add 4\n");
+  o = {};
+  o.prune_from = "^eval$";
+  CHECK(filtered(kStacks, o) ==
+        "main;eval;eval;eval 4\nmain;parse;lex 5\nmain;parse;runtime.alloc 3\nmain;runtime.gc 2\n");
+}
+
+TEST_CASE("filter: include and exclude match the folded line, as grep would") {
+  FilterOptions o;
+  o.include = {"parse;lex", "gc$"};
+  CHECK(filtered(kStacks, o) == "main;parse;lex 5\nmain;runtime.gc 2\n");
+  o = {};
+  o.exclude = {"runtime"};
+  CHECK(filtered(kStacks, o) == "main;eval;eval;eval;add 4\nmain;parse;lex 5\n");
+}
+
+TEST_CASE("filter: skip, max depth, collapse recursion, rename, invert") {
+  FilterOptions o;
+  o.skip = 1;
+  CHECK(filtered("a;b;c 1\n", o) == "b;c 1\n");
+  o = {};
+  o.max_depth = 2;
+  CHECK(filtered("a;b;c 1\na;b;d 2\n", o) == "a;b 3\n");
+  o = {};
+  o.collapse_recursion = true;
+  CHECK(filtered("main;eval;eval;eval;add 4\n", o) == "main;eval;add 4\n");
+  o = {};
+  o.rename = {"\\$\\$Lambda\\$[0-9]+=$$$$Lambda", "^(\\w+)\\.go:.*$=$1"};
+  CHECK(filtered("Foo$$Lambda$12.run 1\nFoo$$Lambda$13.run 1\nmain.go:12 2\n", o) ==
+        "Foo$$Lambda.run 2\nmain 2\n");
+  o = {};
+  o.invert = true;
+  CHECK(filtered("a;b;c 1\n", o) == "c;b;a 1\n");
+}
+
+TEST_CASE("filter: min-percent cuts stacks at small frames") {
+  FilterOptions o;
+  o.min_percent = 20;
+  CHECK(filtered("a;b 90\na;c 10\n", o) == "a 10\na;b 90\n");
+  o.min_percent = 101;
+  CHECK_THROWS_AS(filtered("a 1\n", o), UsageError);
+}
+
+TEST_CASE("filter: threads as frames, folded, selected; time windows") {
+  FilterOptions o;
+  o.threads = ThreadMode::kFrame;
+  CHECK(test::collapsed(apply_filters(threaded(), o)) == "main;run;work 1\nworker-1;run;io 1\nworker-2;run;io 1\n");
+  o = {};
+  o.threads = ThreadMode::kFold;
+  Profile folded = apply_filters(threaded(), o);
+  CHECK(folded.sample_count() == 3);  // timed samples stay apart
+  for (std::size_t i = 0; i < folded.sample_count(); ++i) CHECK(folded.labels(folded.sample(i).labels).empty());
+  o = {};
+  o.thread = "^worker";
+  CHECK(test::collapsed(apply_filters(threaded(), o)) == "run;io 2\n");
+  o = {};
+  o.time_from = "1s";
+  o.time_to = "-2.5s";  // the recording ran 10 s from t=1 s: 2 s to 8.5 s
+  CHECK(test::collapsed(apply_filters(threaded(), o)) == "run;io 1\n");
+  o.time_from = "1970-01-01T00:00:01Z";
+  o.time_to = "2500000000";
+  CHECK(test::collapsed(apply_filters(threaded(), o)) == "run;work 1\n");
+  o.time_to = "soon";
+  CHECK_THROWS_WITH_AS(apply_filters(threaded(), o), doctest::Contains("--time-to 'soon': expected a time"),
+                       UsageError);
+  o = {};
+  o.time_from = "1s";
+  CHECK_THROWS_WITH_AS(apply_filters(test::folded("a 1\n"), o),
+                       "--time-from: the input's samples carry no timestamps", UsageError);
+}
+
+TEST_CASE("filter: tagfocus and tagignore with strings and numeric ranges") {
+  std::string bytes = "";
+  ProfileBuilder b(std::vector<ValueType>{{"space", "bytes"}});
+  auto sample = [&](const char* name, const char* phase, std::int64_t size) {
+    Label s, n;
+    s.key = b.intern("phase");
+    s.str = b.intern(phase);
+    n.key = b.intern("bytes");
+    n.num = size;
+    n.numeric = true;
+    b.add_sample(std::vector<FrameId>{b.frame(name)}, std::vector<std::int64_t>{size}, b.labels({s, n}));
+  };
+  sample("small", "load", 64);
+  sample("big", "load", 1 << 20);
+  sample("mid", "save", 4096);
+  const Profile p = std::move(b).finish();
+  FilterOptions o;
+  o.tag_focus = "phase=load";
+  CHECK(test::collapsed(apply_filters(p, o)) == "big 1048576\nsmall 64\n");
+  o.tag_focus = "bytes=1kb:64kb";
+  CHECK(test::collapsed(apply_filters(p, o)) == "mid 4096\n");
+  o.tag_focus = ":1kb";
+  CHECK(test::collapsed(apply_filters(p, o)) == "small 64\n");
+  o.tag_focus = "load,phase:";  // every regex must match some key:value
+  CHECK(test::collapsed(apply_filters(p, o)) == "big 1048576\nsmall 64\n");
+  o = {};
+  o.tag_ignore = "phase=save";
+  CHECK(test::collapsed(apply_filters(p, o)) == "big 1048576\nsmall 64\n");
+}
+
+TEST_CASE("filter: the order is documented: hide before show_from, skip after both") {
+  FilterOptions o;
+  o.hide = "^b$";
+  o.show_from = "^c$";
+  o.skip = 1;
+  CHECK(filtered("a;b;c;d;e 1\n", o) == "d;e 1\n");
+}
+
+TEST_CASE("filter: bad regular expressions name the option") {
+  FilterOptions o;
+  o.focus = "(";
+  CHECK_THROWS_WITH_AS(filtered("a 1\n", o), doctest::Contains("--focus '(': not a regular expression"),
+                       UsageError);
+  o = {};
+  o.rename = {"noequals"};
+  CHECK_THROWS_WITH_AS(filtered("a 1\n", o), "--rename 'noequals': expected REGEX=REPLACEMENT", UsageError);
+}
+
+TEST_CASE("filter: reports keep percentages of the unfiltered total unless relative") {
+  FilterOptions o;
+  o.focus = "parse";
+  Profile p = apply_filters(test::folded(kStacks), o);
+  CHECK(p.metadata().unfiltered_totals == std::vector<std::int64_t>{14});
+  CHECK(p.metadata().filters == std::vector<std::string>{"focus=parse"});
+  o.relative = true;
+  CHECK(apply_filters(test::folded(kStacks), o).metadata().unfiltered_totals.empty());
+}
