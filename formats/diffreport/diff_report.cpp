@@ -7,10 +7,14 @@
 #include <vector>
 
 #include "fg/error.h"
+#include "formats/report/table_text.h"
 
 namespace fg::formats::diffreport {
 
 namespace {
+
+using report::csv_field;
+using report::markdown_cell;
 
 struct Row {
   const FunctionDelta* f;
@@ -56,30 +60,6 @@ std::string total_change(const Diff& d) {
   if (d.base_total_raw == 0) return d.new_total == 0 ? "0%" : "new";
   return fixed(100.0 * static_cast<double>(d.new_total - d.base_total_raw) / std::fabs(static_cast<double>(d.base_total_raw)),
                "%+.2f%%");
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
-// A name in a Markdown table cell: pipes, backslashes, backticks, angle
-// brackets and line breaks cannot break the table or become markup.
-std::string markdown_cell(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|' || c == '\\' || c == '`' || c == '*' || c == '_' || c == '[' || c == ']') out += '\\';
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '\n' || c == '\r') out += ' ';
-    else out += c;
-  }
-  return out;
 }
 
 void text(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, std::ostream& out) {

@@ -10,6 +10,7 @@
 #include "fg/error.h"
 #include "fg/units.h"
 #include "formats/report/profile_labels.h"
+#include "formats/report/table_text.h"
 
 namespace fg::formats::top {
 
@@ -91,15 +92,6 @@ Scale scale_for(const Table& t) {
 
 std::string scaled(std::int64_t v, const Scale& s) { return units::scaled_label(v, s.from, s.to); }
 
-std::string csv_quoted(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
 
 }  // namespace
 
@@ -141,27 +133,10 @@ void write_csv(const Profile& p, const WriteOptions& o, std::ostream& out, Diagn
       return s;
     };
     out << node.flat << ',' << pct(node.flat) << ',' << pct(sum) << ',' << node.cum << ',' << pct(node.cum) << ','
-        << csv_quoted(row_name(node)) << '\n';
+        << report::csv_field(row_name(node)) << '\n';
   }
 }
 
-namespace {
-
-// A name in a Markdown table cell: pipes, markup characters and line
-// breaks cannot break the table.
-std::string markdown_cell(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|' || c == '\\' || c == '`' || c == '*' || c == '_' || c == '[' || c == ']') out += '\\';
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '\n' || c == '\r') out += ' ';
-    else out += c;
-  }
-  return out;
-}
-
-}  // namespace
 
 void write_markdown(const Profile& p, const WriteOptions& o, std::ostream& out, Diagnostics&) {
   Table t = make_table(p, o);
@@ -173,7 +148,7 @@ void write_markdown(const Profile& p, const WriteOptions& o, std::ostream& out, 
     sum += node.flat;
     out << "| " << scaled(node.flat, s) << " | " << percent(node.flat, t.graph.total) << " | "
         << percent(sum, t.graph.total) << " | " << scaled(node.cum, s) << " | " << percent(node.cum, t.graph.total)
-        << " | " << markdown_cell(row_name(node)) << " |\n";
+        << " | " << report::markdown_cell(row_name(node)) << " |\n";
   }
 }
 

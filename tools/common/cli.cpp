@@ -170,6 +170,12 @@ Profile read_inputs(const CommonOptions& o, Diagnostics& diagnostics) {
   return merge(profiles);
 }
 
+Profile read_filtered(const CommonOptions& o, const FilterOptions& filters, Diagnostics& diagnostics) {
+  Profile p = read_inputs(o, diagnostics);
+  if (filters.empty() && !filters.relative) return p;
+  return apply_filters(p, filters);
+}
+
 void write_output(const Profile& profile, const CommonOptions& o, const formats::WriteOptions& w,
                   Diagnostics& diagnostics) {
   const formats::Format& f = formats::choose_output_format(o.to, o.output);

@@ -61,6 +61,8 @@ Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o);
 Profile read_input(const std::string& path, const CommonOptions& o, Diagnostics& diagnostics);
 /// Reads every input (detecting each format) and merges them.
 Profile read_inputs(const CommonOptions& o, Diagnostics& diagnostics);
+/// read_inputs(), then the filters (when any are given).
+Profile read_filtered(const CommonOptions& o, const FilterOptions& filters, Diagnostics& diagnostics);
 /// Writes `profile` in the chosen format to -o, atomically.
 void write_output(const Profile& profile, const CommonOptions& o, const formats::WriteOptions& w,
                   Diagnostics& diagnostics);

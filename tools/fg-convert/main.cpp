@@ -42,8 +42,7 @@ int main(int argc, char** argv) {
     if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
     write.value = common.value;
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
-    fg::Profile profile = fg::cli::read_inputs(common, diagnostics);
-    if (!filters.empty() || filters.relative) profile = fg::apply_filters(profile, filters);
+    const fg::Profile profile = fg::cli::read_filtered(common, filters, diagnostics);
     fg::cli::write_output(profile, common, write, diagnostics);
     fg::cli::finish_diagnostics(tool, common, diagnostics);
     return 0;

@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
     if (!common.to && common.output == "-") common.to = "collapsed";  // for pipelines
     write.value = common.value;
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
-    const fg::Profile profile = fg::apply_filters(fg::cli::read_inputs(common, diagnostics), filters);
+    const fg::Profile profile = fg::cli::read_filtered(common, filters, diagnostics);
     fg::cli::write_output(profile, common, write, diagnostics);
     fg::cli::finish_diagnostics(tool, common, diagnostics);
     return 0;

@@ -51,8 +51,7 @@ int main(int argc, char** argv) {
     if (format != "text" && format != "csv" && format != "markdown")
       throw fg::UsageError("--format " + format + ": expected text, csv or markdown");
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
-    fg::Profile profile = fg::cli::read_inputs(common, diagnostics);
-    if (!filters.empty() || filters.relative) profile = fg::apply_filters(profile, filters);
+    const fg::Profile profile = fg::cli::read_filtered(common, filters, diagnostics);
     fg::formats::Output output(common.output, false);
     if (common.value == "all") {
       if (format != "text") throw fg::UsageError("--value all: only with --format text");

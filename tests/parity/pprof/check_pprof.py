@@ -44,6 +44,14 @@ def folded(text, strip):
     return {k: v for k, v in stacks.items() if v}
 
 
+def run_utc(argv):
+    """argv's output with TZ=UTC (pprof's headers print local times); exits on failure."""
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, TZ="UTC"))
+    if p.returncode != 0:
+        sys.exit("FAIL: %s exited %d: %s" % (argv[0], p.returncode, p.stderr.decode()))
+    return p.stdout.decode()
+
+
 def find_case(tsv, case):
     """The columns after the name of CASE's line in TSV."""
     for line in open(os.path.join(HERE, tsv)):
@@ -160,11 +168,7 @@ def top(fg, case, tsv="top_cases.tsv"):
         argv = [os.path.join(os.path.dirname(fg), "fg-top"), "--node-count", "100000", *args]
     else:
         argv = [fg, "--to", "top", *args]
-    p = subprocess.run([*argv, os.path.join(HERE, profile)], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, env=dict(os.environ, TZ="UTC"))
-    if p.returncode != 0:
-        sys.exit("FAIL: fg-convert exited %d: %s" % (p.returncode, p.stderr.decode()))
-    mine = p.stdout.decode().splitlines()
+    mine = run_utc([*argv, os.path.join(HERE, profile)]).splitlines()
     want = open(os.path.join(HERE, ref)).read().splitlines()
     if mine != want:
         for i, (a, b) in enumerate(zip(mine, want)):
@@ -197,12 +201,7 @@ def dot_lines(text, ours):
 def dot(fg, case):
     profile, options, ref = find_case("dot_cases.tsv", case)
     args = [a for a in options.split("|") if a]
-    env = dict(os.environ, TZ="UTC")
-    p = subprocess.run([fg, "--to", "dot", *args, os.path.join(HERE, profile)], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, env=env)
-    if p.returncode != 0:
-        sys.exit("FAIL: fg-convert exited %d: %s" % (p.returncode, p.stderr.decode()))
-    mine = dot_lines(p.stdout.decode(), True)
+    mine = dot_lines(run_utc([fg, "--to", "dot", *args, os.path.join(HERE, profile)]), True)
     want = dot_lines(open(os.path.join(HERE, ref)).read(), False)
     if mine != want:
         for i, (a, b) in enumerate(zip(mine, want)):
