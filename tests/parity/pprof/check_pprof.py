@@ -52,6 +52,18 @@ def run_utc(argv):
     return p.stdout.decode()
 
 
+def same_lines(mine, want):
+    """True when equal; else prints the first differing line and the counts."""
+    if mine == want:
+        return True
+    for i, (a, b) in enumerate(zip(mine, want)):
+        if a != b:
+            print("line %d:\n  fg:    %s\n  pprof: %s" % (i + 1, a, b))
+            break
+    print("FAIL: %d lines from fg, %d from pprof" % (len(mine), len(want)))
+    return False
+
+
 def find_case(tsv, case):
     """The columns after the name of CASE's line in TSV."""
     for line in open(os.path.join(HERE, tsv)):
@@ -170,12 +182,7 @@ def top(fg, case, tsv="top_cases.tsv"):
         argv = [fg, "--to", "top", *args]
     mine = run_utc([*argv, os.path.join(HERE, profile)]).splitlines()
     want = open(os.path.join(HERE, ref)).read().splitlines()
-    if mine != want:
-        for i, (a, b) in enumerate(zip(mine, want)):
-            if a != b:
-                print("line %d:\n  fg:    %s\n  pprof: %s" % (i + 1, a, b))
-                break
-        print("FAIL: %d lines from fg, %d from pprof" % (len(mine), len(want)))
+    if not same_lines(mine, want):
         return 1
     print("%s: %d lines identical to go tool pprof -top" % (case, len(mine)))
     return 0
@@ -203,12 +210,7 @@ def dot(fg, case):
     args = [a for a in options.split("|") if a]
     mine = dot_lines(run_utc([fg, "--to", "dot", *args, os.path.join(HERE, profile)]), True)
     want = dot_lines(open(os.path.join(HERE, ref)).read(), False)
-    if mine != want:
-        for i, (a, b) in enumerate(zip(mine, want)):
-            if a != b:
-                print("line %d:\n  fg:    %s\n  pprof: %s" % (i + 1, a, b))
-                break
-        print("FAIL: %d lines from fg, %d from pprof" % (len(mine), len(want)))
+    if not same_lines(mine, want):
         return 1
     nodes = sum(1 for l in mine if re.match(r"N\d+ \[label=", l))
     print("%s: %d lines (%d function nodes) identical to go tool pprof -dot" % (case, len(mine), nodes))
