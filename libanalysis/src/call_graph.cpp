@@ -46,6 +46,7 @@ std::string printable_name(const CallGraphNode& n) {
 }
 
 NodeKey key_of(const Profile& p, const std::vector<std::string>& names, FrameId f, Granularity g) {
+  if (g == Granularity::kFile) return {file_frame_name(p, f), std::string(), 0, 0};
   const Frame& fr = p.frame(f);
   const Function& fn = p.function(fr.function);
   std::int64_t line = g == Granularity::kFunction ? 0 : fr.line;

@@ -12,11 +12,21 @@ bool drops(const Frame& f, Granularity g) {
     case Granularity::kFunction: return f.line != 0 || f.address != 0 || f.module != 0;
     case Granularity::kLine: return f.address != 0 || f.module != 0;
     case Granularity::kAddress: return false;
+    case Granularity::kFile: return true;  // names change to files
   }
   return false;
 }
 
 }  // namespace
+
+std::string file_frame_name(const Profile& p, FrameId f) {
+  const Frame& fr = p.frame(f);
+  const std::string_view file = p.str(p.function(fr.function).filename);
+  if (!file.empty()) return std::string(file);
+  const std::string_view module = p.str(fr.module);
+  if (!module.empty()) return "[" + std::string(module.substr(module.find_last_of('/') + 1)) + "]";
+  return "<unknown>";
+}
 
 bool finer_than(const Profile& p, Granularity g) {
   for (FrameId f = 0; f < p.frame_count(); ++f)
@@ -33,6 +43,10 @@ Profile at_granularity(const Profile& p, Granularity g) {
   for (FrameId f = 0; f < p.frame_count(); ++f) {
     const Frame& fr = p.frame(f);
     const Function& fn = p.function(fr.function);
+    if (g == Granularity::kFile) {
+      coarse[f] = b.frame(b.function(file_frame_name(p, f)), FrameKind::kNative);
+      continue;
+    }
     FunctionId nf = b.function(p.str(fn.name), p.str(fn.system_name), p.str(fn.filename), fn.start_line);
     coarse[f] = g == Granularity::kFunction ? b.frame(nf, fr.kind)
                 : g == Granularity::kLine   ? b.frame(nf, fr.kind, fr.line)

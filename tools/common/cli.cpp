@@ -84,13 +84,15 @@ po::options_description symbolization_options(formats::SymbolizeOptions& o) {
 po::options_description report_options(formats::WriteOptions& o) {
   po::options_description d("Report options (as go tool pprof)");
   d.add_options()
-      ("granularity", po::value<std::string>()->value_name("function|line|address")->notifier([&o](const std::string& v) {
+      ("granularity", po::value<std::string>()->value_name("function|line|address|file")->notifier([&o](const std::string& v) {
          if (v == "function" || v == "functions") o.granularity = Granularity::kFunction;
          else if (v == "line" || v == "lines") o.granularity = Granularity::kLine;
          else if (v == "address" || v == "addresses") o.granularity = Granularity::kAddress;
-         else throw UsageError("--granularity " + v + ": expected function, line or address");
+         else if (v == "file" || v == "files") o.granularity = Granularity::kFile;
+         else throw UsageError("--granularity " + v + ": expected function, line, address or file");
        }),
-       "how finely frames are told apart in graphs, tables and folded output (default function)")
+       "how finely frames are told apart in graphs, tables and folded output (default function; file: one per "
+       "source file)")
       ("node-count", po::value<std::size_t>(&o.node_count)->value_name("N"),
        "show at most N rows of a top table (default: all) or nodes of a call graph (default 80)")
       ("node-fraction", po::value<double>(&o.node_fraction)->value_name("F"),

@@ -4,6 +4,8 @@
 // per function unless the user asks for lines.
 #pragma once
 
+#include <string>
+
 #include "fg/profile.h"
 
 namespace fg {
@@ -12,7 +14,12 @@ enum class Granularity {
   kFunction,  ///< one frame per function (and kind): lines and addresses dropped
   kLine,      ///< one frame per function and source line
   kAddress,   ///< every frame as read
+  kFile,      ///< one frame per source file (pprof's -files): named by the file, else
+              ///< "[module]", else "<unknown>"
 };
+
+/// The name a frame has at file granularity.
+std::string file_frame_name(const Profile& profile, FrameId frame);
 
 /// True when some frame of `profile` holds detail that `g` drops (so
 /// at_granularity() would change it).
