@@ -110,6 +110,7 @@ class Writer {
   std::string buf_;
   std::string count_name_;
   double total_ = 0;
+  std::optional<std::size_t> base_col_;  // the base column of a differential graph
 };
 
 void Writer::text(const char* id, double x, double y, std::string_view content, const char* extra) {
@@ -192,7 +193,23 @@ void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layou
   const FrameId f = root ? 0 : tree_.frame(r.node);
   std::string_view name = root ? std::string_view("all") : p_.frame_name(f);
 
-  buf_ += "<g>\n<title>";
+  if (layout.diff && base_col_) {
+    // The details line shows these on hover; the title stays flamegraph.pl's.
+    const std::int64_t base = tree_.total(r.node, *base_col_), delta = r.width - base;
+    buf_ += "<g data-diff=\"base ";
+    buf_ += with_commas(std::to_string(base));
+    buf_ += ", new ";
+    buf_ += with_commas(std::to_string(r.width));
+    buf_ += ", change ";
+    if (delta > 0) buf_ += '+';
+    buf_ += with_commas(std::to_string(delta));
+    buf_ += " (";
+    if (delta >= 0) buf_ += '+';
+    append_fixed(buf_, 100.0 * static_cast<double>(delta) / total_, 2);
+    buf_ += "% of the total)\">\n<title>";
+  } else {
+    buf_ += "<g>\n<title>";
+  }
   xml_escape(buf_, name);
   buf_ += " (";
   buf_ += with_commas(std::to_string(r.width));
@@ -334,6 +351,7 @@ void Writer::removed_frame(const Removed& m, const Canvas& c, std::int64_t base_
 void Writer::run() {
   const ValueType& vt = p_.value_types()[col_];
   count_name_ = !o_.count_name.empty() ? o_.count_name : vt.unit == "count" ? "samples" : vt.unit;
+  base_col_ = p_.base_of(col_);
   total_ = static_cast<double>(tree_.total(kRootStack, col_));
   if (!(total_ > 0)) {
     std::string where;
@@ -369,6 +387,10 @@ void Writer::run() {
     max_depth = std::max(max_depth, m.rect.depth);
     c.image_width = std::max(c.image_width, std::ceil(m.x + m.w + kXPad));
   }
+  constexpr std::string_view kRemovedCaption = "only in the base";
+  if (!removed.empty())  // room for the band's caption too
+    c.image_width = std::max(c.image_width, std::ceil(band_left + static_cast<double>(kRemovedCaption.size()) *
+                                                                      o_.font_size * o_.font_width + kXPad));
   c.height = (max_depth + 1) * c.frame_height + c.ypad1 + c.ypad2;
   if (!o_.subtitle.empty()) c.height += c.ypad3;
   header(c);
@@ -380,7 +402,7 @@ void Writer::run() {
   buf_ += "</g>\n";
   if (!removed.empty()) {
     buf_ += "<g id=\"removed\">\n";
-    text("removed-caption", band_left, o_.font_size * 2, "only in the base");
+    text("removed-caption", band_left, o_.font_size * 2, kRemovedCaption);
     const std::int64_t base_total = tree_.total(kRootStack, *p_.base_of(col_));
     for (const Removed& m : removed) removed_frame(m, c, base_total);
     buf_ += "</g>\n";

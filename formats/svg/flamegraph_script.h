@@ -37,7 +37,9 @@ function fg_init() {
   });
   frames.addEventListener("mouseover", function (e) {
     var it = fg_item(e.target);
-    if (it) fg.details.nodeValue = fg.nametype + " " + it.info;
+    if (!it) return;
+    var diff = it.g.getAttribute("data-diff");  // differential graphs: base, new and the change
+    fg.details.nodeValue = fg.nametype + " " + it.info + (diff ? " \u2014 " + diff : "");
   });
   frames.addEventListener("mouseout", function (e) {
     if (fg_item(e.target)) fg.details.nodeValue = " ";
