@@ -56,9 +56,16 @@ Table make_table(const Profile& p, const WriteOptions& o) {
   }
   // pprof marks a row "(inline)" or "(partial-inline)" by the edges into it
   // that survive its trimming of the graph: recompute the marks from those.
+  // Only a function inlined somewhere can be marked: the edges into the
+  // others need not be counted.
+  std::vector<bool> marked(t.graph.nodes.size(), false);
+  bool any = false;
+  for (std::size_t n = 0; n < t.graph.nodes.size(); ++n)
+    if (kept[n] && (t.graph.nodes[n].inlined || t.graph.nodes[n].partly_inlined)) marked[n] = any = true;
   std::vector<std::uint8_t> in(t.graph.nodes.size(), 0);  // bit 1: inlined edge, bit 2: called edge
-  for (const CallGraphEdge& e : kept_edges(p, t.graph, go.column, kept, o.edge_fraction))
-    in[e.callee] |= e.inlined ? 1 : 2;
+  if (any)
+    for (const CallGraphEdge& e : kept_edges(p, t.graph, go.column, kept, o.edge_fraction, &marked))
+      in[e.callee] |= e.inlined ? 1 : 2;
   for (std::size_t n = 0; n < t.graph.nodes.size(); ++n) {
     if (!kept[n] || in[n] == 0) continue;  // no edges in: keep what the frames say
     t.graph.nodes[n].inlined = in[n] == 1;

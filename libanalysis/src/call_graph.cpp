@@ -167,7 +167,8 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
 }
 
 std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std::size_t column,
-                                      const std::vector<bool>& kept, double edge_fraction) {
+                                      const std::vector<bool>& kept, double edge_fraction,
+                                      const std::vector<bool>* callees) {
   std::vector<CallGraphEdge> edges;
   EdgeCounter counter(edges);
   // Each frame's node, or kDropped: one lookup per step up a stack.
@@ -189,7 +190,8 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
         continue;
       }
       const std::uint32_t n = x >> 1;
-      if (callee != UINT32_MAX && callee != n) counter.add(n, callee, callee_inlined, skipped, v, stamp);
+      if (callee != UINT32_MAX && callee != n && (!callees || (*callees)[callee]))
+        counter.add(n, callee, callee_inlined, skipped, v, stamp);
       callee = n;
       callee_inlined = x & 1;
       skipped = false;

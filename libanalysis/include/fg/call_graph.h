@@ -69,9 +69,11 @@ CallGraph build_call_graph(const Profile& profile, const CallGraphOptions& optio
 /// dropping nodes: a kept node's nearest kept caller on each stack becomes
 /// its caller (a residual edge when nodes were skipped between them), each
 /// edge counted once per sample; then edges whose |weight| is under
-/// `edge_fraction` of the total are dropped.
+/// `edge_fraction` of the total are dropped. With `callees`, only the edges
+/// into those nodes are counted (a view that needs no others saves the work).
 std::vector<CallGraphEdge> kept_edges(const Profile& profile, const CallGraph& graph, std::size_t column,
-                                      const std::vector<bool>& kept, double edge_fraction);
+                                      const std::vector<bool>& kept, double edge_fraction,
+                                      const std::vector<bool>* callees = nullptr);
 
 /// Node indices sorted as pprof's top table sorts them: by |flat|
 /// descending, then by name.
