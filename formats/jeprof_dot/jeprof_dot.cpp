@@ -4,6 +4,7 @@
 
 #include "fg/builder.h"
 #include "formats/jeprof_dot/jeprof_graph.h"
+#include "formats/jeprof_dot/reconcile.h"
 #include "formats/jeprof_dot/unfold.h"
 
 namespace fg::formats::jeprof_dot {
@@ -40,7 +41,7 @@ Sniff sniff(std::string_view head, std::string_view) {
 
 Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
   const std::string text = read_all(input);
-  const JeprofGraph graph = parse_jeprof_graph(text, input.name());
+  const JeprofGraph graph = reconcile(parse_jeprof_graph(text, input.name()));
   ProfileBuilder b({ValueType{graph.value_type, graph.value_unit}});
   Metadata& m = b.metadata();
   m.source_format = "jeprof-dot";

@@ -127,6 +127,7 @@ void Parser::legend(Agraph_t* g) {
   out_.unit = m[1].str();
   if (out_.unit == "MB") {
     out_.value_type = "space", out_.value_unit = "bytes", out_.scale = 1048576, out_.resolution = 0.1 * 1048576;
+    out_.truncated = false;
   } else if (out_.unit == "B") {
     out_.value_type = "space", out_.value_unit = "bytes";
   } else if (out_.unit == "objects" || out_.unit == "samples") {

@@ -47,11 +47,16 @@ struct JeprofGraph {
   std::string value_unit;   ///< "bytes" or "count"
   double scale = 1;         ///< whole units per written unit (2^20 for MB)
   double resolution = 1;    ///< one step of the last written digit, in whole units
+  bool truncated = true;    ///< values were truncated ("%d"), not rounded ("%.1f" for MB)
   double total = 0;         ///< "Total <unit>:", in whole units
   std::vector<std::string> legend;  ///< the legend's lines
   std::vector<JeprofNode> nodes;    ///< in declaration order, the Legend left out
   std::vector<JeprofEdge> edges;
 };
+
+/// How far a printed value may be from the value jeprof had: half a step
+/// of the last digit when rounded, a whole step when truncated.
+inline double slack(const JeprofGraph& g) { return g.truncated ? g.resolution : g.resolution / 2; }
 
 /// Parses jeprof's DOT text. `file` names the input in errors. Throws
 /// ParseError for text that is not DOT ("file:line: ..." from Graphviz's

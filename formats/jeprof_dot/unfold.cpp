@@ -30,7 +30,9 @@ class Unfolder {
   void roots();
   void expand(StackId s, std::uint32_t v, double amount);
   void emit(StackId s, double amount);
-  double tolerance(std::size_t terms) const { return g_.resolution / 2 * static_cast<double>(terms + 1); }
+  // A gap that reconcile() left is what jeprof dropped; gaps this small
+  // are what its sweeps left of the printed digits' rounding.
+  double noise() const { return g_.resolution / 100; }
 
   struct Work {
     StackId parent = 0;
@@ -45,6 +47,7 @@ class Unfolder {
   std::vector<std::uint32_t> first_;  // out_[first_[v] .. first_[v + 1]) are v's callees
   std::vector<Out> out_;
   std::vector<double> in_sum_;
+  std::vector<double> dropped_;  // per node: cum beyond flat and out-edges, or 0
   std::vector<std::size_t> in_count_;
   std::vector<FrameId> frame_;
   FrameId dropped_callees_ = 0, dropped_callers_ = 0;
@@ -68,6 +71,19 @@ void Unfolder::adjacency() {
     out_[fill[e.caller]++] = {e.callee, e.weight, i};
     if (e.caller != e.callee) in_sum_[e.callee] += e.weight, ++in_count_[e.callee];
   }
+  dropped_.assign(n, 0);
+  for (std::size_t v = 0; v < n; ++v) {
+    const JeprofNode& node = g_.nodes[v];
+    double sum = node.flat;
+    bool mixed = false;
+    for (std::uint32_t i = first_[v]; i < first_[v + 1]; ++i) {
+      if (out_[i].callee == v) continue;
+      sum += out_[i].weight;
+      mixed = mixed || (out_[i].weight > 0 && node.cum < 0) || (out_[i].weight < 0 && node.cum > 0);
+    }
+    const double gap = node.cum - sum;
+    if (!mixed && std::fabs(gap) > noise() && (gap > 0) == (node.cum > 0)) dropped_[v] = gap;
+  }
   recursive_.assign(g_.edges.size(), false);
   on_path_.assign(n, false);
   for (const JeprofNode& node : g_.nodes) frame_.push_back(b_.frame(b_.function(node.name, node.label)));
@@ -86,7 +102,7 @@ void Unfolder::roots() {
       continue;
     }
     const double excess = cum - in_sum_[v];
-    if (std::fabs(excess) <= tolerance(in_count_[v]) || (excess > 0) != (cum > 0)) continue;
+    if (std::fabs(excess) <= noise() || (excess > 0) != (cum > 0)) continue;
     const StackId callers = b_.stack(kRootStack, dropped_callers_);
     ++result_.stacks;
     work_.push_back({callers, v, excess, false});
@@ -100,19 +116,17 @@ void Unfolder::expand(StackId s, std::uint32_t v, double amount) {
   const JeprofNode& node = g_.nodes[v];
   double sum = node.flat, magnitude = std::fabs(node.flat);
   bool positive = node.flat > 0, negative = node.flat < 0;
-  std::size_t terms = 1;
   for (std::uint32_t i = first_[v]; i < first_[v + 1]; ++i) {
     if (on_path_[out_[i].callee]) {
       if (!recursive_[out_[i].edge]) recursive_[out_[i].edge] = true, ++result_.recursive_edges;
       continue;
     }
-    sum += out_[i].weight, magnitude += std::fabs(out_[i].weight), ++terms;
+    sum += out_[i].weight, magnitude += std::fabs(out_[i].weight);
     positive = positive || out_[i].weight > 0, negative = negative || out_[i].weight < 0;
   }
   const bool mixed = positive && negative;
-  // Callees jeprof dropped: what cum has beyond flat and the kept callees.
-  double dropped = node.cum - sum;
-  if (mixed || std::fabs(dropped) <= tolerance(terms) || (dropped > 0) != (sum > 0)) dropped = 0;
+  // Callees jeprof dropped: what cum has beyond flat and the drawn callees.
+  const double dropped = mixed || (dropped_[v] > 0) != (sum > 0) ? 0 : dropped_[v];
   const double total = mixed ? magnitude : sum + dropped;
   if (total == 0) return emit(s, amount);
   auto share = [&](double term) { return amount * (mixed ? std::fabs(term) : term) / total; };

@@ -1,0 +1,111 @@
+#include "formats/jeprof_dot/reconcile.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace fg::formats::jeprof_dot {
+
+namespace {
+
+constexpr int kSweeps = 200;
+
+// A value and the range its printed digits allow.
+struct Box {
+  double* value;
+  double low, high;
+  void shift(double by) const { *value = std::clamp(*value + by, low, high); }
+};
+
+class Reconciler {
+ public:
+  explicit Reconciler(JeprofGraph& g) : g_(g) {}
+  void run();
+
+ private:
+  Box box(double& v, bool may_be_zero) const;
+  // Moves the values of `plus` up and of `minus` down by one share each of
+  // `gap` (all of which fits in their ranges, else nothing moves).
+  double balance(const std::vector<Box>& plus, const std::vector<Box>& minus, double gap) const;
+
+  // Values printed as zero have no range: they stay out of the balance.
+  static void add(std::vector<Box>& to, const Box& b) {
+    if (b.high > b.low) to.push_back(b);
+  }
+
+  JeprofGraph& g_;
+  bool negative_ = false;  // some value is negative (a diff): zeros may be either side
+};
+
+// A little inside the printed digits' range, so that what unfolding
+// computes from the reconciled values still reads as the printed ones.
+constexpr double kInside = 0.98;
+
+Box Reconciler::box(double& v, bool may_be_zero) const {
+  const double s = slack(g_) * kInside;
+  if (v == 0) return may_be_zero ? Box{&v, 0, 0} : Box{&v, negative_ ? -s : 0, s};
+  if (!g_.truncated) return {&v, v - s, v + s};
+  return v > 0 ? Box{&v, v, v + s} : Box{&v, v - s, v};
+}
+
+double Reconciler::balance(const std::vector<Box>& plus, const std::vector<Box>& minus, double gap) const {
+  // How far the gap can close: every value to the end of its range.
+  double room = 0;
+  for (const Box& b : plus) room += gap > 0 ? b.high - *b.value : *b.value - b.low;
+  for (const Box& b : minus) room += gap > 0 ? *b.value - b.low : b.high - *b.value;
+  if (std::fabs(gap) > room + 1e-9 * g_.resolution || plus.size() + minus.size() == 0) return 0;
+  const double share = gap / static_cast<double>(plus.size() + minus.size());
+  for (const Box& b : plus) b.shift(share);
+  for (const Box& b : minus) b.shift(-share);
+  return std::fabs(gap);
+}
+
+void Reconciler::run() {
+  const std::size_t n = g_.nodes.size();
+  std::vector<std::vector<std::size_t>> out(n), in(n);
+  for (std::size_t i = 0; i < g_.edges.size(); ++i) {
+    const JeprofEdge& e = g_.edges[i];
+    negative_ = negative_ || e.weight < 0;
+    if (e.caller == e.callee) continue;
+    out[e.caller].push_back(i);
+    in[e.callee].push_back(i);
+  }
+  for (const JeprofNode& node : g_.nodes) negative_ = negative_ || node.flat < 0 || node.cum < 0;
+  // Each value's original range is fixed before anything moves. An edge
+  // printed as 0.0 carries something; so does a leaf's flat (it is the
+  // leaf's cum), but a flat of 0.0 beside callees is taken as none.
+  std::vector<Box> flat, cum, weight;
+  for (std::size_t v = 0; v < n; ++v) {
+    flat.push_back(box(g_.nodes[v].flat, !out[v].empty()));
+    cum.push_back(box(g_.nodes[v].cum, false));
+  }
+  for (JeprofEdge& e : g_.edges) weight.push_back(box(e.weight, false));
+  for (int sweep = 0; sweep < kSweeps; ++sweep) {
+    double moved = 0;
+    for (std::size_t v = 0; v < n; ++v) {
+      // Out side: cum = flat + out-edges.
+      std::vector<Box> plus;
+      add(plus, flat[v]);
+      double sum = g_.nodes[v].flat;
+      for (std::size_t e : out[v]) add(plus, weight[e]), sum += g_.edges[e].weight;
+      std::vector<Box> minus;
+      add(minus, cum[v]);
+      moved += balance(plus, minus, g_.nodes[v].cum - sum);
+      // In side: cum = in-edges (when they bring more than cum, or nearly all).
+      if (in[v].empty()) continue;
+      std::vector<Box> inward;
+      sum = 0;
+      for (std::size_t e : in[v]) add(inward, weight[e]), sum += g_.edges[e].weight;
+      moved += balance(inward, minus, g_.nodes[v].cum - sum);
+    }
+    if (moved < 1e-9 * g_.resolution) break;
+  }
+}
+
+}  // namespace
+
+JeprofGraph reconcile(JeprofGraph graph) {
+  Reconciler(graph).run();
+  return graph;
+}
+
+}  // namespace fg::formats::jeprof_dot
