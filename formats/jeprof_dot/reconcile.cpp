@@ -7,7 +7,10 @@ namespace fg::formats::jeprof_dot {
 
 namespace {
 
-constexpr int kSweeps = 200;
+// The sweeps converge linearly and slowly (thousands on jeprof's graphs of
+// a hundred nodes); their number is bounded by the work, so that a huge
+// graph costs seconds, not hours.
+constexpr std::size_t kMaxSweeps = 5000, kMinSweeps = 20, kWork = 20'000'000;
 
 // A value and the range its printed digits allow.
 struct Box {
@@ -23,8 +26,9 @@ class Reconciler {
 
  private:
   Box box(double& v, bool may_be_zero) const;
-  // Moves the values of `plus` up and of `minus` down by one share each of
-  // `gap` (all of which fits in their ranges, else nothing moves).
+  // Closes `gap` by moving the values of `plus` up and of `minus` down
+  // (for a negative gap the other way), when it fits in their ranges;
+  // else nothing moves. Returns how much moved.
   double balance(const std::vector<Box>& plus, const std::vector<Box>& minus, double gap) const;
 
   // Values printed as zero have no range: they stay out of the balance.
@@ -48,14 +52,17 @@ Box Reconciler::box(double& v, bool may_be_zero) const {
 }
 
 double Reconciler::balance(const std::vector<Box>& plus, const std::vector<Box>& minus, double gap) const {
-  // How far the gap can close: every value to the end of its range.
+  // Each value moves in proportion to its room in the direction that
+  // closes the gap, so that none is pushed past the end of its range.
+  auto room_up = [](const Box& b) { return b.high - *b.value; };
+  auto room_down = [](const Box& b) { return *b.value - b.low; };
   double room = 0;
-  for (const Box& b : plus) room += gap > 0 ? b.high - *b.value : *b.value - b.low;
-  for (const Box& b : minus) room += gap > 0 ? *b.value - b.low : b.high - *b.value;
-  if (std::fabs(gap) > room + 1e-9 * g_.resolution || plus.size() + minus.size() == 0) return 0;
-  const double share = gap / static_cast<double>(plus.size() + minus.size());
-  for (const Box& b : plus) b.shift(share);
-  for (const Box& b : minus) b.shift(-share);
+  for (const Box& b : plus) room += gap > 0 ? room_up(b) : room_down(b);
+  for (const Box& b : minus) room += gap > 0 ? room_down(b) : room_up(b);
+  if (room <= 0 || std::fabs(gap) > room + 1e-9 * g_.resolution) return 0;
+  const double part = std::fabs(gap) / room;
+  for (const Box& b : plus) b.shift(gap > 0 ? room_up(b) * part : -room_down(b) * part);
+  for (const Box& b : minus) b.shift(gap > 0 ? -room_down(b) * part : room_up(b) * part);
   return std::fabs(gap);
 }
 
@@ -79,7 +86,8 @@ void Reconciler::run() {
     cum.push_back(box(g_.nodes[v].cum, false));
   }
   for (JeprofEdge& e : g_.edges) weight.push_back(box(e.weight, false));
-  for (int sweep = 0; sweep < kSweeps; ++sweep) {
+  const std::size_t sweeps = std::clamp(kWork / (n + g_.edges.size() + 1), kMinSweeps, kMaxSweeps);
+  for (std::size_t sweep = 0; sweep < sweeps; ++sweep) {
     double moved = 0;
     for (std::size_t v = 0; v < n; ++v) {
       // Out side: cum = flat + out-edges.
