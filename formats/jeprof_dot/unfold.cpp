@@ -132,7 +132,7 @@ void Unfolder::expand(StackId s, std::uint32_t v, double amount) {
   auto share = [&](double term) { return amount * (mixed ? std::fabs(term) : term) / total; };
   double kept = share(node.flat);
   auto push = [&](std::uint32_t callee, double child) {
-    if (std::fabs(child) < 0.5 || planned_ >= max_) {
+    if (std::fabs(child) < noise() || planned_ >= max_) {
       result_.truncated = result_.truncated || planned_ >= max_;
       kept += child;
       return;

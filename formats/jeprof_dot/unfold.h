@@ -17,8 +17,8 @@
 //
 // Bounds: a path never repeats a node, so it is at most as deep as the
 // graph has nodes; the number of stacks (tree nodes) is capped (see
-// unfold_limit); amounts too small to show (under half a unit) are not
-// unfolded further but kept as the caller's value; the walk uses no
+// unfold_limit); amounts under a hundredth of the printed digits' step are
+// not unfolded further but kept as the caller's value; the walk uses no
 // recursion.
 #pragma once
 
