@@ -1,6 +1,7 @@
 #include "formats/jeprof_dot/unfold.h"
 
 #include <cmath>
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -19,6 +20,48 @@ struct Out {
   std::uint32_t edge = 0;    ///< index into JeprofGraph::edges
 };
 constexpr std::uint32_t kDroppedNode = UINT32_MAX;
+
+// Tarjan's strongly connected components, without recursion: the
+// component of each node (self-edges make no difference).
+std::vector<std::uint32_t> components(const std::vector<std::uint32_t>& first, const std::vector<Out>& out) {
+  const std::size_t n = first.size() - 1;
+  constexpr std::uint32_t kUnseen = UINT32_MAX;
+  std::vector<std::uint32_t> index(n, kUnseen), low(n, 0), comp(n, kUnseen), stack;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> walk;  // node, next out-edge
+  std::uint32_t next_index = 0, next_comp = 0;
+  for (std::uint32_t root = 0; root < n; ++root) {
+    if (index[root] != kUnseen) continue;
+    walk.push_back({root, first[root]});
+    index[root] = low[root] = next_index++;
+    stack.push_back(root);
+    while (!walk.empty()) {
+      auto& [v, at] = walk.back();
+      if (at < first[v + 1]) {
+        const std::uint32_t w = out[at++].callee;
+        if (index[w] == kUnseen) {
+          index[w] = low[w] = next_index++;
+          stack.push_back(w);
+          walk.push_back({w, first[w]});
+        } else if (comp[w] == kUnseen) {
+          low[v] = std::min(low[v], index[w]);
+        }
+        continue;
+      }
+      const std::uint32_t done = v;
+      walk.pop_back();
+      if (!walk.empty()) low[walk.back().first] = std::min(low[walk.back().first], low[done]);
+      if (low[done] != index[done]) continue;
+      std::uint32_t w;
+      do {
+        w = stack.back();
+        stack.pop_back();
+        comp[w] = next_comp;
+      } while (w != done);
+      ++next_comp;
+    }
+  }
+  return comp;
+}
 
 class Unfolder {
  public:
@@ -49,6 +92,7 @@ class Unfolder {
   std::vector<double> in_sum_;
   std::vector<double> dropped_;  // per node: cum beyond flat and out-edges, or 0
   std::vector<std::size_t> in_count_;
+  std::vector<bool> entry_;  // where a cycle is entered from the root: one node per cycle
   std::vector<FrameId> frame_;
   FrameId dropped_callees_ = 0, dropped_callers_ = 0;
   std::vector<bool> on_path_, recursive_;
@@ -69,8 +113,20 @@ void Unfolder::adjacency() {
   for (std::uint32_t i = 0; i < g_.edges.size(); ++i) {
     const JeprofEdge& e = g_.edges[i];
     out_[fill[e.caller]++] = {e.callee, e.weight, i};
-    if (e.caller != e.callee) in_sum_[e.callee] += e.weight, ++in_count_[e.callee];
+    if (e.caller != e.callee) ++in_count_[e.callee];
   }
+  // In a cycle (functions calling each other), jeprof counts an edge once
+  // per call: only the edges from outside the cycle say what enters it.
+  const std::vector<std::uint32_t> comp = components(first_, out_);
+  for (const JeprofEdge& e : g_.edges)
+    if (comp[e.caller] != comp[e.callee]) in_sum_[e.callee] += e.weight;
+  entry_.assign(n, true);
+  std::vector<std::uint32_t> best(n, UINT32_MAX);  // per component: the member with most left to enter
+  for (std::uint32_t v = 0; v < n; ++v) {
+    std::uint32_t& b = best[comp[v]];
+    if (b == UINT32_MAX || g_.nodes[v].cum - in_sum_[v] > g_.nodes[b].cum - in_sum_[b]) b = v;
+  }
+  for (std::uint32_t v = 0; v < n; ++v) entry_[v] = best[comp[v]] == v;
   dropped_.assign(n, 0);
   for (std::size_t v = 0; v < n; ++v) {
     const JeprofNode& node = g_.nodes[v];
@@ -102,7 +158,7 @@ void Unfolder::roots() {
       continue;
     }
     const double excess = cum - in_sum_[v];
-    if (std::fabs(excess) <= noise() || (excess > 0) != (cum > 0)) continue;
+    if (!entry_[v] || std::fabs(excess) <= noise() || (excess > 0) != (cum > 0)) continue;
     const StackId callers = b_.stack(kRootStack, dropped_callers_);
     ++result_.stacks;
     work_.push_back({callers, v, excess, false});

@@ -13,7 +13,11 @@
 // Recursive edges (a node calling a node already on the path, itself
 // included) are not unfolded: their values stay with the caller's other
 // callees and its flat value, so a recursive graph's numbers come back only
-// approximately. Terms of mixed sign (diff graphs) are split by magnitude.
+// approximately. A cycle of functions calling each other is entered from
+// outside by the edges that come from outside it, and from the root at one
+// of its functions only (jeprof counts the edges inside a cycle once per
+// call, so they do not say what enters it). Terms of mixed sign (diff
+// graphs) are split by magnitude.
 //
 // Bounds: a path never repeats a node, so it is at most as deep as the
 // graph has nodes; the number of stacks (tree nodes) is capped (see
