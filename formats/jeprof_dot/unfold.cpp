@@ -70,6 +70,8 @@ class Unfolder {
 
  private:
   void adjacency();
+  void entries();
+  void dropped_callees();
   void roots();
   void expand(StackId s, std::uint32_t v, double amount);
   void emit(StackId s, double amount);
@@ -115,6 +117,15 @@ void Unfolder::adjacency() {
     out_[fill[e.caller]++] = {e.callee, e.weight, i};
     if (e.caller != e.callee) ++in_count_[e.callee];
   }
+  recursive_.assign(g_.edges.size(), false);
+  on_path_.assign(n, false);
+  for (const JeprofNode& node : g_.nodes) frame_.push_back(b_.frame(b_.function(node.name, node.label)));
+  dropped_callees_ = b_.frame(kDroppedCallees);
+  dropped_callers_ = b_.frame(kDroppedCallers);
+}
+
+void Unfolder::entries() {
+  const std::size_t n = g_.nodes.size();
   // In a cycle (functions calling each other), jeprof counts an edge once
   // per call: only the edges from outside the cycle say what enters it.
   const std::vector<std::uint32_t> comp = components(first_, out_);
@@ -127,6 +138,12 @@ void Unfolder::adjacency() {
     if (b == UINT32_MAX || g_.nodes[v].cum - in_sum_[v] > g_.nodes[b].cum - in_sum_[b]) b = v;
   }
   for (std::uint32_t v = 0; v < n; ++v) entry_[v] = best[comp[v]] == v;
+}
+
+// Callees jeprof dropped: what each cum has beyond flat and the drawn
+// callees (self-edges aside).
+void Unfolder::dropped_callees() {
+  const std::size_t n = g_.nodes.size();
   dropped_.assign(n, 0);
   for (std::size_t v = 0; v < n; ++v) {
     const JeprofNode& node = g_.nodes[v];
@@ -140,11 +157,6 @@ void Unfolder::adjacency() {
     const double gap = node.cum - sum;
     if (!mixed && std::fabs(gap) > noise() && (gap > 0) == (node.cum > 0)) dropped_[v] = gap;
   }
-  recursive_.assign(g_.edges.size(), false);
-  on_path_.assign(n, false);
-  for (const JeprofNode& node : g_.nodes) frame_.push_back(b_.frame(b_.function(node.name, node.label)));
-  dropped_callees_ = b_.frame(kDroppedCallees);
-  dropped_callers_ = b_.frame(kDroppedCallers);
 }
 
 // Where values enter the graph: a node without callers with its cum; a
@@ -211,6 +223,8 @@ void Unfolder::emit(StackId s, double amount) {
 
 UnfoldResult Unfolder::run() {
   adjacency();
+  entries();
+  dropped_callees();
   roots();
   while (!work_.empty()) {
     const Work w = work_.back();
