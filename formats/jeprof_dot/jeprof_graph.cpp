@@ -88,7 +88,7 @@ class Parser {
 [[noreturn]] void syntax_error(const std::string& file, const std::string& errors) {
   std::smatch m;
   std::uint64_t line = 1;
-  if (std::regex_search(errors, m, std::regex("line ([0-9]+)"))) line = std::stoull(m[1].str());
+  if (std::regex_search(errors, m, std::regex("line ([0-9]{1,9})"))) line = std::stoull(m[1].str());
   std::string message = errors.empty() ? "not a DOT graph" : errors;
   if (message.rfind("Error: ", 0) == 0) message.erase(0, 7);
   throw ParseError(SourcePosition::text(file, line), "not a DOT graph: " + message);

@@ -36,8 +36,15 @@ class Reconciler {
     if (b.high > b.low) to.push_back(b);
   }
 
+  /// One pass over every node, balancing its out side, then its in side.
+  /// Returns how much moved.
+  double sweep();
+
   JeprofGraph& g_;
   bool negative_ = false;  // some value is negative (a diff): zeros may be either side
+  std::vector<std::vector<std::size_t>> out_, in_;  // per node: edge indices, self-edges left out
+  std::vector<Box> flat_, cum_, weight_;  // each value's range, fixed before anything moves
+  std::vector<Box> plus_, minus_;         // scratch
 };
 
 // A little inside the printed digits' range, so that what unfolding
@@ -68,45 +75,46 @@ double Reconciler::balance(const std::vector<Box>& plus, const std::vector<Box>&
 
 void Reconciler::run() {
   const std::size_t n = g_.nodes.size();
-  std::vector<std::vector<std::size_t>> out(n), in(n);
+  out_.assign(n, {}), in_.assign(n, {});
   for (std::size_t i = 0; i < g_.edges.size(); ++i) {
     const JeprofEdge& e = g_.edges[i];
     negative_ = negative_ || e.weight < 0;
     if (e.caller == e.callee) continue;
-    out[e.caller].push_back(i);
-    in[e.callee].push_back(i);
+    out_[e.caller].push_back(i);
+    in_[e.callee].push_back(i);
   }
   for (const JeprofNode& node : g_.nodes) negative_ = negative_ || node.flat < 0 || node.cum < 0;
   // Each value's original range is fixed before anything moves. An edge
   // printed as 0.0 carries something; so does a leaf's flat (it is the
   // leaf's cum), but a flat of 0.0 beside callees is taken as none.
-  std::vector<Box> flat, cum, weight;
   for (std::size_t v = 0; v < n; ++v) {
-    flat.push_back(box(g_.nodes[v].flat, !out[v].empty()));
-    cum.push_back(box(g_.nodes[v].cum, false));
+    flat_.push_back(box(g_.nodes[v].flat, !out_[v].empty()));
+    cum_.push_back(box(g_.nodes[v].cum, false));
   }
-  for (JeprofEdge& e : g_.edges) weight.push_back(box(e.weight, false));
+  for (JeprofEdge& e : g_.edges) weight_.push_back(box(e.weight, false));
   const std::size_t sweeps = std::clamp(kWork / (n + g_.edges.size() + 1), kMinSweeps, kMaxSweeps);
-  for (std::size_t sweep = 0; sweep < sweeps; ++sweep) {
-    double moved = 0;
-    for (std::size_t v = 0; v < n; ++v) {
-      // Out side: cum = flat + out-edges.
-      std::vector<Box> plus;
-      add(plus, flat[v]);
-      double sum = g_.nodes[v].flat;
-      for (std::size_t e : out[v]) add(plus, weight[e]), sum += g_.edges[e].weight;
-      std::vector<Box> minus;
-      add(minus, cum[v]);
-      moved += balance(plus, minus, g_.nodes[v].cum - sum);
-      // In side: cum = in-edges (when they bring more than cum, or nearly all).
-      if (in[v].empty()) continue;
-      std::vector<Box> inward;
-      sum = 0;
-      for (std::size_t e : in[v]) add(inward, weight[e]), sum += g_.edges[e].weight;
-      moved += balance(inward, minus, g_.nodes[v].cum - sum);
-    }
-    if (moved < 1e-9 * g_.resolution) break;
+  for (std::size_t sweep = 0; sweep < sweeps; ++sweep)
+    if (this->sweep() < 1e-9 * g_.resolution) break;
+}
+
+double Reconciler::sweep() {
+  double moved = 0;
+  for (std::size_t v = 0; v < g_.nodes.size(); ++v) {
+    // Out side: cum = flat + out-edges.
+    plus_.clear(), minus_.clear();
+    add(plus_, flat_[v]);
+    double sum = g_.nodes[v].flat;
+    for (std::size_t e : out_[v]) add(plus_, weight_[e]), sum += g_.edges[e].weight;
+    add(minus_, cum_[v]);
+    moved += balance(plus_, minus_, g_.nodes[v].cum - sum);
+    // In side: cum = in-edges, when they bring (nearly) all of it.
+    if (in_[v].empty()) continue;
+    plus_.clear();
+    sum = 0;
+    for (std::size_t e : in_[v]) add(plus_, weight_[e]), sum += g_.edges[e].weight;
+    moved += balance(plus_, minus_, g_.nodes[v].cum - sum);
   }
+  return moved;
 }
 
 }  // namespace
