@@ -160,8 +160,9 @@ void Unfolder::dropped_callees() {
 }
 
 // Where values enter the graph: a node without callers with its cum; a
-// node whose cum exceeds its incoming weights (beyond their rounding) with
-// the excess, under a frame for its dropped callers.
+// node whose cum exceeds what its callers bring (after reconcile(), by
+// more than noise) with the excess, under a frame for its dropped callers;
+// in a cycle, only at its entry.
 void Unfolder::roots() {
   for (std::uint32_t v = 0; v < g_.nodes.size(); ++v) {
     const double cum = g_.nodes[v].cum;
@@ -194,7 +195,7 @@ void Unfolder::expand(StackId s, std::uint32_t v, double amount) {
   }
   const bool mixed = positive && negative;
   // Callees jeprof dropped: what cum has beyond flat and the drawn callees.
-  const double dropped = mixed || (dropped_[v] > 0) != (sum > 0) ? 0 : dropped_[v];
+  const double dropped = mixed || (sum != 0 && (dropped_[v] > 0) != (sum > 0)) ? 0 : dropped_[v];
   const double total = mixed ? magnitude : sum + dropped;
   if (total == 0) return emit(s, amount);
   auto share = [&](double term) { return amount * (mixed ? std::fabs(term) : term) / total; };
