@@ -124,11 +124,12 @@ const Format& choose_output_format(const std::optional<std::string>& to,
 
 void warn_if_stacks_estimated(const Profile& profile, const Format& writer, Diagnostics& diagnostics) {
   if (writer.graph_view || !jeprof_dot::unfolded(profile)) return;
-  std::string files;
-  for (const std::string& s : profile.metadata().sources) files += (files.empty() ? "" : ", ") + s;
+  const std::vector<std::string>& sources = profile.metadata().sources;
+  std::string where = sources.size() == 1 ? sources[0] + ": a call graph" : "a call graph among the merged inputs (";
+  for (std::size_t i = 0; sources.size() != 1 && i < sources.size(); ++i) where += (i ? ", " : "") + sources[i];
+  if (sources.size() != 1) where += ")";
   diagnostics.warn("stacks estimated from a call graph",
-                   (files.empty() ? std::string("the input") : files) +
-                       ": a call graph has no stacks; the " + std::string(writer.name) +
+                   where + " has no stacks; the " + std::string(writer.name) +
                        " output shows stacks unfolded from it (each function's value split over its callees "
                        "by edge weight), which are estimates; call graph views (dot, callgraph-svg, top) are exact");
 }
