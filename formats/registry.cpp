@@ -131,7 +131,7 @@ void warn_if_stacks_estimated(const Profile& profile, const Format& writer, Diag
   diagnostics.warn("stacks estimated from a call graph",
                    where + " has no stacks; the " + std::string(writer.name) +
                        " output shows stacks unfolded from it (each function's value split over its callees "
-                       "by edge weight), which are estimates; call graph views (dot, callgraph-svg, top) are exact");
+                       "by edge weight), which are estimates; prefer the call graph views (dot, callgraph-svg, top, top-csv)");
 }
 
 void print_formats(std::ostream& out) {
