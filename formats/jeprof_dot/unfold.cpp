@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "fg/error.h"
+
 namespace fg::formats::jeprof_dot {
 
 namespace {
@@ -94,6 +96,7 @@ class Unfolder {
   std::vector<double> in_sum_;
   std::vector<double> dropped_;  // per node: cum beyond flat and out-edges, or 0
   std::vector<std::size_t> in_count_;
+  bool signed_ = false;      // some value is negative (a diff): gaps and roots of either sign
   std::vector<bool> entry_;  // where a cycle is entered from the root: one node per cycle
   std::vector<FrameId> frame_;
   FrameId dropped_callees_ = 0, dropped_callers_ = 0;
@@ -117,6 +120,8 @@ void Unfolder::adjacency() {
     out_[fill[e.caller]++] = {e.callee, e.weight, i};
     if (e.caller != e.callee) ++in_count_[e.callee];
   }
+  for (const JeprofEdge& e : g_.edges) signed_ = signed_ || e.weight < 0;
+  for (const JeprofNode& node : g_.nodes) signed_ = signed_ || node.flat < 0 || node.cum < 0;
   recursive_.assign(g_.edges.size(), false);
   on_path_.assign(n, false);
   for (const JeprofNode& node : g_.nodes) frame_.push_back(b_.frame(b_.function(node.name, node.label)));
@@ -148,14 +153,10 @@ void Unfolder::dropped_callees() {
   for (std::size_t v = 0; v < n; ++v) {
     const JeprofNode& node = g_.nodes[v];
     double sum = node.flat;
-    bool mixed = false;
-    for (std::uint32_t i = first_[v]; i < first_[v + 1]; ++i) {
-      if (out_[i].callee == v) continue;
-      sum += out_[i].weight;
-      mixed = mixed || (out_[i].weight > 0 && node.cum < 0) || (out_[i].weight < 0 && node.cum > 0);
-    }
+    for (std::uint32_t i = first_[v]; i < first_[v + 1]; ++i)
+      if (out_[i].callee != v) sum += out_[i].weight;
     const double gap = node.cum - sum;
-    if (!mixed && std::fabs(gap) > noise() && (gap > 0) == (node.cum > 0)) dropped_[v] = gap;
+    if (std::fabs(gap) > noise() && (signed_ || (gap > 0) == (node.cum > 0))) dropped_[v] = gap;
   }
 }
 
@@ -171,7 +172,7 @@ void Unfolder::roots() {
       continue;
     }
     const double excess = cum - in_sum_[v];
-    if (!entry_[v] || std::fabs(excess) <= noise() || (excess > 0) != (cum > 0)) continue;
+    if (!entry_[v] || std::fabs(excess) <= noise() || (!signed_ && (excess > 0) != (cum > 0))) continue;
     const StackId callers = b_.stack(kRootStack, dropped_callers_);
     ++result_.stacks;
     work_.push_back({callers, v, excess, false});
@@ -193,9 +194,12 @@ void Unfolder::expand(StackId s, std::uint32_t v, double amount) {
     sum += out_[i].weight, magnitude += std::fabs(out_[i].weight);
     positive = positive || out_[i].weight > 0, negative = negative || out_[i].weight < 0;
   }
-  const bool mixed = positive && negative;
   // Callees jeprof dropped: what cum has beyond flat and the drawn callees.
-  const double dropped = mixed || (sum != 0 && (dropped_[v] > 0) != (sum > 0)) ? 0 : dropped_[v];
+  const double dropped = !signed_ && sum != 0 && (dropped_[v] > 0) != (sum > 0) ? 0 : dropped_[v];
+  magnitude += std::fabs(dropped);
+  // Terms of mixed sign are split as signed shares of their sum (exact for
+  // a consistent graph), unless they nearly cancel: then by magnitude.
+  const bool mixed = positive && negative && std::fabs(sum + dropped) < magnitude / 100;
   const double total = mixed ? magnitude : sum + dropped;
   if (total == 0) return emit(s, amount);
   auto share = [&](double term) { return amount * (mixed ? std::fabs(term) : term) / total; };
@@ -217,6 +221,9 @@ void Unfolder::expand(StackId s, std::uint32_t v, double amount) {
 
 void Unfolder::emit(StackId s, double amount) {
   const double x = amount + carry_;
+  // Signed shares of values that nearly cancel can grow along a path.
+  if (!(std::fabs(x) < 0x1p62))
+    throw Error("unfolding the call graph gives values out of range (values of mixed sign that nearly cancel)");
   const std::int64_t value = std::llround(x);
   carry_ = x - static_cast<double>(value);
   if (value != 0) b_.add_sample(s, {&value, 1});

@@ -16,8 +16,10 @@
 // approximately. A cycle of functions calling each other is entered from
 // outside by the edges that come from outside it, and from the root at one
 // of its functions only (jeprof counts the edges inside a cycle once per
-// call, so they do not say what enters it). Terms of mixed sign (diff
-// graphs) are split by magnitude.
+// call, so they do not say what enters it). In a diff graph (values of
+// both signs) the shares are signed, which keeps the graph's values as
+// above; where a node's terms nearly cancel (their sum under 1% of their
+// magnitudes) they are split by magnitude instead.
 //
 // Bounds: a path never repeats a node, so it is at most as deep as the
 // graph has nodes; the number of stacks (tree nodes) is capped (see
@@ -48,7 +50,8 @@ std::size_t unfold_limit(const JeprofGraph& graph);
 /// first value column, values rounded to integers with the rounding error
 /// carried from sample to sample (totals stay within 1/2). Frames are the
 /// nodes' rebuilt names; each function's system name is the name as the
-/// DOT writes it. Stops making new stacks after `max_stacks`.
+/// DOT writes it. Stops making new stacks after `max_stacks`. Throws
+/// Error when signed shares grow values beyond 2^62.
 UnfoldResult unfold(const JeprofGraph& graph, ProfileBuilder& builder, std::size_t max_stacks);
 
 }  // namespace fg::formats::jeprof_dot

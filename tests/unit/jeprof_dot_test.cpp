@@ -157,3 +157,19 @@ TEST_CASE("jeprof-dot: bad input") {
   CHECK(error_of("digraph \"x\" {\nLegend [label=\"x\\lTotal GB: 1\\l\"];\n}\n") ==
         "t.dot:2: Legend: unit 'GB' is not one fg reads (MB, B, objects, samples)");
 }
+
+TEST_CASE("jeprof-dot: a diff graph unfolds with signed shares") {
+  const std::string text =
+      "digraph \"app; 2 objects\" {\n"
+      "Legend [label=\"app\\lTotal objects: 2\\l\"];\n"
+      "N1 [label=\"main\\n0 (0.0%)\\rof 2 (100.0%)\\r\"];\n"
+      "N2 [label=\"grew\\n5 (250.0%)\\r\"];\n"
+      "N3 [label=\"shrank\\n-3 (-150.0%)\\r\"];\n"
+      "N1 -> N2 [label=5];\n"
+      "N1 -> N3 [label=-3];\n"
+      "}\n";
+  std::vector<std::string> warnings;
+  Profile p = read_dot(text, &warnings);
+  CHECK(warnings.empty());
+  CHECK(test::collapsed(p) == "main;grew 5\nmain;shrank -3\n");
+}
