@@ -8,6 +8,7 @@
 #include "formats/dot/dot.h"
 #include "formats/dump/dump.h"
 #include "formats/jemalloc/jemalloc.h"
+#include "formats/jeprof_dot/jeprof_dot.h"
 #include "formats/pprof/pprof.h"
 #include "formats/svg/flamegraph.h"
 #include "formats/top/top.h"
@@ -25,16 +26,19 @@ const std::vector<Format>& all_formats() {
       {"jemalloc", {".heap"},
        "jemalloc heap profile dump (heap_v2), symbolized offline as jeprof would", jemalloc::sniff,
        jemalloc::read, nullptr, false},
+      {"jeprof-dot", {".dot"},
+       "jeprof's DOT call graph (jeprof --dot, StarRocks/Doris heap profiles), unfolded into estimated stacks",
+       jeprof_dot::sniff, jeprof_dot::read, nullptr, false},
       {"svg", {".svg"}, "flame graph SVG, as flamegraph.pl draws it", nullptr, nullptr,
        svg::write_flamegraph, false},
       {"top", {".top"}, "top table of functions (flat, flat%, sum%, cum, cum%), as go tool pprof -top",
-       nullptr, nullptr, top::write_text, false},
+       nullptr, nullptr, top::write_text, false, true},
       {"top-csv", {".csv"}, "the top table as CSV, values as integers in the column's unit", nullptr, nullptr,
-       top::write_csv, false},
+       top::write_csv, false, true},
       {"dot", {".dot", ".gv"}, "call graph in Graphviz's DOT language, as go tool pprof -dot draws it", nullptr,
-       nullptr, dot::write, false},
+       nullptr, dot::write, false, true},
       {"callgraph-svg", {}, "the DOT call graph laid out by Graphviz's libraries, as SVG", nullptr, nullptr,
-       dot::write_svg, false},
+       dot::write_svg, false, true},
       {"dump", {".dump"}, "canonical text dump of the profile model (for tests and debugging)",
        nullptr, nullptr, dump::write, false},
   };
@@ -116,6 +120,18 @@ const Format& choose_output_format(const std::optional<std::string>& to,
     throw UsageError("cannot tell the output format from '" + output_path + "'; use --to");
   }
   return *find_format("svg");
+}
+
+void warn_if_stacks_estimated(const Profile& profile, const Format& writer, Diagnostics& diagnostics) {
+  if (writer.graph_view || !jeprof_dot::unfolded(profile)) return;
+  const std::vector<std::string>& sources = profile.metadata().sources;
+  std::string where = sources.size() == 1 ? sources[0] + ": a call graph" : "a call graph among the merged inputs (";
+  for (std::size_t i = 0; sources.size() != 1 && i < sources.size(); ++i) where += (i ? ", " : "") + sources[i];
+  if (sources.size() != 1) where += ")";
+  diagnostics.warn("stacks estimated from a call graph",
+                   where + " has no stacks; the " + std::string(writer.name) +
+                       " output shows stacks unfolded from it (each function's value split over its callees "
+                       "by edge weight), which are estimates; prefer the call graph views (dot, callgraph-svg, top, top-csv)");
 }
 
 void print_formats(std::ostream& out) {

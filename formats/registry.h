@@ -29,6 +29,10 @@ struct Format {
   void (*write)(const Profile& profile, const WriteOptions& options, std::ostream& out,
                 Diagnostics& diagnostics) = nullptr;
   bool binary = false;  ///< output is binary (never written to a terminal)
+  /// The writer shows per-function values and caller -> callee weights only
+  /// (a call graph view), which a profile unfolded from a call graph keeps;
+  /// other writers show its stacks, which are estimates.
+  bool graph_view = false;
 };
 
 const std::vector<Format>& all_formats();
@@ -41,6 +45,10 @@ const Format& detect_input_format(Input& input, const std::optional<std::string>
 /// The writer: `to`, else from the extension of `output_path`, else svg.
 const Format& choose_output_format(const std::optional<std::string>& to,
                                    const std::string& output_path);
+
+/// Warns, once, when `writer` shows the stacks of a profile that was
+/// unfolded from a call graph (jeprof-dot): they are estimates.
+void warn_if_stacks_estimated(const Profile& profile, const Format& writer, Diagnostics& diagnostics);
 
 /// The table that --list-formats prints.
 void print_formats(std::ostream& out);

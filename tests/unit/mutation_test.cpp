@@ -52,6 +52,19 @@ TEST_CASE("damaged inputs give a profile or an error, never a crash") {
       "MAPPED_LIBRARIES:\n550000000000-550000001000 r--p 00000000 fe:00 7 /nonexistent/app\n"
       "550000001000-550000003000 r-xp 00001000 fe:00 7 /nonexistent/app\n"
       "7f0000000000-7f0000002000 r-xp 00009000 fe:00 9 /nonexistent/libjemalloc.so.2\n",
+      // jeprof's DOT call graph, with a diamond, recursion and an inlined node
+      "digraph \"app; 10.0 MB\" {\nnode [width=0.375,height=0.25];\n"
+      "Legend [shape=box,fontsize=24,shape=plaintext,label=\"app\\lTotal MB: 10.0\\lFocusing on: 10.0\\l"
+      "Dropped nodes with <= 0.0 abs(MB)\\lDropped edges with <= 0.0 MB\\l\"];\n"
+      "N1 [label=\"main\\n0.0 (0.0%)\\rof 10.0 (100.0%)\\r\",shape=box,fontsize=8.0];\n"
+      "N2 [label=\"ns\\nA\\nrun\\n2.0 (20.0%)\\rof 6.0 (60.0%)\\r\",shape=box,fontsize=8.0];\n"
+      "N3 [label=\"b\\n0.0 (0.0%)\\rof 4.0 (40.0%)\\r\",shape=box,fontsize=8.0];\n"
+      "N4 [label=\"c\\n(inline)\\n8.0 (80.0%)\\r\",shape=box,fontsize=8.0];\n"
+      "N1 -> N2 [label=6.0, weight=100000, style=\"setlinewidth(2.000000)\"];\n"
+      "N1 -> N3 [label=4.0, weight=100000, style=\"setlinewidth(2.000000)\"];\n"
+      "N2 -> N4 [label=4.0, weight=100000, style=\"setlinewidth(2.000000),dashed\"];\n"
+      "N3 -> N4 [label=4.0, weight=100000, style=\"setlinewidth(2.000000),dashed\"];\n"
+      "N3 -> N3 [label=1.0, weight=100000, style=\"setlinewidth(2.000000)\"];\n}\n",
   };
   // A profile.proto message (inflated), written by fg from a folded profile
   // with labels-free stacks: the protobuf reader's seed.
@@ -77,5 +90,5 @@ TEST_CASE("damaged inputs give a profile or an error, never a crash") {
       ++cases;
     }
   }
-  CHECK(cases == 2800);
+  CHECK(cases == 3200);
 }

@@ -181,6 +181,7 @@ Profile read_filtered(const CommonOptions& o, const FilterOptions& filters, Diag
 void write_output(const Profile& profile, const CommonOptions& o, const formats::WriteOptions& w,
                   Diagnostics& diagnostics) {
   const formats::Format& f = formats::choose_output_format(o.to, o.output);
+  formats::warn_if_stacks_estimated(profile, f, diagnostics);
   formats::Output out(o.output, f.binary);
   f.write(profile, w, out.stream(), diagnostics);
   out.commit();
