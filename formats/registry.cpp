@@ -6,6 +6,7 @@
 #include "fg/error.h"
 #include "formats/collapsed/collapsed.h"
 #include "formats/dump/dump.h"
+#include "formats/jfr/jfr.h"
 #include "formats/pprof/pprof.h"
 #include "formats/svg/flamegraph.h"
 #include "formats/top/top.h"
@@ -20,6 +21,9 @@ const std::vector<Format>& all_formats() {
       {"pprof", {".pb", ".pprof", ".prof"},
        "pprof's profile.proto, gzipped or plain (Go, gperftools, continuous profilers)", pprof::sniff,
        pprof::read, pprof::write, true},
+      {"jfr", {".jfr"},
+       "Java Flight Recorder recordings (JDK 11+, async-profiler), read as async-profiler's converter",
+       jfr::sniff, jfr::read, nullptr, false},
       {"svg", {".svg"}, "flame graph SVG, as flamegraph.pl draws it", nullptr, nullptr,
        svg::write_flamegraph, false},
       {"top", {".top"}, "top table of functions (flat, flat%, sum%, cum, cum%), as go tool pprof -top",

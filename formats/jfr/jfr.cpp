@@ -1,0 +1,481 @@
+#include "formats/jfr/jfr.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "fg/builder.h"
+#include "fg/java_frames.h"
+#include "formats/jfr/chunk.h"
+#include "formats/jfr/constant_pools.h"
+#include "formats/jfr/cursor.h"
+#include "formats/jfr/events.h"
+#include "formats/jfr/metadata.h"
+#include "formats/jfr/naming.h"
+#include "formats/jfr/time_range.h"
+
+namespace fg::formats::jfr {
+
+namespace {
+
+using Events = JfrOptions::Events;
+
+std::vector<ValueType> columns_for(Events e) {
+  switch (e) {
+    case Events::kDefault: return {{"samples", "count"}};
+    case Events::kCpu: return {{"cpu", "count"}};
+    case Events::kWall: return {{"wall", "count"}};
+    case Events::kAlloc: return {{"alloc_objects", "count"}, {"alloc_space", "bytes"}};
+    case Events::kLive: return {{"live_objects", "count"}, {"live_space", "bytes"}};
+    case Events::kNativeMem: return {{"malloc_calls", "count"}, {"malloc_space", "bytes"}};
+    case Events::kLock: return {{"lock_count", "count"}, {"lock_time", "nanoseconds"}};
+    case Events::kNativeLock: return {{"native_lock_count", "count"}, {"native_lock_time", "nanoseconds"}};
+  }
+  return {};
+}
+
+bool is_sample(EventType t) { return event_group(t) == "cpu/wall"; }
+bool is_alloc(EventType t) {
+  return t == EventType::kAllocInNewTlab || t == EventType::kAllocOutsideTlab || t == EventType::kAllocSample;
+}
+
+// Frame types by the names of the recording's jdk.types.FrameType pool, else
+// by async-profiler's numbering of them.
+FrameKind kind_of(const std::string* name, std::uint64_t key) {
+  static const std::pair<std::string_view, FrameKind> kNames[] = {
+      {"Interpreted", FrameKind::kInterpreted}, {"JIT compiled", FrameKind::kJit},
+      {"Inlined", FrameKind::kInlined},         {"Native", FrameKind::kNative},
+      {"C++", FrameKind::kCpp},                 {"Kernel", FrameKind::kKernel},
+      {"C1 compiled", FrameKind::kC1Compiled},
+  };
+  if (name)
+    for (const auto& [n, k] : kNames)
+      if (*name == n) return k;
+  return key < std::size(kNames) ? kNames[key].second : FrameKind::kNative;
+}
+
+struct FrameKey {
+  std::uint64_t method, type;
+  std::int32_t line, bci;
+  bool operator==(const FrameKey&) const = default;
+};
+struct FrameKeyHash {
+  std::size_t operator()(const FrameKey& k) const {
+    std::uint64_t h = k.method * 0x9E3779B97F4A7C15ull ^ (k.type + 0x632BE59BD9B4E019ull);
+    h ^= (static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.line)) << 32 | static_cast<std::uint32_t>(k.bci)) *
+         0xC2B2AE3D27D4EB4Full;
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
+};
+struct PairHash {
+  std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& p) const {
+    std::uint64_t h = p.first * 0x9E3779B97F4A7C15ull ^ p.second * 0xC2B2AE3D27D4EB4Full;
+    return static_cast<std::size_t>(h ^ (h >> 31));
+  }
+};
+
+constexpr StackId kNoStack = UINT32_MAX;
+
+// What one chunk needs while its events are read.
+struct ChunkState {
+  const ChunkHeader* header = nullptr;
+  std::size_t index = 0;
+  ChunkMetadata meta;
+  Pools pools;
+  bool kernel_known = false;  // FrameType has Kernel: then Native means C code
+  std::optional<std::unordered_set<std::uint64_t>> states;  // allowed ThreadState keys
+  std::unordered_map<FrameKey, FrameId, FrameKeyHash> frames;
+  std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, StackId, PairHash> stacks;
+  std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, LabelSetId, PairHash> labels;
+  std::unordered_map<std::uint64_t, std::string> class_names;
+};
+
+struct Selected {
+  std::uint64_t events = 0, samples = 0;
+};
+
+// A malloc still waiting for its free (--nativemem --leak).
+struct PendingMalloc {
+  std::int64_t time_ns;
+  StackId stack;
+  LabelSetId labels;
+  std::int64_t size;
+};
+
+class Reader {
+ public:
+  Reader(const std::string& file, std::string_view data, const ReadOptions& options, Diagnostics& diagnostics)
+      : file_(file), data_(data), opt_(options.jfr), note_(options.note), diag_(diagnostics),
+        builder_(columns_for(options.jfr.events)),
+        naming_{opt_.simple, opt_.dot, opt_.norm, opt_.lines, opt_.bci} {}
+
+  Profile run();
+
+ private:
+  void read_chunk(const ChunkHeader& h, std::size_t index);
+  void read_events(ChunkState& st, Cursor& chunk);
+  void read_info(ChunkState& st, const ClassDesc& cls, Cursor& rec);
+  void allow_states(ChunkState& st);
+  void on_event(ChunkState& st, EventType type, const EventRecord& e);
+  StackId stack_of(ChunkState& st, const EventRecord& e);
+  FrameId frame_of(ChunkState& st, const FrameRef& f);
+  FrameId class_frame(ChunkState& st, EventType type, const EventRecord& e);
+  LabelSetId labels_of(ChunkState& st, const EventRecord& e, bool with_state);
+  const std::string* thread_name(const ChunkState& st, std::uint64_t thread) const;
+  void finish_leaks();
+  void fill_metadata(const std::vector<ChunkHeader>& chunks);
+  void report();
+
+  const std::string& file_;
+  std::string_view data_;
+  const JfrOptions& opt_;
+  const std::function<void(const std::string&)>& note_;
+  Diagnostics& diag_;
+  ProfileBuilder builder_;
+  NamingOptions naming_;
+  std::int64_t from_ns_ = INT64_MIN, to_ns_ = INT64_MAX;
+  std::vector<std::string> states_;  // --state names, upper case
+  std::unordered_set<std::string> states_matched_;
+  bool any_default_state_ = false;
+  std::map<std::string, std::uint64_t> type_counts_;  // every event type of the file
+  std::map<EventType, Selected> selected_;
+  std::uint64_t no_stack_ = 0;
+  std::unordered_map<std::uint64_t, PendingMalloc> leaks_;
+  std::vector<std::pair<std::int64_t, std::pair<std::uint64_t, std::optional<PendingMalloc>>>> chunk_mallocs_;
+  std::int64_t leak_lo_ = INT64_MAX, leak_hi_ = INT64_MIN;  // times of malloc/free events
+  std::map<std::string, std::string> info_;  // jvm, os
+  bool async_profiler_ = false, jdk_ = false;
+};
+
+Profile Reader::run() {
+  const std::vector<ChunkHeader> chunks = scan_chunks(data_, file_, diag_);
+  std::int64_t start = INT64_MAX, end = INT64_MIN;
+  for (const ChunkHeader& h : chunks) {
+    start = std::min(start, h.start_ns);
+    end = std::max(end, h.start_ns + h.duration_ns);
+  }
+  if (!opt_.time_from.empty()) from_ns_ = parse_time_bound("--time-from", opt_.time_from, start, end);
+  if (!opt_.time_to.empty()) to_ns_ = parse_time_bound("--time-to", opt_.time_to, start, end);
+  for (std::size_t b = 0, e; b <= opt_.state.size() && !opt_.state.empty(); b = e + 1) {
+    e = std::min(opt_.state.find(',', b), opt_.state.size());
+    std::string s = opt_.state.substr(b, e - b);
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    if (!s.empty()) states_.push_back(s);
+  }
+  for (std::size_t i = 0; i < chunks.size(); ++i) read_chunk(chunks[i], i);
+  finish_leaks();
+  for (const std::string& s : states_)
+    if (!states_matched_.count(s)) throw UsageError("--state " + s + ": the recording has no such thread state");
+  fill_metadata(chunks);
+  report();
+  const std::size_t column = opt_.total && builder_.value_count() > 1 ? 1 : 0;
+  builder_.metadata().default_value = builder_.peek().value_types()[column].type;
+  return merge_compilation_kinds(std::move(builder_).finish(), column);
+}
+
+void Reader::read_chunk(const ChunkHeader& h, std::size_t index) {
+  ChunkState st;
+  st.header = &h;
+  st.index = index;
+  Cursor chunk(data_.substr(h.offset, h.size), file_, h.offset, h.compressed());
+  try {
+    Cursor meta = chunk.window(h.metadata_offset, h.size - h.metadata_offset, "metadata event");
+    const std::uint64_t meta_size = static_cast<std::uint32_t>(meta.read_int());
+    meta.seek(0);
+    Cursor meta_record = meta.sub(meta_size, "metadata event");
+    st.meta = read_metadata(meta_record);
+    read_constant_pools(chunk, h.checkpoint_offset, st.meta, st.pools);
+    st.kernel_known = st.pools.enum_has("jdk.types.FrameType", "Kernel");
+    for (const auto& [id, cls] : st.meta.classes()) {
+      if (cls.name.rfind("profiler.", 0) == 0) async_profiler_ = true;
+      if (cls.name == "jdk.ObjectAllocationSample" || cls.name == "jdk.GarbageCollection") jdk_ = true;
+    }
+    allow_states(st);
+    read_events(st, chunk);
+  } catch (const ParseError& e) {
+    throw ParseError(e.position(), "chunk " + std::to_string(index + 1) + ": " + e.message());
+  }
+}
+
+void Reader::allow_states(ChunkState& st) {
+  auto e = st.pools.enums.find("jdk.types.ThreadState");
+  const bool cpu = opt_.events == Events::kCpu, wall = opt_.events == Events::kWall;
+  if (states_.empty() && !cpu && !wall) return;
+  st.states.emplace();
+  if (e == st.pools.enums.end()) return;
+  for (const auto& [key, value] : e->second) {
+    const std::string* name = st.pools.text(value);
+    if (!name) continue;
+    if (*name == "STATE_DEFAULT") any_default_state_ = true;
+    if (!states_.empty()) {
+      for (const std::string& s : states_)
+        if (name->size() >= 6 && name->compare(6, s.size(), s) == 0) {
+          st.states->insert(key);
+          states_matched_.insert(s);
+        }
+    } else if ((*name == "STATE_DEFAULT") == cpu) {
+      st.states->insert(key);
+    }
+  }
+}
+
+void Reader::read_events(ChunkState& st, Cursor& chunk) {
+  const auto plans = plan_events(st.meta, opt_.events);
+  const ClassDesc* jvm = st.meta.find("jdk.JVMInformation");
+  const ClassDesc* os = st.meta.find("jdk.OSInformation");
+  std::unordered_map<std::uint64_t, std::uint64_t> counts;
+  chunk.seek(kChunkHeaderSize);
+  while (!chunk.at_end()) {
+    const std::size_t start = chunk.pos();
+    const std::uint64_t at = chunk.offset();
+    const std::uint64_t size = static_cast<std::uint32_t>(chunk.read_int());
+    if (size == 0) chunk.fail_at(at, "event size 0");
+    chunk.seek(start);
+    Cursor rec = chunk.sub(size, "event");
+    rec.read_int();
+    const std::uint64_t type = static_cast<std::uint64_t>(rec.read_long());
+    if (type == 0 || type == 1) continue;  // metadata, checkpoints
+    ++counts[type];
+    if (auto p = plans.find(type); p != plans.end()) {
+      on_event(st, p->second.type(), p->second.decode(rec, st.meta));
+    } else if ((jvm && type == jvm->id) || (os && type == os->id)) {
+      read_info(st, *st.meta.find(type), rec);
+    }
+  }
+  for (const auto& [type, n] : counts) {
+    const ClassDesc* cls = st.meta.find(type);
+    type_counts_[cls ? cls->name : "type " + std::to_string(type)] += n;
+  }
+  std::stable_sort(chunk_mallocs_.begin(), chunk_mallocs_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [time, m] : chunk_mallocs_) {
+    if (m.second) leaks_[m.first] = *m.second;
+    else leaks_.erase(m.first);
+  }
+  chunk_mallocs_.clear();
+}
+
+void Reader::read_info(ChunkState& st, const ClassDesc& cls, Cursor& rec) {
+  for (const FieldDesc& f : cls.fields) {
+    const bool wanted = f.name == "jvmName" || f.name == "jvmVersion" || f.name == "osVersion";
+    if (!wanted || f.array || f.constant_pool || st.meta.find(f.type)->encoding != Encoding::kString) {
+      skip_field(rec, st.meta, f);
+      continue;
+    }
+    const StringValue v = rec.read_string();
+    const std::string* text = st.pools.text(v);
+    const std::string key = f.name == "osVersion" ? "os" : f.name == "jvmName" ? "jvm_name" : "jvm_version";
+    if (text && !info_.count(key)) info_[key] = *text;
+  }
+}
+
+void Reader::on_event(ChunkState& st, EventType type, const EventRecord& e) {
+  const std::int64_t ns = st.header->to_ns(e.time);
+  if (ns < from_ns_ || ns > to_ns_) return;
+  if (is_sample(type) && st.states && (!e.has_state || !st.states->count(e.state))) return;
+  if (opt_.events == Events::kNativeMem) {
+    leak_lo_ = std::min(leak_lo_, ns);
+    leak_hi_ = std::max(leak_hi_, ns);
+  }
+  Selected& sel = selected_[type];
+  ++sel.events;
+  sel.samples += static_cast<std::uint64_t>(std::max<std::int64_t>(e.samples, 0));
+  StackId stack = stack_of(st, e);
+  if (stack == kNoStack) {
+    ++no_stack_;
+    return;
+  }
+  if (e.cls != 0 && !is_sample(type)) stack = builder_.stack(stack, class_frame(st, type, e));
+  const LabelSetId labels = labels_of(st, e, is_sample(type));
+  if (opt_.events == Events::kNativeMem && opt_.leak) {
+    std::optional<PendingMalloc> m;
+    if (type == EventType::kMalloc) m = PendingMalloc{ns, stack, labels, e.size};
+    chunk_mallocs_.push_back({e.time, {e.address, m}});
+    return;
+  }
+  std::int64_t values[2] = {e.samples, 0};
+  if (!is_sample(type)) {
+    values[0] = 1;
+    values[1] = opt_.events == Events::kLock || opt_.events == Events::kNativeLock
+                    ? st.header->ticks_to_ns(e.duration)
+                    : e.size;
+  }
+  builder_.add_sample(stack, std::span<const std::int64_t>(values, builder_.value_count()), labels);
+}
+
+void Reader::finish_leaks() {
+  if (leaks_.empty()) return;
+  // As the converter: allocations of the last 10% of the recording are too
+  // young to call leaks.
+  const std::int64_t cutoff =
+      static_cast<std::int64_t>(static_cast<double>(leak_lo_) * 0.1 + static_cast<double>(leak_hi_) * 0.9);
+  std::vector<std::pair<std::uint64_t, PendingMalloc>> kept(leaks_.begin(), leaks_.end());
+  std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [addr, m] : kept) {
+    if (m.time_ns > cutoff) continue;
+    const std::int64_t values[2] = {1, m.size};
+    builder_.add_sample(m.stack, values, m.labels);
+  }
+}
+
+StackId Reader::stack_of(ChunkState& st, const EventRecord& e) {
+  const std::pair<std::uint64_t, std::uint64_t> key{opt_.threads ? e.thread : 0, e.stack};
+  if (auto it = st.stacks.find(key); it != st.stacks.end()) return it->second;
+  StackId s = kNoStack;
+  if (auto t = st.pools.stack_traces.find(e.stack); e.stack != 0 && t != st.pools.stack_traces.end()) {
+    s = kRootStack;
+    if (opt_.threads)
+      s = builder_.stack(s, builder_.frame(thread_frame_name(thread_name(st, e.thread), e.thread)));
+    for (std::size_t i = t->second.count; i-- > 0;) s = builder_.stack(s, frame_of(st, st.pools.frames[t->second.first + i]));
+  }
+  st.stacks.emplace(key, s);
+  return s;
+}
+
+FrameId Reader::frame_of(ChunkState& st, const FrameRef& f) {
+  const FrameKey key{f.method, f.type, opt_.lines ? f.line : 0, opt_.bci ? f.bci : 0};
+  if (auto it = st.frames.find(key); it != st.frames.end()) return it->second;
+  const FrameKind kind = kind_of(st.pools.enum_name("jdk.types.FrameType", f.type), f.type);
+  std::string name = "unknown";
+  if (auto m = st.pools.methods.find(f.method); m != st.pools.methods.end()) {
+    const std::string* method = st.pools.symbol(m->second.name);
+    const std::string* cls = nullptr;
+    if (auto c = st.pools.classes.find(m->second.cls); c != st.pools.classes.end())
+      cls = st.pools.symbol(c->second.name);
+    const bool native_code =
+        (kind == FrameKind::kNative && st.kernel_known) || kind == FrameKind::kCpp || kind == FrameKind::kKernel;
+    name = method_frame_name(cls ? *cls : std::string_view{}, method ? *method : std::string_view{}, native_code,
+                             naming_);
+  }
+  append_location(name, f.line, f.bci, naming_);
+  const std::int64_t line = opt_.lines && f.line > 0 ? f.line : 0;
+  const FrameId id = builder_.frame(builder_.function(name), kind, line);
+  st.frames.emplace(key, id);
+  return id;
+}
+
+// The allocated or locked class as the top frame: `_[k]` (kernel) for
+// allocations outside a TLAB, `_[i]` (inlined) otherwise, as the converter.
+FrameId Reader::class_frame(ChunkState& st, EventType type, const EventRecord& e) {
+  auto it = st.class_names.find(e.cls);
+  if (it == st.class_names.end()) {
+    std::string name = "null";
+    if (auto c = st.pools.classes.find(e.cls); c != st.pools.classes.end())
+      if (const std::string* sym = st.pools.symbol(c->second.name)) name = allocated_class_name(*sym, naming_);
+    it = st.class_names.emplace(e.cls, std::move(name)).first;
+  }
+  const bool outside_tlab = is_alloc(type) && e.tlab <= 0;
+  return builder_.frame(it->second, outside_tlab ? FrameKind::kKernel : FrameKind::kInlined);
+}
+
+const std::string* Reader::thread_name(const ChunkState& st, std::uint64_t thread) const {
+  auto t = st.pools.threads.find(thread);
+  if (t == st.pools.threads.end()) return nullptr;
+  if (const std::string* java = st.pools.text(t->second.java_name)) return java;
+  return st.pools.text(t->second.os_name);
+}
+
+LabelSetId Reader::labels_of(ChunkState& st, const EventRecord& e, bool with_state) {
+  const std::uint64_t state = with_state && e.has_state ? e.state + 1 : 0;
+  const std::pair<std::uint64_t, std::uint64_t> key{e.thread, state};
+  if (auto it = st.labels.find(key); it != st.labels.end()) return it->second;
+  std::vector<Label> labels;
+  const std::string* name = thread_name(st, e.thread);
+  Label thread;
+  thread.key = builder_.intern("thread");
+  thread.str = builder_.intern(name ? *name : "[tid=" + std::to_string(e.thread) + "]");
+  labels.push_back(thread);
+  Label tid;
+  tid.key = builder_.intern("thread_id");
+  tid.num = static_cast<std::int64_t>(e.thread);
+  tid.numeric = true;
+  labels.push_back(tid);
+  if (state != 0) {
+    const std::string* s = st.pools.enum_name("jdk.types.ThreadState", e.state);
+    Label l;
+    l.key = builder_.intern("state");
+    l.str = builder_.intern(s ? *s : std::to_string(e.state));
+    labels.push_back(l);
+  }
+  const LabelSetId id = builder_.labels(std::move(labels));
+  st.labels.emplace(key, id);
+  return id;
+}
+
+void Reader::fill_metadata(const std::vector<ChunkHeader>& chunks) {
+  Metadata& m = builder_.metadata();
+  m.source_format = "jfr";
+  m.sources = {file_};
+  std::int64_t start = INT64_MAX, end = INT64_MIN;
+  for (const ChunkHeader& h : chunks) {
+    start = std::min(start, h.start_ns);
+    end = std::max(end, h.start_ns + h.duration_ns);
+  }
+  m.start_time_ns = start;
+  m.duration_ns = end - start;
+  auto& p = m.properties;
+  p.emplace_back("jfr.version", std::to_string(chunks[0].major) + "." + std::to_string(chunks[0].minor));
+  p.emplace_back("jfr.chunks", std::to_string(chunks.size()));
+  p.emplace_back("jfr.producer", async_profiler_ && jdk_ ? "JDK Flight Recorder + async-profiler"
+                                 : async_profiler_       ? "async-profiler"
+                                                         : "JDK Flight Recorder");
+  if (info_.count("jvm_name") || info_.count("jvm_version"))
+    p.emplace_back("jvm", info_["jvm_name"] + (info_.count("jvm_version") ? " " + info_["jvm_version"] : ""));
+  if (info_.count("os")) p.emplace_back("os", info_["os"]);
+  for (const auto& [name, n] : type_counts_) p.emplace_back("events." + name, std::to_string(n));
+}
+
+// The stderr notes: what was counted, and which other kinds the file holds.
+void Reader::report() {
+  if (no_stack_ > 0)
+    diag_.warn("event without stack trace", file_ + ": " + std::to_string(no_stack_) +
+                                                " selected events have no stack trace and are left out");
+  if (!note_) return;
+  if (opt_.events == Events::kCpu && !any_default_state_)
+    note_(file_ + ": no samples in async-profiler's cpu state (STATE_DEFAULT): JDK recordings have none; "
+                  "read them without --cpu");
+  if (opt_.events != Events::kDefault) return;
+  std::string counted;
+  for (const auto& [type, sel] : selected_) {
+    if (!counted.empty()) counted += ", ";
+    counted += std::string(event_type_name(type)) + " (" + std::to_string(sel.samples) + ")";
+  }
+  std::map<std::string, std::string> others;  // option -> types
+  for (int t = 0; t <= static_cast<int>(EventType::kNativeLock); ++t) {
+    const EventType type = static_cast<EventType>(t);
+    auto n = type_counts_.find(std::string(event_type_name(type)));
+    if (is_sample(type) || n == type_counts_.end()) continue;
+    std::string& o = others["--" + std::string(event_group(type))];
+    o += (o.empty() ? "" : ", ") + std::string(event_type_name(type)) + " " + std::to_string(n->second);
+  }
+  std::string msg = file_ + ": samples counted from " + (counted.empty() ? "no events" : counted);
+  if (!others.empty()) {
+    msg += "; the file also holds";
+    for (const auto& [option, types] : others) msg += " " + option + " (" + types + ")";
+  }
+  note_(msg);
+}
+
+}  // namespace
+
+Sniff sniff(std::string_view head, std::string_view) {
+  if (head.size() < 6 || head.substr(0, 4) != kMagic) return Sniff::kNo;
+  const int major = static_cast<unsigned char>(head[4]) << 8 | static_cast<unsigned char>(head[5]);
+  return major == 1 || major == 2 ? Sniff::kYes : Sniff::kMaybe;
+}
+
+Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics) {
+  std::string owned;
+  std::string_view data;
+  if (auto mapped = input.map_whole()) {
+    data = *mapped;
+  } else {
+    owned = read_all(input);
+    data = owned;
+  }
+  return Reader(input.name(), data, options, diagnostics).run();
+}
+
+}  // namespace fg::formats::jfr

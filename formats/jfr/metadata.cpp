@@ -1,0 +1,186 @@
+#include "formats/jfr/metadata.h"
+
+#include <charconv>
+
+namespace fg::formats::jfr {
+
+namespace {
+
+constexpr int kMaxDepth = 32;  // of the element tree and of nested structs
+
+Encoding encoding_of(std::string_view name) {
+  static const std::pair<std::string_view, Encoding> kPrimitives[] = {
+      {"boolean", Encoding::kBoolean}, {"byte", Encoding::kByte},     {"char", Encoding::kChar},
+      {"short", Encoding::kShort},     {"int", Encoding::kInt},       {"long", Encoding::kLong},
+      {"float", Encoding::kFloat},     {"double", Encoding::kDouble}, {"java.lang.String", Encoding::kString},
+  };
+  for (const auto& [n, e] : kPrimitives)
+    if (n == name) return e;
+  return Encoding::kStruct;
+}
+
+struct Attributes {
+  std::vector<std::pair<const std::string*, const std::string*>> items;
+  const std::string* get(std::string_view key) const {
+    for (const auto& [k, v] : items)
+      if (*k == key) return v;
+    return nullptr;
+  }
+};
+
+class MetadataParser {
+ public:
+  MetadataParser(Cursor& c, ChunkMetadata& out) : c_(c), out_(out) {}
+
+  void run() {
+    const std::uint64_t n = c_.read_count("metadata string");
+    strings_.reserve(n);
+    for (std::uint64_t i = 0; i < n; ++i) strings_.push_back(c_.read_string().text);
+    element(0, nullptr);
+  }
+
+ private:
+  const std::string& string_at(std::uint64_t at) {
+    const std::uint64_t i = c_.varint();
+    if (i >= strings_.size())
+      c_.fail_at(at, "metadata string index " + std::to_string(i) + " out of range (" +
+                         std::to_string(strings_.size()) + " strings)");
+    return strings_[i];
+  }
+
+  std::uint64_t number(const std::string* s, const char* what, std::uint64_t at) {
+    std::uint64_t v = 0;
+    if (!s || std::from_chars(s->data(), s->data() + s->size(), v).ec != std::errc())
+      c_.fail_at(at, std::string("metadata ") + what + " is missing or not a number");
+    return v;
+  }
+
+  // One element and its children; `owner` is the class a field belongs to.
+  void element(int depth, ClassDesc* owner) {
+    const std::uint64_t at = c_.offset();
+    if (depth > kMaxDepth) c_.fail_at(at, "metadata elements nested too deeply");
+    const std::string& name = string_at(at);
+    Attributes attrs;
+    for (std::uint64_t n = c_.read_count("metadata attribute", 2); n > 0; --n) {
+      const std::string* k = &string_at(c_.offset());
+      attrs.items.emplace_back(k, &string_at(c_.offset()));
+    }
+    ClassDesc cls;
+    ClassDesc* next_owner = nullptr;
+    if (name == "class") {
+      cls.id = number(attrs.get("id"), "class id", at);
+      if (const std::string* n = attrs.get("name")) cls.name = *n;
+      if (const std::string* s = attrs.get("superType")) cls.super_type = *s;
+      if (const std::string* s = attrs.get("simpleType")) cls.simple_type = *s == "true";
+      cls.encoding = encoding_of(cls.name);
+      next_owner = &cls;
+    } else if (name == "field" && owner) {
+      FieldDesc f;
+      if (const std::string* n = attrs.get("name")) f.name = *n;
+      f.type = number(attrs.get("class"), "field class", at);
+      if (const std::string* s = attrs.get("constantPool")) f.constant_pool = *s == "true";
+      if (const std::string* s = attrs.get("dimension")) f.array = number(s, "field dimension", at) > 0;
+      owner->fields.push_back(std::move(f));
+    }
+    for (std::uint64_t n = c_.read_count("metadata element", 3); n > 0; --n) element(depth + 1, next_owner);
+    if (next_owner) out_.add(std::move(cls));
+  }
+
+  Cursor& c_;
+  ChunkMetadata& out_;
+  std::vector<std::string> strings_;
+};
+
+}  // namespace
+
+int ClassDesc::field_index(std::string_view field) const {
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    if (fields[i].name == field) return static_cast<int>(i);
+  return -1;
+}
+
+const ClassDesc* ChunkMetadata::find(std::uint64_t id) const {
+  auto it = by_id_.find(id);
+  return it == by_id_.end() ? nullptr : &it->second;
+}
+
+const ClassDesc* ChunkMetadata::find(std::string_view name) const {
+  auto it = by_name_.find(std::string(name));
+  return it == by_name_.end() ? nullptr : find(it->second);
+}
+
+void ChunkMetadata::add(ClassDesc c) {
+  by_name_[c.name] = c.id;
+  const std::uint64_t id = c.id;
+  by_id_.insert_or_assign(id, std::move(c));
+}
+
+void ChunkMetadata::check(const Cursor& where) const {
+  for (const auto& [id, cls] : by_id_)
+    for (const FieldDesc& f : cls.fields)
+      if (!find(f.type))
+        where.fail("metadata: field " + cls.name + "." + f.name + " has undescribed type id " +
+                   std::to_string(f.type));
+}
+
+ChunkMetadata read_metadata(Cursor& record) {
+  record.read_int();  // size
+  const std::uint64_t at = record.offset();
+  if (record.read_long() != 0) record.fail_at(at, "metadata offset does not point at a metadata event");
+  record.read_long();  // start time
+  record.read_long();  // duration
+  record.read_long();  // metadata id
+  ChunkMetadata meta;
+  MetadataParser(record, meta).run();
+  meta.check(record);
+  return meta;
+}
+
+void skip_value(Cursor& c, const ChunkMetadata& meta, const ClassDesc& type, bool constant_pool, int depth) {
+  if (constant_pool) {
+    c.read_long();
+    return;
+  }
+  switch (type.encoding) {
+    case Encoding::kBoolean:
+    case Encoding::kByte: c.skip(1); return;
+    case Encoding::kChar:
+    case Encoding::kShort: c.read_short(); return;
+    case Encoding::kInt: c.read_int(); return;
+    case Encoding::kLong: c.read_long(); return;
+    case Encoding::kFloat: c.skip(4); return;
+    case Encoding::kDouble: c.skip(8); return;
+    case Encoding::kString: c.skip_string(); return;
+    case Encoding::kStruct:
+      if (depth > kMaxDepth) c.fail("inline structs nested too deeply (type " + type.name + ")");
+      for (const FieldDesc& f : type.fields) skip_field(c, meta, f, depth + 1);
+      return;
+  }
+}
+
+void skip_field(Cursor& c, const ChunkMetadata& meta, const FieldDesc& field, int depth) {
+  const ClassDesc& type = *meta.find(field.type);  // check() made sure it exists
+  if (!field.array) return skip_value(c, meta, type, field.constant_pool, depth);
+  for (std::uint64_t n = c.read_count("array element"); n > 0; --n)
+    skip_value(c, meta, type, field.constant_pool, depth);
+}
+
+std::int64_t read_integer(Cursor& c, const ChunkMetadata& meta, const FieldDesc& field) {
+  const ClassDesc& type = *meta.find(field.type);
+  if (field.constant_pool && !field.array) return c.read_long();
+  if (!field.array) {
+    switch (type.encoding) {
+      case Encoding::kBoolean:
+      case Encoding::kByte: return static_cast<std::int8_t>(c.u8());
+      case Encoding::kChar:
+      case Encoding::kShort: return c.read_short();
+      case Encoding::kInt: return c.read_int();
+      case Encoding::kLong: return c.read_long();
+      default: break;
+    }
+  }
+  skip_field(c, meta, field);
+  return 0;
+}
+
+}  // namespace fg::formats::jfr
