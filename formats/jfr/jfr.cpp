@@ -36,6 +36,30 @@ std::vector<ValueType> columns_for(Events e) {
   return {};
 }
 
+// One line from jdk.OSInformation's osVersion, which the JDK fills with
+// /etc/os-release and uname: the distribution's PRETTY_NAME and the uname line.
+std::string os_summary(const std::string& text) {
+  std::vector<std::string> parts;
+  for (std::size_t b = 0; b < text.size();) {
+    std::size_t e = std::min(text.find('\n', b), text.size());
+    std::string_view line(text.data() + b, e - b);
+    if (line.rfind("PRETTY_NAME=", 0) == 0) {
+      line.remove_prefix(12);
+      if (line.size() >= 2 && line.front() == '"' && line.back() == '"') line = line.substr(1, line.size() - 2);
+      parts.emplace_back(line);
+    } else if (line.rfind("uname:", 0) == 0) {
+      line.remove_prefix(6);
+      while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+      parts.emplace_back(line);
+    }
+    b = e + 1;
+  }
+  if (parts.empty()) return text.substr(0, text.find('\n'));
+  std::string out = parts[0];
+  for (std::size_t i = 1; i < parts.size(); ++i) out += "; " + parts[i];
+  return out;
+}
+
 bool is_sample(EventType t) { return event_group(t) == "cpu/wall"; }
 bool is_alloc(EventType t) {
   return t == EventType::kAllocInNewTlab || t == EventType::kAllocOutsideTlab || t == EventType::kAllocSample;
@@ -298,9 +322,12 @@ void Reader::on_event(ChunkState& st, EventType type, const EventRecord& e) {
   std::int64_t values[2] = {e.samples, 0};
   if (!is_sample(type)) {
     values[0] = 1;
-    values[1] = opt_.events == Events::kLock || opt_.events == Events::kNativeLock
-                    ? st.header->ticks_to_ns(e.duration)
-                    : e.size;
+    // An allocation in a new TLAB weighs the TLAB's size, as the converter
+    // counts it: async-profiler records its sampling interval there, the JDK
+    // the buffer the sampled object opened.
+    values[1] = opt_.events == Events::kLock || opt_.events == Events::kNativeLock ? st.header->ticks_to_ns(e.duration)
+                : e.tlab > 0                                                      ? e.tlab
+                                                                                  : e.size;
   }
   builder_.add_sample(stack, std::span<const std::int64_t>(values, builder_.value_count()), labels);
 }
@@ -421,9 +448,12 @@ void Reader::fill_metadata(const std::vector<ChunkHeader>& chunks) {
   p.emplace_back("jfr.producer", async_profiler_ && jdk_ ? "JDK Flight Recorder + async-profiler"
                                  : async_profiler_       ? "async-profiler"
                                                          : "JDK Flight Recorder");
-  if (info_.count("jvm_name") || info_.count("jvm_version"))
-    p.emplace_back("jvm", info_["jvm_name"] + (info_.count("jvm_version") ? " " + info_["jvm_version"] : ""));
-  if (info_.count("os")) p.emplace_back("os", info_["os"]);
+  if (!info_["jvm_version"].empty() || !info_["jvm_name"].empty()) {
+    // The JDK's jvmVersion already starts with the VM's name; async-profiler's is the bare version.
+    const std::string& name = info_["jvm_name"], &version = info_["jvm_version"];
+    p.emplace_back("jvm", version.rfind(name, 0) == 0 ? version : name + (name.empty() ? "" : " ") + version);
+  }
+  if (!info_["os"].empty()) p.emplace_back("os", os_summary(info_["os"]));
   for (const auto& [name, n] : type_counts_) p.emplace_back("events." + name, std::to_string(n));
 }
 

@@ -89,6 +89,75 @@ po::options_description report_options(formats::WriteOptions& o) {
   return d;
 }
 
+namespace {
+
+// One of the event switches: the first one chosen wins, a second is an error.
+po::typed_value<bool>* event_switch(formats::JfrOptions& o, formats::JfrOptions::Events e, const char* name) {
+  return po::bool_switch()->notifier([&o, e, name](bool on) {
+    if (!on) return;
+    if (o.events != formats::JfrOptions::Events::kDefault && o.events != e)
+      throw UsageError(std::string("--") + name + ": only one of --cpu, --wall, --alloc, --live, --nativemem, "
+                       "--lock, --nativelock at a time");
+    o.events = e;
+  });
+}
+
+}  // namespace
+
+po::options_description jfr_options(formats::JfrOptions& o) {
+  using E = formats::JfrOptions::Events;
+  po::options_description d("JFR options (as async-profiler's converter; default: cpu and wall samples together)");
+  d.add_options()
+      ("cpu", event_switch(o, E::kCpu, "cpu"), "CPU samples (async-profiler's cpu/itimer events)")
+      ("wall", event_switch(o, E::kWall, "wall"), "wall-clock samples")
+      ("alloc", event_switch(o, E::kAlloc, "alloc"), "allocations: count and bytes, the class as the top frame")
+      ("live", event_switch(o, E::kLive, "live"), "live objects (async-profiler's live option)")
+      ("nativemem", event_switch(o, E::kNativeMem, "nativemem"), "native memory: malloc calls and bytes")
+      ("leak", po::bool_switch(&o.leak), "with --nativemem: only allocations never freed")
+      ("lock", event_switch(o, E::kLock, "lock"), "lock contention: monitor enter and thread park")
+      ("nativelock", event_switch(o, E::kNativeLock, "nativelock"), "native lock contention")
+      ("total", po::bool_switch(&o.total), "default value: the events' weight (bytes, nanoseconds), not counts")
+      ("threads", po::bool_switch(&o.threads), "the thread as the root frame")
+      ("state", po::value<std::string>(&o.state)->value_name("STATES"),
+       "only samples in these thread states, e.g. runnable,sleeping")
+      ("time-from", po::value<std::string>(&o.time_from)->value_name("TIME"),
+       "only events from TIME: ms (absolute, from the start, negative: from the end) or [YYYY-MM-DDT]HH:MM:SS")
+      ("time-to", po::value<std::string>(&o.time_to)->value_name("TIME"), "only events up to TIME (as --time-from)")
+      ("lines", po::bool_switch(&o.lines), "frame names with source line numbers (:line)")
+      ("bci", po::bool_switch(&o.bci), "frame names with bytecode indices (@bci)")
+      ("simple", po::bool_switch(&o.simple), "class names without their package")
+      ("dot", po::bool_switch(&o.dot), "dotted class names (java.lang.String)")
+      ("norm", po::bool_switch(&o.norm), "strip lambda and hidden-class suffixes from class names");
+  return d;
+}
+
+po::options_description info_options(CommonOptions& o) {
+  po::options_description d("Information");
+  d.add_options()("info", po::bool_switch(&o.info),
+                  "print what the input holds (format, time span, producer, event counts, value columns) "
+                  "instead of converting");
+  return d;
+}
+
+void enable_notes(const std::string& tool, CommonOptions& o) {
+  if (o.quiet) return;
+  o.read.note = [tool](const std::string& m) { std::cerr << tool << ": note: " << m << '\n'; };
+}
+
+void print_info(const Profile& p, std::ostream& out) {
+  const Metadata& m = p.metadata();
+  out << "format: " << m.source_format << '\n';
+  for (const std::string& s : m.sources) out << "source: " << s << '\n';
+  if (m.start_time_ns != 0) out << "start ns: " << m.start_time_ns << '\n';
+  if (m.duration_ns != 0) out << "duration ns: " << m.duration_ns << '\n';
+  for (const auto& [key, value] : m.properties) out << key << ": " << value << '\n';
+  const std::vector<std::int64_t> totals = p.totals();
+  for (std::size_t i = 0; i < p.value_count(); ++i)
+    out << "value " << i << ": " << p.value_types()[i].type << '/' << p.value_types()[i].unit
+        << " total " << totals[i] << (i == p.default_value_index() ? " (default)" : "") << '\n';
+  out << "samples: " << p.sample_count() << ", stacks: " << p.stack_count() - 1 << '\n';
+}
+
 Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o) {
   Diagnostics::Sink sink;
   if (!o.quiet) sink = [tool](const std::string& m) { std::cerr << tool << ": warning: " << m << '\n'; };
@@ -103,7 +172,7 @@ Profile read_inputs(const CommonOptions& o, Diagnostics& diagnostics) {
   for (const std::string& path : inputs) {
     auto in = formats::Input::open(path, limit);
     const formats::Format& f = formats::detect_input_format(*in, o.from);
-    profiles.push_back(f.read(*in, formats::ReadOptions{}, diagnostics));
+    profiles.push_back(f.read(*in, o.read, diagnostics));
   }
   if (profiles.size() == 1) return std::move(profiles[0]);
   return merge(profiles);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,8 @@ struct CommonOptions {
   bool strict = false;
   bool quiet = false;
   std::uint64_t max_inflated = 0;    ///< 0: the default limit
+  bool info = false;                 ///< --info: summarise the input instead of converting
+  formats::ReadOptions read;         ///< format-specific reading options (JFR events, naming)
 };
 
 /// --from, --strict, --max-inflated and the positional inputs.
@@ -41,6 +44,20 @@ po::options_description output_options(CommonOptions& o);
 po::options_description flamegraph_options(formats::FlameGraphOptions& o);
 /// pprof's report options: --granularity, --node-count, --node-fraction, --sort.
 po::options_description report_options(formats::WriteOptions& o);
+
+/// async-profiler converter's options for Java Flight Recorder input:
+/// --cpu, --wall, --alloc, --live, --nativemem, --leak, --lock,
+/// --nativelock, --total, --threads, --state, --time-from, --time-to,
+/// --lines, --bci, --simple, --dot, --norm. Two event options together are a
+/// UsageError (when notified).
+po::options_description jfr_options(formats::JfrOptions& o);
+/// --info.
+po::options_description info_options(CommonOptions& o);
+/// Prints the readers' notes as "<tool>: note: ..." unless quiet.
+void enable_notes(const std::string& tool, CommonOptions& o);
+/// The --info summary of a profile: format, sources, time span, the
+/// metadata's properties and each value column with its total.
+void print_info(const Profile& profile, std::ostream& out);
 
 /// Prints warnings as "<tool>: warning: ..." unless quiet.
 Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o);

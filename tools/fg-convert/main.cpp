@@ -19,6 +19,12 @@ Examples:
   fg-convert --to dump in.folded | less
   fg-convert --to top --value alloc_space heap.pb.gz
   fg-convert --to top-csv --node-fraction 0 cpu.pb.gz -o top.csv
+  fg-convert --info app.jfr
+  fg-convert --alloc --total --to collapsed app.jfr -o alloc.folded
+  fg-convert --wall --threads --time-from 10000 --time-to 20000 app.jfr -o wall.svg
+
+JFR recordings are read as async-profiler's converter reads them, with its
+option names; its --from/--to (time range) are --time-from/--time-to here.
 )";
 
 }  // namespace
@@ -32,11 +38,19 @@ int main(int argc, char** argv) {
     options.add(fg::cli::input_options(common))
         .add(fg::cli::output_options(common))
         .add(fg::cli::flamegraph_options(write.flame))
-        .add(fg::cli::report_options(write));
+        .add(fg::cli::report_options(write))
+        .add(fg::cli::jfr_options(common.read.jfr))
+        .add(fg::cli::info_options(common));
     if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
     write.value = common.value;
+    fg::cli::enable_notes(tool, common);
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
     fg::Profile profile = fg::cli::read_inputs(common, diagnostics);
+    if (common.info) {
+      fg::cli::print_info(profile, std::cout);
+      fg::cli::finish_diagnostics(tool, common, diagnostics);
+      return 0;
+    }
     fg::cli::write_output(profile, common, write, diagnostics);
     fg::cli::finish_diagnostics(tool, common, diagnostics);
     return 0;
