@@ -14,7 +14,7 @@ std::int64_t ChunkHeader::ticks_to_ns(std::int64_t ticks) const {
 namespace {
 
 std::string lost(std::uint64_t bytes, std::uint64_t total) {
-  return std::to_string(bytes) + " bytes (" + std::to_string(total ? bytes * 100 / total : 0) + "% of the file)";
+  return std::to_string(bytes) + " bytes, " + std::to_string(total ? bytes * 100 / total : 0) + "% of the file";
 }
 
 // Reads one header at `offset`; false (with a warning) for an incomplete chunk.
@@ -52,14 +52,14 @@ bool read_header(std::string_view data, const std::string& file, std::size_t ind
   if (h.size > left) {
     if (index == 0) c.fail_at(offset + 8, chunk + ": chunk size " + std::to_string(h.size) + " runs past the end of the file (" + std::to_string(left) + " bytes left)");
     diagnostics.warn(SourcePosition::binary(file, offset), "truncated chunk",
-                     chunk + ": size " + std::to_string(h.size) + " but only " + std::to_string(left) +
-                         " bytes left; its events are lost: " + lost(left, data.size()));
+                     chunk + " is truncated: its header says " + std::to_string(h.size) + " bytes, " +
+                         std::to_string(left) + " remain; its events are lost (" + lost(left, data.size()) + ")");
     return false;
   }
   if (h.checkpoint_offset == 0 || h.metadata_offset == 0) {
     if (index == 0) c.fail_at(offset + 16, chunk + ": unfinished chunk (no metadata or checkpoint offset)");
     diagnostics.warn(SourcePosition::binary(file, offset), "truncated chunk",
-                     chunk + ": unfinished (no metadata or checkpoint offset); lost " + lost(left, data.size()));
+                     chunk + ": unfinished (no metadata or checkpoint offset); its events are lost (" + lost(left, data.size()) + ")");
     return false;
   }
   if (h.metadata_offset < kChunkHeaderSize || h.metadata_offset >= h.size)

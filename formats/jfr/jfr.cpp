@@ -480,9 +480,10 @@ void Reader::report() {
     std::string& o = others["--" + std::string(event_group(type))];
     o += (o.empty() ? "" : ", ") + std::string(event_type_name(type)) + " " + std::to_string(n->second);
   }
-  std::string msg = file_ + ": samples counted from " + (counted.empty() ? "no events" : counted);
+  std::string msg = file_ + (counted.empty() ? ": no execution or wall-clock samples (the default events)"
+                                               : ": samples counted from " + counted);
   if (!others.empty()) {
-    msg += "; the file also holds";
+    msg += counted.empty() ? "; the file holds" : "; the file also holds";
     for (const auto& [option, types] : others) msg += " " + option + " (" + types + ")";
   }
   note_(msg);
