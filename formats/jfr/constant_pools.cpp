@@ -123,7 +123,7 @@ class PoolReader {
 
   std::uint32_t frames(const ClassDesc& frame) {
     const Slots s(frame, {"method", "lineNumber", "bytecodeIndex", "type"});
-    const std::uint64_t n = c_.read_count("stack frame", std::max<std::size_t>(1, frame.fields.size()));
+    const std::uint64_t n = c_.read_count("stack frame", std::max<std::uint32_t>(1, frame.min_bytes));
     if (n > UINT32_MAX) c_.fail("stack trace of " + std::to_string(n) + " frames");
     for (std::uint64_t k = 0; k < n; ++k) {
       FrameRef r;
@@ -218,9 +218,10 @@ void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const C
     read_checkpoint(rec, meta, pools, delta);
     ++pools.checkpoints;
     if (delta == 0) return;
-    if (delta > 0 || static_cast<std::uint64_t>(-delta) > offset)
+    const std::uint64_t back = 0 - static_cast<std::uint64_t>(delta);
+    if (delta > 0 || back > offset)
       rec.fail_at(at, "checkpoint delta " + std::to_string(delta) + " does not lead back into the chunk");
-    offset -= static_cast<std::uint64_t>(-delta);
+    offset -= back;
   }
 }
 

@@ -1,5 +1,6 @@
 #include "formats/jfr/metadata.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace fg::formats::jfr {
@@ -41,7 +42,7 @@ class MetadataParser {
 
  private:
   const std::string& string_at(std::uint64_t at) {
-    const std::uint64_t i = c_.varint();
+    const std::uint64_t i = static_cast<std::uint32_t>(c_.read_int());
     if (i >= strings_.size())
       c_.fail_at(at, "metadata string index " + std::to_string(i) + " out of range (" +
                          std::to_string(strings_.size()) + " strings)");
@@ -115,12 +116,35 @@ void ChunkMetadata::add(ClassDesc c) {
   by_id_.insert_or_assign(id, std::move(c));
 }
 
-void ChunkMetadata::check(const Cursor& where) const {
+void ChunkMetadata::check(const Cursor& where) {
   for (const auto& [id, cls] : by_id_)
     for (const FieldDesc& f : cls.fields)
       if (!find(f.type))
         where.fail("metadata: field " + cls.name + "." + f.name + " has undescribed type id " +
                    std::to_string(f.type));
+  // Minimum sizes, to a fixpoint (a struct that contains itself only grows
+  // until the cap; decoding it is bounded by kMaxDepth anyway).
+  constexpr std::uint32_t kCap = 1u << 24;
+  for (auto& [id, cls] : by_id_) {
+    switch (cls.encoding) {
+      case Encoding::kStruct: cls.min_bytes = 0; break;
+      case Encoding::kFloat: cls.min_bytes = 4; break;
+      case Encoding::kDouble: cls.min_bytes = 8; break;
+      default: cls.min_bytes = 1; break;
+    }
+  }
+  for (int round = 0; round < kMaxDepth; ++round) {
+    bool changed = false;
+    for (auto& [id, cls] : by_id_) {
+      if (cls.encoding != Encoding::kStruct) continue;
+      std::uint64_t sum = 0;
+      for (const FieldDesc& f : cls.fields) sum += f.array || f.constant_pool ? 1 : find(f.type)->min_bytes;
+      const std::uint32_t m = static_cast<std::uint32_t>(std::min<std::uint64_t>(sum, kCap));
+      if (m != cls.min_bytes) changed = true;
+      cls.min_bytes = m;
+    }
+    if (!changed) break;
+  }
 }
 
 ChunkMetadata read_metadata(Cursor& record) {
@@ -152,6 +176,7 @@ void skip_value(Cursor& c, const ChunkMetadata& meta, const ClassDesc& type, boo
     case Encoding::kDouble: c.skip(8); return;
     case Encoding::kString: c.skip_string(); return;
     case Encoding::kStruct:
+      if (type.min_bytes == 0) return;  // only empty structs: nothing is encoded
       if (depth > kMaxDepth) c.fail("inline structs nested too deeply (type " + type.name + ")");
       for (const FieldDesc& f : type.fields) skip_field(c, meta, f, depth + 1);
       return;
@@ -161,7 +186,11 @@ void skip_value(Cursor& c, const ChunkMetadata& meta, const ClassDesc& type, boo
 void skip_field(Cursor& c, const ChunkMetadata& meta, const FieldDesc& field, int depth) {
   const ClassDesc& type = *meta.find(field.type);  // check() made sure it exists
   if (!field.array) return skip_value(c, meta, type, field.constant_pool, depth);
-  for (std::uint64_t n = c.read_count("array element"); n > 0; --n)
+  if (type.min_bytes == 0 && !field.constant_pool) {  // an array of empty structs
+    c.read_count("array element");
+    return;
+  }
+  for (std::uint64_t n = c.read_count("array element", field.constant_pool ? 1 : type.min_bytes); n > 0; --n)
     skip_value(c, meta, type, field.constant_pool, depth);
 }
 

@@ -51,6 +51,9 @@ struct ClassDesc {
   bool simple_type = false;
   Encoding encoding = Encoding::kStruct;
   std::vector<FieldDesc> fields;
+  /// The fewest bytes one value takes (0 for a struct of empty structs),
+  /// computed by ChunkMetadata::check(); bounds array counts read from data.
+  std::uint32_t min_bytes = 0;
 
   /// Index of the field called `name`, or -1.
   int field_index(std::string_view name) const;
@@ -68,8 +71,9 @@ class ChunkMetadata {
   /// Adds a class (later ones with the same id replace earlier ones).
   void add(ClassDesc c);
   /// Fails (at `where`) when a field names a type that is not described, so
-  /// that later decoding never meets an unknown type.
-  void check(const Cursor& where) const;
+  /// that later decoding never meets an unknown type; then computes each
+  /// class's min_bytes.
+  void check(const Cursor& where);
 
  private:
   std::unordered_map<std::uint64_t, ClassDesc> by_id_;
