@@ -6,22 +6,23 @@ namespace {
 
 constexpr std::uint64_t kChunkHeaderSize = 68;
 
-// Field positions of a class, looked up once per pool by name.
+// Which of a list of wanted names each field of a class is, found once per pool.
 struct Slots {
-  explicit Slots(const ClassDesc& c, std::initializer_list<std::string_view> names) {
-    for (std::string_view n : names) index.push_back(c.field_index(n));
+  explicit Slots(const ClassDesc& c, std::initializer_list<std::string_view> names) : role(c.fields.size(), -1) {
+    int k = 0;
+    for (std::string_view n : names) {
+      if (const int i = c.field_index(n); i >= 0 && role[static_cast<std::size_t>(i)] < 0)
+        role[static_cast<std::size_t>(i)] = k;
+      ++k;
+    }
   }
-  std::vector<int> index;
-  // Which wanted name (position in the list) field i is, or -1.
-  int wanted(std::size_t field) const {
-    for (std::size_t k = 0; k < index.size(); ++k)
-      if (index[k] == static_cast<int>(field)) return static_cast<int>(k);
-    return -1;
-  }
+  // The position in the list of field i's name, or -1.
+  int wanted(std::size_t field) const { return role[field]; }
+  std::vector<int> role;
 };
 
-bool is_string_field(const ChunkMetadata& meta, const FieldDesc& f) {
-  return !f.array && !f.constant_pool && meta.find(f.type)->encoding == Encoding::kString;
+bool is_string_field(const FieldDesc& f) {
+  return !f.array && !f.constant_pool && f.encoding == Encoding::kString;
 }
 
 class PoolReader {
@@ -40,7 +41,7 @@ class PoolReader {
       }
       return;
     }
-    if (cls.fields.size() == 1 && is_string_field(meta_, cls.fields[0]) &&
+    if (cls.fields.size() == 1 && is_string_field(cls.fields[0]) &&
         (cls.simple_type || cls.name == "jdk.types.Symbol")) {
       auto& into = cls.name == "jdk.types.Symbol" ? pools_.symbols : pools_.enums[cls.name];
       for (; count > 0; --count) {
@@ -105,7 +106,7 @@ class PoolReader {
       t.first = pools_.frames.size();
       for (std::size_t i = 0; i < cls.fields.size(); ++i) {
         const FieldDesc& f = cls.fields[i];
-        const ClassDesc& type = *meta_.find(f.type);
+        const ClassDesc& type = *f.desc;
         switch (s.wanted(i)) {
           case 0: t.truncated = read_integer(c_, meta_, f) != 0; break;
           case 1:
@@ -121,10 +122,32 @@ class PoolReader {
     }
   }
 
+  // True when StackFrame is (method: cp, lineNumber: int, bytecodeIndex:
+  // int, type: cp), as both the JDK and async-profiler write it.
+  static bool usual_layout(const ClassDesc& frame, const Slots& s) {
+    if (frame.fields.size() != 4) return false;
+    for (std::size_t i = 0; i < 4; ++i)
+      if (s.role[i] != static_cast<int>(i) || frame.fields[i].array) return false;
+    const auto& f = frame.fields;
+    return f[0].constant_pool && f[3].constant_pool && !f[1].constant_pool && !f[2].constant_pool &&
+           f[1].encoding == Encoding::kInt && f[2].encoding == Encoding::kInt;
+  }
+
   std::uint32_t frames(const ClassDesc& frame) {
     const Slots s(frame, {"method", "lineNumber", "bytecodeIndex", "type"});
     const std::uint64_t n = c_.read_count("stack frame", std::max<std::uint32_t>(1, frame.min_bytes));
     if (n > UINT32_MAX) c_.fail("stack trace of " + std::to_string(n) + " frames");
+    if (usual_layout(frame, s)) {  // the common case, without a dispatch per field
+      for (std::uint64_t k = 0; k < n; ++k) {
+        FrameRef r;
+        r.method = static_cast<std::uint64_t>(c_.read_long());
+        r.line = c_.read_int();
+        r.bci = c_.read_int();
+        r.type = static_cast<std::uint64_t>(c_.read_long());
+        pools_.frames.push_back(r);
+      }
+      return static_cast<std::uint32_t>(n);
+    }
     for (std::uint64_t k = 0; k < n; ++k) {
       FrameRef r;
       for (std::size_t i = 0; i < frame.fields.size(); ++i) {
@@ -143,7 +166,7 @@ class PoolReader {
   }
 
   StringValue read_text(const FieldDesc& f) {
-    if (is_string_field(meta_, f)) return c_.read_string();
+    if (is_string_field(f)) return c_.read_string();
     skip_field(c_, meta_, f);
     return {};
   }

@@ -39,11 +39,6 @@ Cursor Cursor::window(std::uint64_t pos, std::uint64_t n, std::string_view what)
   return Cursor(data_.substr(pos, n), *file_, base_ + pos, compressed_);
 }
 
-std::uint8_t Cursor::u8() {
-  need(1);
-  return static_cast<std::uint8_t>(data_[pos_++]);
-}
-
 namespace {
 template <typename T>
 T big_endian(const char* p) {
@@ -71,7 +66,7 @@ std::uint64_t Cursor::u64_be() {
   return big_endian<std::uint64_t>(data_.data() + pos_ - 8);
 }
 
-std::uint64_t Cursor::varint() {
+std::uint64_t Cursor::varint_slow() {
   const std::size_t start = pos_;
   std::uint64_t value = 0;
   for (int i = 0; i < 9; ++i) {

@@ -53,12 +53,24 @@ class Cursor {
   /// A cursor over [pos, pos + n) of this window (checked), not moving this one.
   Cursor window(std::uint64_t pos, std::uint64_t n, std::string_view what) const;
 
-  std::uint8_t u8();
+  std::uint8_t u8() {
+    if (pos_ >= data_.size()) need(1);
+    return static_cast<std::uint8_t>(data_[pos_++]);
+  }
   std::uint16_t u16_be();
   std::uint32_t u32_be();
   std::uint64_t u64_be();
   /// A JFR varint (at most 9 bytes); fails on a truncated one.
-  std::uint64_t varint();
+  std::uint64_t varint() {
+    if (pos_ < data_.size()) {
+      const auto b = static_cast<std::uint8_t>(data_[pos_]);
+      if (b < 0x80) {
+        ++pos_;
+        return b;
+      }
+    }
+    return varint_slow();
+  }
   /// A 64-bit integer: a varint when compressed, else 8 big-endian bytes.
   std::int64_t read_long() { return static_cast<std::int64_t>(compressed_ ? varint() : u64_be()); }
   /// A 32-bit integer, sign-extended: a Java int of -1 written as the
@@ -88,6 +100,7 @@ class Cursor {
 
  private:
   void need(std::uint64_t n, std::string_view what = {}) const;
+  std::uint64_t varint_slow();
 
   std::string_view data_;
   const std::string* file_;

@@ -100,7 +100,7 @@ struct PairHash {
   }
 };
 
-constexpr StackId kNoStack = UINT32_MAX;
+constexpr StackId kNoStack = U64Map::kMissing - 1;  // cached: the event's trace is not in the pool
 
 // What one chunk needs while its events are read.
 struct ChunkState {
@@ -110,7 +110,14 @@ struct ChunkState {
   Pools pools;
   bool kernel_known = false;  // FrameType has Kernel: then Native means C code
   std::optional<std::unordered_set<std::uint64_t>> states;  // allowed ThreadState keys
+  // Frames by method * 8 + type: in a table for small method keys (async-
+  // profiler numbers methods from 1), else in a map; with --lines/--bci or
+  // an odd type, by FrameKey.
+  std::vector<FrameId> dense_frames;
+  U64Map fast_frames;
   std::unordered_map<FrameKey, FrameId, FrameKeyHash> frames;
+  // Stacks by trace key, or by (thread, trace) with --threads.
+  U64Map fast_stacks;
   std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, StackId, PairHash> stacks;
   std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, LabelSetId, PairHash> labels;
   std::unordered_map<std::uint64_t, std::string> class_names;
@@ -130,8 +137,8 @@ struct PendingMalloc {
 
 class Reader {
  public:
-  Reader(const std::string& file, std::string_view data, const ReadOptions& options, Diagnostics& diagnostics)
-      : file_(file), data_(data), opt_(options.jfr), note_(options.note), diag_(diagnostics),
+  Reader(Input& input, std::string_view data, const ReadOptions& options, Diagnostics& diagnostics)
+      : input_(input), file_(input.name()), data_(data), opt_(options.jfr), note_(options.note), diag_(diagnostics),
         builder_(columns_for(options.jfr.events)),
         naming_{opt_.simple, opt_.dot, opt_.norm, opt_.lines, opt_.bci} {}
 
@@ -152,6 +159,7 @@ class Reader {
   void fill_metadata(const std::vector<ChunkHeader>& chunks);
   void report();
 
+  Input& input_;
   const std::string& file_;
   std::string_view data_;
   const JfrOptions& opt_;
@@ -188,7 +196,10 @@ Profile Reader::run() {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
     if (!s.empty()) states_.push_back(s);
   }
-  for (std::size_t i = 0; i < chunks.size(); ++i) read_chunk(chunks[i], i);
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    read_chunk(chunks[i], i);
+    input_.release_mapped(chunks[i].offset + chunks[i].size);  // a mapped file's pages leave memory
+  }
   finish_leaks();
   for (const std::string& s : states_)
     if (!states_matched_.count(s)) throw UsageError("--state " + s + ": the recording has no such thread state");
@@ -212,6 +223,8 @@ void Reader::read_chunk(const ChunkHeader& h, std::size_t index) {
     st.meta = read_metadata(meta_record);
     read_constant_pools(chunk, h.checkpoint_offset, st.meta, st.pools);
     st.kernel_known = st.pools.enum_has("jdk.types.FrameType", "Kernel");
+    // Method keys up to 4x the pool's size get the dense frame table.
+    st.dense_frames.assign(st.pools.methods.size() * 4 * 8, U64Map::kMissing);
     for (const auto& [id, cls] : st.meta.classes()) {
       if (cls.name.rfind("profiler.", 0) == 0) async_profiler_ = true;
       if (cls.name == "jdk.ObjectAllocationSample" || cls.name == "jdk.GarbageCollection") jdk_ = true;
@@ -284,7 +297,7 @@ void Reader::read_events(ChunkState& st, Cursor& chunk) {
 void Reader::read_info(ChunkState& st, const ClassDesc& cls, Cursor& rec) {
   for (const FieldDesc& f : cls.fields) {
     const bool wanted = f.name == "jvmName" || f.name == "jvmVersion" || f.name == "osVersion";
-    if (!wanted || f.array || f.constant_pool || st.meta.find(f.type)->encoding != Encoding::kString) {
+    if (!wanted || f.array || f.constant_pool || f.encoding != Encoding::kString) {
       skip_field(rec, st.meta, f);
       continue;
     }
@@ -349,7 +362,11 @@ void Reader::finish_leaks() {
 
 StackId Reader::stack_of(ChunkState& st, const EventRecord& e) {
   const std::pair<std::uint64_t, std::uint64_t> key{opt_.threads ? e.thread : 0, e.stack};
-  if (auto it = st.stacks.find(key); it != st.stacks.end()) return it->second;
+  if (!opt_.threads) {
+    if (const std::uint32_t s = st.fast_stacks.find(e.stack); s != U64Map::kMissing) return s;
+  } else if (auto it = st.stacks.find(key); it != st.stacks.end()) {
+    return it->second;
+  }
   StackId s = kNoStack;
   if (auto t = st.pools.stack_traces.find(e.stack); e.stack != 0 && t != st.pools.stack_traces.end()) {
     s = kRootStack;
@@ -357,13 +374,23 @@ StackId Reader::stack_of(ChunkState& st, const EventRecord& e) {
       s = builder_.stack(s, builder_.frame(thread_frame_name(thread_name(st, e.thread), e.thread)));
     for (std::size_t i = t->second.count; i-- > 0;) s = builder_.stack(s, frame_of(st, st.pools.frames[t->second.first + i]));
   }
-  st.stacks.emplace(key, s);
+  if (!opt_.threads) st.fast_stacks.insert(e.stack, s);
+  else st.stacks.emplace(key, s);
   return s;
 }
 
 FrameId Reader::frame_of(ChunkState& st, const FrameRef& f) {
+  const bool fast = !opt_.lines && !opt_.bci && f.method < (std::uint64_t{1} << 59) && f.type < 8;
+  const std::uint64_t fast_key = f.method << 3 | f.type;
+  const bool dense = fast && fast_key < st.dense_frames.size();
   const FrameKey key{f.method, f.type, opt_.lines ? f.line : 0, opt_.bci ? f.bci : 0};
-  if (auto it = st.frames.find(key); it != st.frames.end()) return it->second;
+  if (dense) {
+    if (const FrameId id = st.dense_frames[fast_key]; id != U64Map::kMissing) return id;
+  } else if (fast) {
+    if (const std::uint32_t id = st.fast_frames.find(fast_key); id != U64Map::kMissing) return id;
+  } else if (auto it = st.frames.find(key); it != st.frames.end()) {
+    return it->second;
+  }
   const FrameKind kind = kind_of(st.pools.enum_name("jdk.types.FrameType", f.type), f.type);
   std::string name = "unknown";
   if (auto m = st.pools.methods.find(f.method); m != st.pools.methods.end()) {
@@ -379,7 +406,9 @@ FrameId Reader::frame_of(ChunkState& st, const FrameRef& f) {
   append_location(name, f.line, f.bci, naming_);
   const std::int64_t line = opt_.lines && f.line > 0 ? f.line : 0;
   const FrameId id = builder_.frame(builder_.function(name), kind, line);
-  st.frames.emplace(key, id);
+  if (dense) st.dense_frames[fast_key] = id;
+  else if (fast) st.fast_frames.insert(fast_key, id);
+  else st.frames.emplace(key, id);
   return id;
 }
 
@@ -506,7 +535,7 @@ Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics)
     owned = read_all(input);
     data = owned;
   }
-  return Reader(input.name(), data, options, diagnostics).run();
+  return Reader(input, data, options, diagnostics).run();
 }
 
 }  // namespace fg::formats::jfr

@@ -117,11 +117,14 @@ void ChunkMetadata::add(ClassDesc c) {
 }
 
 void ChunkMetadata::check(const Cursor& where) {
-  for (const auto& [id, cls] : by_id_)
-    for (const FieldDesc& f : cls.fields)
-      if (!find(f.type))
+  for (auto& [id, cls] : by_id_)
+    for (FieldDesc& f : cls.fields) {
+      f.desc = find(f.type);
+      if (!f.desc)
         where.fail("metadata: field " + cls.name + "." + f.name + " has undescribed type id " +
                    std::to_string(f.type));
+      f.encoding = f.desc->encoding;
+    }
   // Minimum sizes, to a fixpoint (a struct that contains itself only grows
   // until the cap; decoding it is bounded by kMaxDepth anyway).
   constexpr std::uint32_t kCap = 1u << 24;
@@ -138,7 +141,7 @@ void ChunkMetadata::check(const Cursor& where) {
     for (auto& [id, cls] : by_id_) {
       if (cls.encoding != Encoding::kStruct) continue;
       std::uint64_t sum = 0;
-      for (const FieldDesc& f : cls.fields) sum += f.array || f.constant_pool ? 1 : find(f.type)->min_bytes;
+      for (const FieldDesc& f : cls.fields) sum += f.array || f.constant_pool ? 1 : f.desc->min_bytes;
       const std::uint32_t m = static_cast<std::uint32_t>(std::min<std::uint64_t>(sum, kCap));
       if (m != cls.min_bytes) changed = true;
       cls.min_bytes = m;
@@ -184,7 +187,7 @@ void skip_value(Cursor& c, const ChunkMetadata& meta, const ClassDesc& type, boo
 }
 
 void skip_field(Cursor& c, const ChunkMetadata& meta, const FieldDesc& field, int depth) {
-  const ClassDesc& type = *meta.find(field.type);  // check() made sure it exists
+  const ClassDesc& type = *field.desc;  // check() resolved it
   if (!field.array) return skip_value(c, meta, type, field.constant_pool, depth);
   if (type.min_bytes == 0 && !field.constant_pool) {  // an array of empty structs
     c.read_count("array element");
@@ -192,24 +195,6 @@ void skip_field(Cursor& c, const ChunkMetadata& meta, const FieldDesc& field, in
   }
   for (std::uint64_t n = c.read_count("array element", field.constant_pool ? 1 : type.min_bytes); n > 0; --n)
     skip_value(c, meta, type, field.constant_pool, depth);
-}
-
-std::int64_t read_integer(Cursor& c, const ChunkMetadata& meta, const FieldDesc& field) {
-  const ClassDesc& type = *meta.find(field.type);
-  if (field.constant_pool && !field.array) return c.read_long();
-  if (!field.array) {
-    switch (type.encoding) {
-      case Encoding::kBoolean:
-      case Encoding::kByte: return static_cast<std::int8_t>(c.u8());
-      case Encoding::kChar:
-      case Encoding::kShort: return c.read_short();
-      case Encoding::kInt: return c.read_int();
-      case Encoding::kLong: return c.read_long();
-      default: break;
-    }
-  }
-  skip_field(c, meta, field);
-  return 0;
 }
 
 }  // namespace fg::formats::jfr

@@ -37,11 +37,16 @@ enum class Encoding : std::uint8_t {
   kString,   ///< a JFR string
 };
 
+struct ClassDesc;
+
 struct FieldDesc {
   std::string name;
   std::uint64_t type = 0;       ///< class id of the field's type
   bool constant_pool = false;   ///< the value is a varint key into that type's pool
   bool array = false;           ///< dimension 1: a count, then the elements
+  /// The type's class and encoding, resolved by ChunkMetadata::check().
+  const ClassDesc* desc = nullptr;
+  Encoding encoding = Encoding::kStruct;
 };
 
 struct ClassDesc {
@@ -68,7 +73,8 @@ class ChunkMetadata {
   const ClassDesc* find(std::string_view name) const;
   const std::unordered_map<std::uint64_t, ClassDesc>& classes() const { return by_id_; }
 
-  /// Adds a class (later ones with the same id replace earlier ones).
+  /// Adds a class (later ones with the same id replace earlier ones). Only
+  /// before check(): that resolves fields to classes by address.
   void add(ClassDesc c);
   /// Fails (at `where`) when a field names a type that is not described, so
   /// that later decoding never meets an unknown type; then computes each
@@ -93,7 +99,22 @@ void skip_value(Cursor& c, const ChunkMetadata& meta, const ClassDesc& type, boo
                 int depth = 0);
 /// Reads one scalar value of `field` as an integer: a pool key, a primitive
 /// (sign-extended), or a boolean/byte. Strings, structs and arrays are
-/// skipped and read as 0.
-std::int64_t read_integer(Cursor& c, const ChunkMetadata& meta, const FieldDesc& field);
+/// skipped and read as 0. The metadata must have been check()ed.
+inline std::int64_t read_integer(Cursor& c, const ChunkMetadata& meta, const FieldDesc& field) {
+  if (!field.array) {
+    if (field.constant_pool) return c.read_long();
+    switch (field.encoding) {
+      case Encoding::kBoolean:
+      case Encoding::kByte: return static_cast<std::int8_t>(c.u8());
+      case Encoding::kChar:
+      case Encoding::kShort: return c.read_short();
+      case Encoding::kInt: return c.read_int();
+      case Encoding::kLong: return c.read_long();
+      default: break;
+    }
+  }
+  skip_field(c, meta, field);
+  return 0;
+}
 
 }  // namespace fg::formats::jfr
