@@ -31,8 +31,10 @@ class PoolReader {
 
   void read(const ClassDesc& cls, std::uint64_t count) {
     if (cls.name == "java.lang.Thread") return threads(cls, count);
-    if (cls.name == "java.lang.Class") return classes(cls, count);
-    if (cls.name == "jdk.types.Method") return methods(cls, count);
+    if (cls.name == "java.lang.Class")
+      return pair_pool(cls, count, pools_.classes, {"name", "package"}, &ClassRef::name, &ClassRef::package);
+    if (cls.name == "jdk.types.Method")
+      return pair_pool(cls, count, pools_.methods, {"type", "name"}, &MethodRef::cls, &MethodRef::name);
     if (cls.name == "jdk.types.StackTrace") return stack_traces(cls, count);
     if (cls.name == "java.lang.String") {
       for (; count > 0; --count) {
@@ -74,26 +76,19 @@ class PoolReader {
     }
   }
 
-  void classes(const ClassDesc& cls, std::uint64_t count) {
-    const Slots s(cls, {"name", "package"});
+  // Entries whose two wanted fields are integers (pool keys): `first` and
+  // `second` name the members they go to.
+  template <typename Ref>
+  void pair_pool(const ClassDesc& cls, std::uint64_t count, std::unordered_map<std::uint64_t, Ref>& into,
+                 std::initializer_list<std::string_view> names, std::uint64_t Ref::*first,
+                 std::uint64_t Ref::*second) {
+    const Slots s(cls, names);
     for (; count > 0; --count) {
-      ClassRef& r = pools_.classes[static_cast<std::uint64_t>(c_.read_long())];
+      Ref& r = into[static_cast<std::uint64_t>(c_.read_long())];
       for (std::size_t i = 0; i < cls.fields.size(); ++i) {
         const int w = s.wanted(i);
         if (w < 0) skip_field(c_, meta_, cls.fields[i]);
-        else (w == 0 ? r.name : r.package) = static_cast<std::uint64_t>(read_integer(c_, meta_, cls.fields[i]));
-      }
-    }
-  }
-
-  void methods(const ClassDesc& cls, std::uint64_t count) {
-    const Slots s(cls, {"type", "name"});
-    for (; count > 0; --count) {
-      MethodRef& m = pools_.methods[static_cast<std::uint64_t>(c_.read_long())];
-      for (std::size_t i = 0; i < cls.fields.size(); ++i) {
-        const int w = s.wanted(i);
-        if (w < 0) skip_field(c_, meta_, cls.fields[i]);
-        else (w == 0 ? m.cls : m.name) = static_cast<std::uint64_t>(read_integer(c_, meta_, cls.fields[i]));
+        else r.*(w == 0 ? first : second) = static_cast<std::uint64_t>(read_integer(c_, meta_, cls.fields[i]));
       }
     }
   }

@@ -9,6 +9,7 @@
 #include "fg/builder.h"
 #include "fg/java_frames.h"
 #include "formats/jfr/chunk.h"
+#include "formats/jfr/chunk_resolver.h"
 #include "formats/jfr/constant_pools.h"
 #include "formats/jfr/cursor.h"
 #include "formats/jfr/events.h"
@@ -65,62 +66,14 @@ bool is_alloc(EventType t) {
   return t == EventType::kAllocInNewTlab || t == EventType::kAllocOutsideTlab || t == EventType::kAllocSample;
 }
 
-// Frame types by the names of the recording's jdk.types.FrameType pool, else
-// by async-profiler's numbering of them.
-FrameKind kind_of(const std::string* name, std::uint64_t key) {
-  static const std::pair<std::string_view, FrameKind> kNames[] = {
-      {"Interpreted", FrameKind::kInterpreted}, {"JIT compiled", FrameKind::kJit},
-      {"Inlined", FrameKind::kInlined},         {"Native", FrameKind::kNative},
-      {"C++", FrameKind::kCpp},                 {"Kernel", FrameKind::kKernel},
-      {"C1 compiled", FrameKind::kC1Compiled},
-  };
-  if (name)
-    for (const auto& [n, k] : kNames)
-      if (*name == n) return k;
-  return key < std::size(kNames) ? kNames[key].second : FrameKind::kNative;
-}
-
-struct FrameKey {
-  std::uint64_t method, type;
-  std::int32_t line, bci;
-  bool operator==(const FrameKey&) const = default;
-};
-struct FrameKeyHash {
-  std::size_t operator()(const FrameKey& k) const {
-    std::uint64_t h = k.method * 0x9E3779B97F4A7C15ull ^ (k.type + 0x632BE59BD9B4E019ull);
-    h ^= (static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.line)) << 32 | static_cast<std::uint32_t>(k.bci)) *
-         0xC2B2AE3D27D4EB4Full;
-    return static_cast<std::size_t>(h ^ (h >> 29));
-  }
-};
-struct PairHash {
-  std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& p) const {
-    std::uint64_t h = p.first * 0x9E3779B97F4A7C15ull ^ p.second * 0xC2B2AE3D27D4EB4Full;
-    return static_cast<std::size_t>(h ^ (h >> 31));
-  }
-};
-
-constexpr StackId kNoStack = U64Map::kMissing - 1;  // cached: the event's trace is not in the pool
-
 // What one chunk needs while its events are read.
 struct ChunkState {
   const ChunkHeader* header = nullptr;
   std::size_t index = 0;
   ChunkMetadata meta;
   Pools pools;
-  bool kernel_known = false;  // FrameType has Kernel: then Native means C code
   std::optional<std::unordered_set<std::uint64_t>> states;  // allowed ThreadState keys
-  // Frames by method * 8 + type: in a table for small method keys (async-
-  // profiler numbers methods from 1), else in a map; with --lines/--bci or
-  // an odd type, by FrameKey.
-  std::vector<FrameId> dense_frames;
-  U64Map fast_frames;
-  std::unordered_map<FrameKey, FrameId, FrameKeyHash> frames;
-  // Stacks by trace key, or by (thread, trace) with --threads.
-  U64Map fast_stacks;
-  std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, StackId, PairHash> stacks;
-  std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, LabelSetId, PairHash> labels;
-  std::unordered_map<std::uint64_t, std::string> class_names;
+  std::optional<ChunkResolver> resolve;  // once the pools are read
 };
 
 struct Selected {
@@ -150,11 +103,6 @@ class Reader {
   void read_info(ChunkState& st, const ClassDesc& cls, Cursor& rec);
   void allow_states(ChunkState& st);
   void on_event(ChunkState& st, EventType type, const EventRecord& e);
-  StackId stack_of(ChunkState& st, const EventRecord& e);
-  FrameId frame_of(ChunkState& st, const FrameRef& f);
-  FrameId class_frame(ChunkState& st, EventType type, const EventRecord& e);
-  LabelSetId labels_of(ChunkState& st, const EventRecord& e, bool with_state);
-  const std::string* thread_name(const ChunkState& st, std::uint64_t thread) const;
   void finish_leaks();
   void fill_metadata(const std::vector<ChunkHeader>& chunks);
   void report();
@@ -222,9 +170,7 @@ void Reader::read_chunk(const ChunkHeader& h, std::size_t index) {
     Cursor meta_record = meta.sub(meta_size, "metadata event");
     st.meta = read_metadata(meta_record);
     read_constant_pools(chunk, h.checkpoint_offset, st.meta, st.pools);
-    st.kernel_known = st.pools.enum_has("jdk.types.FrameType", "Kernel");
-    // Method keys up to 4x the pool's size get the dense frame table.
-    st.dense_frames.assign(st.pools.methods.size() * 4 * 8, U64Map::kMissing);
+    st.resolve.emplace(builder_, st.pools, naming_, opt_.threads);
     for (const auto& [id, cls] : st.meta.classes()) {
       if (cls.name.rfind("profiler.", 0) == 0) async_profiler_ = true;
       if (cls.name == "jdk.ObjectAllocationSample" || cls.name == "jdk.GarbageCollection") jdk_ = true;
@@ -319,13 +265,14 @@ void Reader::on_event(ChunkState& st, EventType type, const EventRecord& e) {
   Selected& sel = selected_[type];
   ++sel.events;
   sel.samples += static_cast<std::uint64_t>(std::max<std::int64_t>(e.samples, 0));
-  StackId stack = stack_of(st, e);
-  if (stack == kNoStack) {
+  StackId stack = st.resolve->stack(e.stack, e.thread);
+  if (stack == ChunkResolver::kNoStack) {
     ++no_stack_;
     return;
   }
-  if (e.cls != 0 && !is_sample(type)) stack = builder_.stack(stack, class_frame(st, type, e));
-  const LabelSetId labels = labels_of(st, e, is_sample(type));
+  if (e.cls != 0 && !is_sample(type))  // outside a TLAB: `_[k]`, as the converter marks it
+    stack = builder_.stack(stack, st.resolve->class_frame(e.cls, is_alloc(type) && e.tlab <= 0));
+  const LabelSetId labels = st.resolve->labels(e.thread, is_sample(type) && e.has_state, e.state);
   if (opt_.events == Events::kNativeMem && opt_.leak) {
     std::optional<PendingMalloc> m;
     if (type == EventType::kMalloc) m = PendingMalloc{ns, stack, labels, e.size};
@@ -358,106 +305,6 @@ void Reader::finish_leaks() {
     const std::int64_t values[2] = {1, m.size};
     builder_.add_sample(m.stack, values, m.labels);
   }
-}
-
-StackId Reader::stack_of(ChunkState& st, const EventRecord& e) {
-  const std::pair<std::uint64_t, std::uint64_t> key{opt_.threads ? e.thread : 0, e.stack};
-  if (!opt_.threads) {
-    if (const std::uint32_t s = st.fast_stacks.find(e.stack); s != U64Map::kMissing) return s;
-  } else if (auto it = st.stacks.find(key); it != st.stacks.end()) {
-    return it->second;
-  }
-  StackId s = kNoStack;
-  if (auto t = st.pools.stack_traces.find(e.stack); e.stack != 0 && t != st.pools.stack_traces.end()) {
-    s = kRootStack;
-    if (opt_.threads)
-      s = builder_.stack(s, builder_.frame(thread_frame_name(thread_name(st, e.thread), e.thread)));
-    for (std::size_t i = t->second.count; i-- > 0;) s = builder_.stack(s, frame_of(st, st.pools.frames[t->second.first + i]));
-  }
-  if (!opt_.threads) st.fast_stacks.insert(e.stack, s);
-  else st.stacks.emplace(key, s);
-  return s;
-}
-
-FrameId Reader::frame_of(ChunkState& st, const FrameRef& f) {
-  const bool fast = !opt_.lines && !opt_.bci && f.method < (std::uint64_t{1} << 59) && f.type < 8;
-  const std::uint64_t fast_key = f.method << 3 | f.type;
-  const bool dense = fast && fast_key < st.dense_frames.size();
-  const FrameKey key{f.method, f.type, opt_.lines ? f.line : 0, opt_.bci ? f.bci : 0};
-  if (dense) {
-    if (const FrameId id = st.dense_frames[fast_key]; id != U64Map::kMissing) return id;
-  } else if (fast) {
-    if (const std::uint32_t id = st.fast_frames.find(fast_key); id != U64Map::kMissing) return id;
-  } else if (auto it = st.frames.find(key); it != st.frames.end()) {
-    return it->second;
-  }
-  const FrameKind kind = kind_of(st.pools.enum_name("jdk.types.FrameType", f.type), f.type);
-  std::string name = "unknown";
-  if (auto m = st.pools.methods.find(f.method); m != st.pools.methods.end()) {
-    const std::string* method = st.pools.symbol(m->second.name);
-    const std::string* cls = nullptr;
-    if (auto c = st.pools.classes.find(m->second.cls); c != st.pools.classes.end())
-      cls = st.pools.symbol(c->second.name);
-    const bool native_code =
-        (kind == FrameKind::kNative && st.kernel_known) || kind == FrameKind::kCpp || kind == FrameKind::kKernel;
-    name = method_frame_name(cls ? *cls : std::string_view{}, method ? *method : std::string_view{}, native_code,
-                             naming_);
-  }
-  append_location(name, f.line, f.bci, naming_);
-  const std::int64_t line = opt_.lines && f.line > 0 ? f.line : 0;
-  const FrameId id = builder_.frame(builder_.function(name), kind, line);
-  if (dense) st.dense_frames[fast_key] = id;
-  else if (fast) st.fast_frames.insert(fast_key, id);
-  else st.frames.emplace(key, id);
-  return id;
-}
-
-// The allocated or locked class as the top frame: `_[k]` (kernel) for
-// allocations outside a TLAB, `_[i]` (inlined) otherwise, as the converter.
-FrameId Reader::class_frame(ChunkState& st, EventType type, const EventRecord& e) {
-  auto it = st.class_names.find(e.cls);
-  if (it == st.class_names.end()) {
-    std::string name = "null";
-    if (auto c = st.pools.classes.find(e.cls); c != st.pools.classes.end())
-      if (const std::string* sym = st.pools.symbol(c->second.name)) name = allocated_class_name(*sym, naming_);
-    it = st.class_names.emplace(e.cls, std::move(name)).first;
-  }
-  const bool outside_tlab = is_alloc(type) && e.tlab <= 0;
-  return builder_.frame(it->second, outside_tlab ? FrameKind::kKernel : FrameKind::kInlined);
-}
-
-const std::string* Reader::thread_name(const ChunkState& st, std::uint64_t thread) const {
-  auto t = st.pools.threads.find(thread);
-  if (t == st.pools.threads.end()) return nullptr;
-  if (const std::string* java = st.pools.text(t->second.java_name)) return java;
-  return st.pools.text(t->second.os_name);
-}
-
-LabelSetId Reader::labels_of(ChunkState& st, const EventRecord& e, bool with_state) {
-  const std::uint64_t state = with_state && e.has_state ? e.state + 1 : 0;
-  const std::pair<std::uint64_t, std::uint64_t> key{e.thread, state};
-  if (auto it = st.labels.find(key); it != st.labels.end()) return it->second;
-  std::vector<Label> labels;
-  const std::string* name = thread_name(st, e.thread);
-  Label thread;
-  thread.key = builder_.intern("thread");
-  thread.str = builder_.intern(name ? *name : "[tid=" + std::to_string(e.thread) + "]");
-  labels.push_back(thread);
-  Label tid;
-  tid.key = builder_.intern("thread_id");
-  tid.num = static_cast<std::int64_t>(e.thread);
-  tid.numeric = true;
-  labels.push_back(tid);
-  if (state != 0) {
-    const std::string* s = st.pools.enum_name("jdk.types.ThreadState", e.state);
-    Label l;
-    l.key = builder_.intern("state");
-    l.str = builder_.intern(s ? *s : std::to_string(e.state));
-    labels.push_back(l);
-  }
-  const LabelSetId id = builder_.labels(std::move(labels));
-  st.labels.emplace(key, id);
-  return id;
 }
 
 void Reader::fill_metadata(const std::vector<ChunkHeader>& chunks) {

@@ -1,0 +1,127 @@
+#include "formats/jfr/chunk_resolver.h"
+
+namespace fg::formats::jfr {
+
+FrameKind frame_kind(const std::string* type_name, std::uint64_t key) {
+  static const std::pair<std::string_view, FrameKind> kNames[] = {
+      {"Interpreted", FrameKind::kInterpreted}, {"JIT compiled", FrameKind::kJit},
+      {"Inlined", FrameKind::kInlined},         {"Native", FrameKind::kNative},
+      {"C++", FrameKind::kCpp},                 {"Kernel", FrameKind::kKernel},
+      {"C1 compiled", FrameKind::kC1Compiled},
+  };
+  if (type_name)
+    for (const auto& [n, k] : kNames)
+      if (*type_name == n) return k;
+  return key < std::size(kNames) ? kNames[key].second : FrameKind::kNative;
+}
+
+std::size_t ChunkResolver::KeyHash::operator()(const FrameKey& k) const {
+  std::uint64_t h = k.method * 0x9E3779B97F4A7C15ull ^ (k.type + 0x632BE59BD9B4E019ull);
+  h ^= (std::uint64_t{static_cast<std::uint32_t>(k.line)} << 32 | static_cast<std::uint32_t>(k.bci)) *
+       0xC2B2AE3D27D4EB4Full;
+  return static_cast<std::size_t>(h ^ (h >> 29));
+}
+
+std::size_t ChunkResolver::KeyHash::operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const {
+  const std::uint64_t h = k.first * 0x9E3779B97F4A7C15ull ^ k.second * 0xC2B2AE3D27D4EB4Full;
+  return static_cast<std::size_t>(h ^ (h >> 31));
+}
+
+ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const NamingOptions& naming, bool threads)
+    : builder_(builder), pools_(pools), naming_(naming), threads_(threads),
+      kernel_known_(pools.enum_has("jdk.types.FrameType", "Kernel")),
+      // Method keys up to 4x the pool's size get the dense table.
+      dense_frames_(pools.methods.size() * 4 * 8, U64Map::kMissing) {}
+
+StackId ChunkResolver::stack(std::uint64_t trace, std::uint64_t thread) {
+  const std::pair<std::uint64_t, std::uint64_t> key{threads_ ? thread : 0, trace};
+  if (!threads_) {
+    if (const std::uint32_t s = fast_stacks_.find(trace); s != U64Map::kMissing) return s;
+  } else if (auto it = stacks_.find(key); it != stacks_.end()) {
+    return it->second;
+  }
+  StackId s = kNoStack;
+  if (auto t = pools_.stack_traces.find(trace); trace != 0 && t != pools_.stack_traces.end()) {
+    s = kRootStack;
+    if (threads_) s = builder_.stack(s, builder_.frame(thread_frame_name(thread_name(thread), thread)));
+    for (std::size_t i = t->second.count; i-- > 0;) s = builder_.stack(s, frame_of(pools_.frames[t->second.first + i]));
+  }
+  if (!threads_) fast_stacks_.insert(trace, s);
+  else stacks_.emplace(key, s);
+  return s;
+}
+
+FrameId ChunkResolver::frame_of(const FrameRef& f) {
+  if (naming_.lines || naming_.bci || f.method >= (std::uint64_t{1} << 60) || f.type >= 8) {
+    const FrameKey key{f.method, f.type, naming_.lines ? f.line : 0, naming_.bci ? f.bci : 0};
+    auto [it, fresh] = frames_.try_emplace(key, 0);
+    if (fresh) it->second = make_frame(f);
+    return it->second;
+  }
+  const std::uint64_t key = f.method << 3 | f.type;
+  if (key < dense_frames_.size()) {
+    FrameId& id = dense_frames_[key];
+    if (id == U64Map::kMissing) id = make_frame(f);
+    return id;
+  }
+  if (const std::uint32_t id = fast_frames_.find(key); id != U64Map::kMissing) return id;
+  return fast_frames_.insert(key, make_frame(f));
+}
+
+FrameId ChunkResolver::make_frame(const FrameRef& f) {
+  const FrameKind kind = frame_kind(pools_.enum_name("jdk.types.FrameType", f.type), f.type);
+  std::string name = "unknown";
+  if (auto m = pools_.methods.find(f.method); m != pools_.methods.end()) {
+    const std::string* method = pools_.symbol(m->second.name);
+    const std::string* cls = nullptr;
+    if (auto c = pools_.classes.find(m->second.cls); c != pools_.classes.end()) cls = pools_.symbol(c->second.name);
+    const bool native_code =
+        (kind == FrameKind::kNative && kernel_known_) || kind == FrameKind::kCpp || kind == FrameKind::kKernel;
+    name = method_frame_name(cls ? *cls : std::string_view{}, method ? *method : std::string_view{}, native_code,
+                             naming_);
+  }
+  append_location(name, f.line, f.bci, naming_);
+  return builder_.frame(builder_.function(name), kind, naming_.lines && f.line > 0 ? f.line : 0);
+}
+
+FrameId ChunkResolver::class_frame(std::uint64_t cls, bool outside_tlab) {
+  auto it = class_names_.find(cls);
+  if (it == class_names_.end()) {
+    std::string name = "null";
+    if (auto c = pools_.classes.find(cls); c != pools_.classes.end())
+      if (const std::string* sym = pools_.symbol(c->second.name)) name = allocated_class_name(*sym, naming_);
+    it = class_names_.emplace(cls, std::move(name)).first;
+  }
+  return builder_.frame(it->second, outside_tlab ? FrameKind::kKernel : FrameKind::kInlined);
+}
+
+const std::string* ChunkResolver::thread_name(std::uint64_t thread) const {
+  auto t = pools_.threads.find(thread);
+  if (t == pools_.threads.end()) return nullptr;
+  if (const std::string* java = pools_.text(t->second.java_name)) return java;
+  return pools_.text(t->second.os_name);
+}
+
+LabelSetId ChunkResolver::labels(std::uint64_t thread, bool with_state, std::uint64_t state) {
+  const std::pair<std::uint64_t, std::uint64_t> key{thread, with_state ? state + 1 : 0};
+  if (auto it = labels_.find(key); it != labels_.end()) return it->second;
+  std::vector<Label> labels(2);
+  const std::string* name = thread_name(thread);
+  labels[0].key = builder_.intern("thread");
+  labels[0].str = builder_.intern(name ? *name : "[tid=" + std::to_string(thread) + "]");
+  labels[1].key = builder_.intern("thread_id");
+  labels[1].num = static_cast<std::int64_t>(thread);
+  labels[1].numeric = true;
+  if (with_state) {
+    const std::string* s = pools_.enum_name("jdk.types.ThreadState", state);
+    Label l;
+    l.key = builder_.intern("state");
+    l.str = builder_.intern(s ? *s : std::to_string(state));
+    labels.push_back(l);
+  }
+  const LabelSetId id = builder_.labels(std::move(labels));
+  labels_.emplace(key, id);
+  return id;
+}
+
+}  // namespace fg::formats::jfr
