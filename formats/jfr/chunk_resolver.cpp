@@ -43,6 +43,7 @@ StackId ChunkResolver::stack(std::uint64_t trace, std::uint64_t thread) {
   StackId s = kNoStack;
   if (auto t = pools_.stack_traces.find(trace); trace != 0 && t != pools_.stack_traces.end()) {
     s = kRootStack;
+    if (t->second.truncated) ++truncated_;
     if (threads_) s = builder_.stack(s, builder_.frame(thread_frame_name(thread_name(thread), thread)));
     for (std::size_t i = t->second.count; i-- > 0;) s = builder_.stack(s, frame_of(pools_.frames[t->second.first + i]));
   }

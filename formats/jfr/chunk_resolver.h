@@ -43,6 +43,8 @@ class ChunkResolver {
   /// The labels of an event: thread (name), thread_id (pool key) and, when
   /// `with_state`, state (the ThreadState name).
   LabelSetId labels(std::uint64_t thread, bool with_state, std::uint64_t state);
+  /// How many of the stack traces stack() resolved were marked truncated.
+  std::uint64_t truncated_traces() const { return truncated_; }
   /// A thread's name: javaName, else osName; nullptr when it has neither.
   const std::string* thread_name(std::uint64_t thread) const;
 
@@ -64,7 +66,8 @@ class ChunkResolver {
   const Pools& pools_;
   const NamingOptions& naming_;
   bool threads_;
-  bool kernel_known_;  // FrameType has Kernel: then Native means C code (async-profiler)
+  bool kernel_known_;
+  std::uint64_t truncated_ = 0;  // FrameType has Kernel: then Native means C code (async-profiler)
   // Frames by method * 8 + type: in a table for small method keys (async-
   // profiler numbers methods from 1), else in a map; with --lines/--bci or
   // an odd type, by FrameKey.

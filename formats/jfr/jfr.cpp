@@ -106,6 +106,8 @@ class Reader {
   void finish_leaks();
   void fill_metadata(const std::vector<ChunkHeader>& chunks);
   void report();
+  std::string what_was_read() const;
+  std::string other_events() const;
 
   Input& input_;
   const std::string& file_;
@@ -122,6 +124,7 @@ class Reader {
   std::map<std::string, std::uint64_t> type_counts_;  // every event type of the file
   std::map<EventType, Selected> selected_;
   std::uint64_t no_stack_ = 0;
+  std::uint64_t truncated_ = 0;  // stack traces cut by the recorder, among those used
   std::unordered_map<std::uint64_t, PendingMalloc> leaks_;
   std::vector<std::pair<std::int64_t, std::pair<std::uint64_t, std::optional<PendingMalloc>>>> chunk_mallocs_;
   std::int64_t leak_lo_ = INT64_MAX, leak_hi_ = INT64_MIN;  // times of malloc/free events
@@ -138,6 +141,7 @@ Profile Reader::run() {
   }
   if (!opt_.time_from.empty()) from_ns_ = parse_time_bound("--time-from", opt_.time_from, start, end);
   if (!opt_.time_to.empty()) to_ns_ = parse_time_bound("--time-to", opt_.time_to, start, end);
+  if (opt_.leak && opt_.events != Events::kNativeMem) throw UsageError("--leak needs --nativemem");
   for (std::size_t b = 0, e; b <= opt_.state.size() && !opt_.state.empty(); b = e + 1) {
     e = std::min(opt_.state.find(',', b), opt_.state.size());
     std::string s = opt_.state.substr(b, e - b);
@@ -177,6 +181,7 @@ void Reader::read_chunk(const ChunkHeader& h, std::size_t index) {
     }
     allow_states(st);
     read_events(st, chunk);
+    truncated_ += st.resolve->truncated_traces();
   } catch (const ParseError& e) {
     throw ParseError(e.position(), "chunk " + std::to_string(index + 1) + ": " + e.message());
   }
@@ -339,30 +344,44 @@ void Reader::report() {
     diag_.warn("event without stack trace", file_ + ": " + std::to_string(no_stack_) +
                                                 " selected events have no stack trace and are left out");
   if (!note_) return;
+  if (truncated_ > 0)
+    note_(file_ + ": " + std::to_string(truncated_) +
+          " stack traces were cut by the recorder's stack depth (their root frames are missing)");
   if (opt_.events == Events::kCpu && !any_default_state_)
     note_(file_ + ": no samples in async-profiler's cpu state (STATE_DEFAULT): JDK recordings have none; "
                   "read them without --cpu");
-  if (opt_.events != Events::kDefault) return;
+  else if (opt_.events == Events::kDefault || selected_.empty())
+    note_(file_ + ": " + what_was_read() + other_events());
+}
+
+// "samples counted from jdk.ExecutionSample (731), ..." or "no ... events".
+std::string Reader::what_was_read() const {
   std::string counted;
   for (const auto& [type, sel] : selected_) {
     if (!counted.empty()) counted += ", ";
     counted += std::string(event_type_name(type)) + " (" + std::to_string(sel.samples) + ")";
   }
+  if (!counted.empty()) return "samples counted from " + counted;
+  if (opt_.events == Events::kDefault) return "no execution or wall-clock samples (the default events)";
+  return "no events of the chosen kind";
+}
+
+// "; the file also holds --alloc (jdk.ObjectAllocationSample 3498) ...":
+// the event kinds fg reads that were not chosen, with their options.
+std::string Reader::other_events() const {
   std::map<std::string, std::string> others;  // option -> types
   for (int t = 0; t <= static_cast<int>(EventType::kNativeLock); ++t) {
     const EventType type = static_cast<EventType>(t);
     auto n = type_counts_.find(std::string(event_type_name(type)));
-    if (is_sample(type) || n == type_counts_.end()) continue;
-    std::string& o = others["--" + std::string(event_group(type))];
+    if (selected(opt_.events, type) || n == type_counts_.end()) continue;
+    const std::string option = event_group(type) == "cpu/wall" ? "--cpu/--wall" : "--" + std::string(event_group(type));
+    std::string& o = others[option];
     o += (o.empty() ? "" : ", ") + std::string(event_type_name(type)) + " " + std::to_string(n->second);
   }
-  std::string msg = file_ + (counted.empty() ? ": no execution or wall-clock samples (the default events)"
-                                               : ": samples counted from " + counted);
-  if (!others.empty()) {
-    msg += counted.empty() ? "; the file holds" : "; the file also holds";
-    for (const auto& [option, types] : others) msg += " " + option + " (" + types + ")";
-  }
-  note_(msg);
+  if (others.empty()) return "";
+  std::string msg = selected_.empty() ? "; the file holds" : "; the file also holds";
+  for (const auto& [option, types] : others) msg += " " + option + " (" + types + ")";
+  return msg;
 }
 
 }  // namespace

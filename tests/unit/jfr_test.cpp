@@ -110,7 +110,8 @@ TEST_CASE("jfr: samples as the converter folds them, with metadata from two chec
   CHECK(warnings[0] == "t.jfr: 1 selected events have no stack trace and are left out");
   REQUIRE(notes.size() == 1);
   CHECK(notes[0] == "t.jfr: samples counted from jdk.ExecutionSample (4); the file also holds --alloc "
-                    "(jdk.ObjectAllocationSample 1)");
+                    "(jdk.ObjectAllocationSample 1) --lock (jdk.JavaMonitorEnter 1) --nativemem (profiler.Malloc 3, "
+                    "profiler.Free 1)");
   std::ostringstream dump;
   fg::dump_profile(p, dump);
   CHECK(dump.str().find("property events.jdk.ExecutionSample: 4\n") != std::string::npos);
@@ -145,6 +146,25 @@ TEST_CASE("jfr: allocations get the class as the top frame, counts and bytes") {
   CHECK(p.totals() == std::vector<std::int64_t>{1, 1000});
   o.total = true;
   CHECK(fg::test::collapsed(read_jfr(synthetic_jfr(), o)) == "Foo.bar_[0];Foo.baz_[j];int[]_[k] 1000\n");
+}
+
+TEST_CASE("jfr: native memory, leaks only, and locks with their duration") {
+  JfrOptions o;
+  o.events = JfrOptions::Events::kNativeMem;
+  CHECK(fg::test::collapsed(read_jfr(synthetic_jfr(), o)) == "Foo.bar_[0];Foo.baz_[i] 4\n");
+  o.total = true;
+  CHECK(fg::test::collapsed(read_jfr(synthetic_jfr(), o)) == "Foo.bar_[0];Foo.baz_[i] 600\n");
+  o.leak = true;  // 0x20 leaks; 0x30 is in the last 10% of the time span
+  CHECK(fg::test::collapsed(read_jfr(synthetic_jfr(), o)) == "Foo.bar_[j];Foo.baz_[i] 200\n");
+  o = {};
+  o.leak = true;
+  CHECK(error_of(synthetic_jfr(), o) == "--leak needs --nativemem");
+  o = {};
+  o.events = JfrOptions::Events::kLock;
+  fg::Profile p = read_jfr(synthetic_jfr(), o);
+  CHECK(fg::test::collapsed(p) == "Foo.bar_[0];Foo.baz_[j];java.lang.String_[i] 1\n");
+  CHECK(p.totals() == std::vector<std::int64_t>{1, 2000});
+  CHECK(p.value_types()[1].unit == "nanoseconds");
 }
 
 TEST_CASE("jfr: --cpu on a JDK-style recording selects nothing, --state filters by name") {

@@ -1,5 +1,6 @@
 // A small JFR writer for the unit tests: one chunk with a metadata event,
-// two checkpoints (chained by a delta), execution and allocation samples.
+// two checkpoints (chained by a delta), execution and allocation samples,
+// native memory and a monitor.
 // The recording is described by its own metadata like any producer's, so
 // tests can vary the layout (an extra field, fixed-width integers) and
 // damage it at known places.
@@ -80,6 +81,9 @@ inline std::string metadata_event(const SynthOptions& o) {
       {27, "jdk.types.ThreadState", {{"name", 13}}, true},
       {100, "jdk.ExecutionSample", {{"startTime", 10}, {"sampledThread", 20, true}, {"stackTrace", 24, true}, {"state", 27, true}}, false, "jdk.jfr.Event"},
       {101, "jdk.ObjectAllocationSample", {{"startTime", 10}, {"eventThread", 20, true}, {"stackTrace", 24, true}, {"objectClass", 21, true}, {"weight", 10}}, false, "jdk.jfr.Event"},
+      {102, "profiler.Malloc", {{"startTime", 10}, {"eventThread", 20, true}, {"stackTrace", 24, true}, {"address", 10}, {"size", 10}}, false, "jdk.jfr.Event"},
+      {103, "profiler.Free", {{"startTime", 10}, {"eventThread", 20, true}, {"stackTrace", 24, true}, {"address", 10}}, false, "jdk.jfr.Event"},
+      {104, "jdk.JavaMonitorEnter", {{"startTime", 10}, {"duration", 10}, {"eventThread", 20, true}, {"stackTrace", 24, true}, {"monitorClass", 21, true}, {"previousOwner", 20, true}, {"address", 10}}, false, "jdk.jfr.Event"},
   };
   for (Class& c : classes)
     if (o.extra_field && c.name == "jdk.ExecutionSample") c.fields.insert(c.fields.begin() + 2, {"extra", 13});
@@ -166,6 +170,23 @@ inline std::string synthetic_jfr(const SynthOptions& o = {}, SynthLayout* layout
   {
     Bytes b(z);
     b.lng(101); b.lng(1000 + 4'000'000'000); b.lng(1); b.lng(1); b.lng(3); b.lng(1000);
+    chunk.record(b.str());
+  }
+  // Native memory: 0x10 is freed, 0x20 leaks, 0x30 is too young to call a
+  // leak (in the last 10% of the native-memory events' time span).
+  auto malloc_event = [&](std::int64_t t, int trace, std::int64_t address, std::int64_t size) {
+    Bytes b(z);
+    b.lng(size ? 102 : 103); b.lng(1000 + t); b.lng(1); b.lng(trace); b.lng(address);
+    if (size) b.lng(size);
+    chunk.record(b.str());
+  };
+  malloc_event(500'000'000, 1, 0x10, 100);
+  malloc_event(1'500'000'000, 2, 0x20, 200);
+  malloc_event(2'500'000'000, 2, 0x10, 0);
+  malloc_event(4'900'000'000, 1, 0x30, 300);
+  {
+    Bytes b(z);  // a monitor entered after 2000 ticks (2 us)
+    b.lng(104); b.lng(1000 + 4'500'000'000); b.lng(2000); b.lng(1); b.lng(1); b.lng(2); b.lng(2); b.lng(0x40);
     chunk.record(b.str());
   }
   l.metadata = chunk.str().size();
