@@ -12,11 +12,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "fg/diagnostics.h"
+#include "formats/input.h"
 
 namespace fg::formats::jfr {
 
@@ -42,13 +43,44 @@ struct ChunkHeader {
   std::int64_t ticks_to_ns(std::int64_t ticks) const;
 };
 
-/// The complete chunks of `data`, in file order. A chunk whose size runs
-/// past the end of the file (a recording cut short), or that its writer
-/// never finished (no metadata or checkpoint yet), ends the list with a
-/// warning saying how many bytes were lost. A bad magic, an unsupported
-/// version, a size smaller than the header or a metadata or checkpoint
-/// offset outside the chunk is a ParseError "file: offset 0x..: chunk N:
-/// ...". The first chunk must be complete: otherwise there is nothing to read.
-std::vector<ChunkHeader> scan_chunks(std::string_view data, const std::string& file, Diagnostics& diagnostics);
+/// One complete chunk: its header and all its bytes, header included.
+struct Chunk {
+  ChunkHeader header;
+  std::string_view bytes;
+};
+
+/// The chunks of an input, one at a time. A mapped file is read in place,
+/// and the pages of a chunk leave memory once the next is asked for; any
+/// other input (gzip, a pipe) goes through a buffer that holds one chunk.
+/// So memory grows with the largest chunk, not with the file.
+class ChunkReader {
+ public:
+  /// `input` and `diagnostics` must outlive the reader.
+  ChunkReader(Input& input, Diagnostics& diagnostics);
+
+  /// The next complete chunk (valid until the next call), or nullopt at the
+  /// end. A last chunk cut short (a crash, a copy of a file still being
+  /// written) or left unfinished by its writer (no metadata or checkpoint
+  /// offset yet) ends the input with a warning saying how many bytes were
+  /// lost. A bad magic, an unsupported version, a size smaller than the
+  /// header, or a metadata or checkpoint offset outside the chunk is a
+  /// ParseError "file: offset 0x..: chunk N: ...". The first chunk must be
+  /// complete: otherwise there is nothing to read.
+  std::optional<Chunk> next();
+
+ private:
+  std::string_view take(std::uint64_t n);
+  bool incomplete(const std::string& message, std::uint64_t at, std::uint64_t left);
+  std::string lost(std::uint64_t bytes) const;
+
+  Input& input_;
+  Diagnostics& diagnostics_;
+  const std::string& file_;
+  std::optional<std::string_view> mapped_;
+  std::string buf_;
+  std::uint64_t offset_ = 0;  // of the next chunk in the file
+  std::size_t index_ = 0;     // chunks handed out
+  bool done_ = false;
+};
 
 }  // namespace fg::formats::jfr

@@ -90,34 +90,35 @@ struct PendingMalloc {
 
 class Reader {
  public:
-  Reader(Input& input, std::string_view data, const ReadOptions& options, Diagnostics& diagnostics)
-      : input_(input), file_(input.name()), data_(data), opt_(options.jfr), note_(options.note), diag_(diagnostics),
+  Reader(Input& input, const ReadOptions& options, Diagnostics& diagnostics)
+      : input_(input), file_(input.name()), opt_(options.jfr), note_(options.note), diag_(diagnostics),
         builder_(columns_for(options.jfr.events)),
         naming_{opt_.simple, opt_.dot, opt_.norm, opt_.lines, opt_.bci} {}
 
   Profile run();
 
  private:
-  void read_chunk(const ChunkHeader& h, std::size_t index);
+  void read_chunk(const Chunk& c, std::size_t index);
   void read_events(ChunkState& st, Cursor& chunk);
   void read_info(ChunkState& st, const ClassDesc& cls, Cursor& rec);
   void allow_states(ChunkState& st);
   void on_event(ChunkState& st, EventType type, const EventRecord& e);
   void finish_leaks();
-  void fill_metadata(const std::vector<ChunkHeader>& chunks);
+  void fill_metadata(std::size_t chunks);
   void report();
   std::string what_was_read() const;
   std::string other_events() const;
 
   Input& input_;
   const std::string& file_;
-  std::string_view data_;
   const JfrOptions& opt_;
   const std::function<void(const std::string&)>& note_;
   Diagnostics& diag_;
   ProfileBuilder builder_;
   NamingOptions naming_;
   std::int64_t from_ns_ = INT64_MIN, to_ns_ = INT64_MAX;
+  std::int64_t start_ns_ = INT64_MAX, end_ns_ = INT64_MIN;  // of the chunks read so far
+  std::string version_;  // of the first chunk
   std::vector<std::string> states_;  // --state names, upper case
   std::unordered_set<std::string> states_matched_;
   bool any_default_state_ = false;
@@ -133,14 +134,6 @@ class Reader {
 };
 
 Profile Reader::run() {
-  const std::vector<ChunkHeader> chunks = scan_chunks(data_, file_, diag_);
-  std::int64_t start = INT64_MAX, end = INT64_MIN;
-  for (const ChunkHeader& h : chunks) {
-    start = std::min(start, h.start_ns);
-    end = std::max(end, h.start_ns + h.duration_ns);
-  }
-  if (!opt_.time_from.empty()) from_ns_ = parse_time_bound("--time-from", opt_.time_from, start, end);
-  if (!opt_.time_to.empty()) to_ns_ = parse_time_bound("--time-to", opt_.time_to, start, end);
   if (opt_.leak && opt_.events != Events::kNativeMem) throw UsageError("--leak needs --nativemem");
   for (std::size_t b = 0, e; b <= opt_.state.size() && !opt_.state.empty(); b = e + 1) {
     e = std::min(opt_.state.find(',', b), opt_.state.size());
@@ -148,25 +141,34 @@ Profile Reader::run() {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
     if (!s.empty()) states_.push_back(s);
   }
-  for (std::size_t i = 0; i < chunks.size(); ++i) {
-    read_chunk(chunks[i], i);
-    input_.release_mapped(chunks[i].offset + chunks[i].size);  // a mapped file's pages leave memory
+  ChunkReader chunks(input_, diag_);
+  std::size_t index = 0;
+  for (std::optional<Chunk> c; (c = chunks.next()); ++index) {
+    const ChunkHeader& h = c->header;
+    if (index == 0) version_ = std::to_string(h.major) + "." + std::to_string(h.minor);
+    start_ns_ = std::min(start_ns_, h.start_ns);
+    end_ns_ = std::max(end_ns_, h.start_ns + h.duration_ns);
+    // Relative times count from the start and end of the chunks read so far, as in the converter.
+    if (!opt_.time_from.empty()) from_ns_ = parse_time_bound("--time-from", opt_.time_from, start_ns_, end_ns_);
+    if (!opt_.time_to.empty()) to_ns_ = parse_time_bound("--time-to", opt_.time_to, start_ns_, end_ns_);
+    read_chunk(*c, index);
   }
   finish_leaks();
   for (const std::string& s : states_)
     if (!states_matched_.count(s)) throw UsageError("--state " + s + ": the recording has no such thread state");
-  fill_metadata(chunks);
+  fill_metadata(index);
   report();
   const std::size_t column = opt_.total && builder_.value_count() > 1 ? 1 : 0;
   builder_.metadata().default_value = builder_.peek().value_types()[column].type;
   return merge_compilation_kinds(std::move(builder_).finish(), column);
 }
 
-void Reader::read_chunk(const ChunkHeader& h, std::size_t index) {
+void Reader::read_chunk(const Chunk& c, std::size_t index) {
+  const ChunkHeader& h = c.header;
   ChunkState st;
   st.header = &h;
   st.index = index;
-  Cursor chunk(data_.substr(h.offset, h.size), file_, h.offset, h.compressed());
+  Cursor chunk(c.bytes, file_, h.offset, h.compressed());
   try {
     Cursor meta = chunk.window(h.metadata_offset, h.size - h.metadata_offset, "metadata event");
     const std::uint64_t meta_size = static_cast<std::uint32_t>(meta.read_int());
@@ -312,20 +314,15 @@ void Reader::finish_leaks() {
   }
 }
 
-void Reader::fill_metadata(const std::vector<ChunkHeader>& chunks) {
+void Reader::fill_metadata(std::size_t chunks) {
   Metadata& m = builder_.metadata();
   m.source_format = "jfr";
   m.sources = {file_};
-  std::int64_t start = INT64_MAX, end = INT64_MIN;
-  for (const ChunkHeader& h : chunks) {
-    start = std::min(start, h.start_ns);
-    end = std::max(end, h.start_ns + h.duration_ns);
-  }
-  m.start_time_ns = start;
-  m.duration_ns = end - start;
+  m.start_time_ns = start_ns_;
+  m.duration_ns = end_ns_ - start_ns_;
   auto& p = m.properties;
-  p.emplace_back("jfr.version", std::to_string(chunks[0].major) + "." + std::to_string(chunks[0].minor));
-  p.emplace_back("jfr.chunks", std::to_string(chunks.size()));
+  p.emplace_back("jfr.version", version_);
+  p.emplace_back("jfr.chunks", std::to_string(chunks));
   p.emplace_back("jfr.producer", async_profiler_ && jdk_ ? "JDK Flight Recorder + async-profiler"
                                  : async_profiler_       ? "async-profiler"
                                                          : "JDK Flight Recorder");
@@ -393,15 +390,7 @@ Sniff sniff(std::string_view head, std::string_view) {
 }
 
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics) {
-  std::string owned;
-  std::string_view data;
-  if (auto mapped = input.map_whole()) {
-    data = *mapped;
-  } else {
-    owned = read_all(input);
-    data = owned;
-  }
-  return Reader(input, data, options, diagnostics).run();
+  return Reader(input, options, diagnostics).run();
 }
 
 }  // namespace fg::formats::jfr
