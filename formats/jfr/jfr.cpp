@@ -61,6 +61,18 @@ std::string os_summary(const std::string& text) {
   return out;
 }
 
+// --state's comma-separated names, upper case, as ThreadState names are.
+std::vector<std::string> state_names(const std::string& list) {
+  std::vector<std::string> out;
+  for (std::size_t b = 0, e; b < list.size(); b = e + 1) {
+    e = std::min(list.find(',', b), list.size());
+    std::string s = list.substr(b, e - b);
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    if (!s.empty()) out.push_back(s);
+  }
+  return out;
+}
+
 bool is_sample(EventType t) { return event_group(t) == "cpu/wall"; }
 bool is_alloc(EventType t) {
   return t == EventType::kAllocInNewTlab || t == EventType::kAllocOutsideTlab || t == EventType::kAllocSample;
@@ -69,7 +81,6 @@ bool is_alloc(EventType t) {
 // What one chunk needs while its events are read.
 struct ChunkState {
   const ChunkHeader* header = nullptr;
-  std::size_t index = 0;
   ChunkMetadata meta;
   Pools pools;
   std::optional<std::unordered_set<std::uint64_t>> states;  // allowed ThreadState keys
@@ -83,9 +94,16 @@ struct Selected {
 // A malloc still waiting for its free (--nativemem --leak).
 struct PendingMalloc {
   std::int64_t time_ns;
-  StackId stack;
+  StackId stack;  // ChunkResolver::kNoStack when it has none
   LabelSetId labels;
   std::int64_t size;
+};
+
+// A malloc or a free of one chunk, applied in time order at the chunk's end.
+struct MallocEvent {
+  std::int64_t ticks;
+  std::uint64_t address;
+  std::optional<PendingMalloc> malloc;  // empty for a free
 };
 
 class Reader {
@@ -127,7 +145,7 @@ class Reader {
   std::uint64_t no_stack_ = 0;
   std::uint64_t truncated_ = 0;  // stack traces cut by the recorder, among those used
   std::unordered_map<std::uint64_t, PendingMalloc> leaks_;
-  std::vector<std::pair<std::int64_t, std::pair<std::uint64_t, std::optional<PendingMalloc>>>> chunk_mallocs_;
+  std::vector<MallocEvent> chunk_mallocs_;
   std::int64_t leak_lo_ = INT64_MAX, leak_hi_ = INT64_MIN;  // times of malloc/free events
   std::map<std::string, std::string> info_;  // jvm, os
   bool async_profiler_ = false, jdk_ = false;
@@ -135,12 +153,7 @@ class Reader {
 
 Profile Reader::run() {
   if (opt_.leak && opt_.events != Events::kNativeMem) throw UsageError("--leak needs --nativemem");
-  for (std::size_t b = 0, e; b <= opt_.state.size() && !opt_.state.empty(); b = e + 1) {
-    e = std::min(opt_.state.find(',', b), opt_.state.size());
-    std::string s = opt_.state.substr(b, e - b);
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-    if (!s.empty()) states_.push_back(s);
-  }
+  states_ = state_names(opt_.state);
   ChunkReader chunks(input_, diag_);
   std::size_t index = 0;
   for (std::optional<Chunk> c; (c = chunks.next()); ++index) {
@@ -167,7 +180,6 @@ void Reader::read_chunk(const Chunk& c, std::size_t index) {
   const ChunkHeader& h = c.header;
   ChunkState st;
   st.header = &h;
-  st.index = index;
   Cursor chunk(c.bytes, file_, h.offset, h.compressed());
   try {
     Cursor meta = chunk.window(h.metadata_offset, h.size - h.metadata_offset, "metadata event");
@@ -239,10 +251,10 @@ void Reader::read_events(ChunkState& st, Cursor& chunk) {
     type_counts_[cls ? cls->name : "type " + std::to_string(type)] += n;
   }
   std::stable_sort(chunk_mallocs_.begin(), chunk_mallocs_.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& [time, m] : chunk_mallocs_) {
-    if (m.second) leaks_[m.first] = *m.second;
-    else leaks_.erase(m.first);
+                   [](const MallocEvent& a, const MallocEvent& b) { return a.ticks < b.ticks; });
+  for (const MallocEvent& m : chunk_mallocs_) {
+    if (m.malloc) leaks_[m.address] = *m.malloc;
+    else leaks_.erase(m.address);
   }
   chunk_mallocs_.clear();
 }
@@ -273,19 +285,19 @@ void Reader::on_event(ChunkState& st, EventType type, const EventRecord& e) {
   ++sel.events;
   sel.samples += static_cast<std::uint64_t>(std::max<std::int64_t>(e.samples, 0));
   StackId stack = st.resolve->stack(e.stack, e.thread);
+  const LabelSetId labels = st.resolve->labels(e.thread, is_sample(type) && e.has_state, e.state);
+  if (opt_.events == Events::kNativeMem && opt_.leak) {  // a free counts with or without a stack
+    std::optional<PendingMalloc> m;
+    if (type == EventType::kMalloc) m = PendingMalloc{ns, stack, labels, e.size};
+    chunk_mallocs_.push_back({e.time, e.address, m});
+    return;
+  }
   if (stack == ChunkResolver::kNoStack) {
     ++no_stack_;
     return;
   }
   if (e.cls != 0 && !is_sample(type))  // outside a TLAB: `_[k]`, as the converter marks it
     stack = builder_.stack(stack, st.resolve->class_frame(e.cls, is_alloc(type) && e.tlab <= 0));
-  const LabelSetId labels = st.resolve->labels(e.thread, is_sample(type) && e.has_state, e.state);
-  if (opt_.events == Events::kNativeMem && opt_.leak) {
-    std::optional<PendingMalloc> m;
-    if (type == EventType::kMalloc) m = PendingMalloc{ns, stack, labels, e.size};
-    chunk_mallocs_.push_back({e.time, {e.address, m}});
-    return;
-  }
   std::int64_t values[2] = {e.samples, 0};
   if (!is_sample(type)) {
     values[0] = 1;
@@ -309,6 +321,10 @@ void Reader::finish_leaks() {
   std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [addr, m] : kept) {
     if (m.time_ns > cutoff) continue;
+    if (m.stack == ChunkResolver::kNoStack) {
+      ++no_stack_;
+      continue;
+    }
     const std::int64_t values[2] = {1, m.size};
     builder_.add_sample(m.stack, values, m.labels);
   }

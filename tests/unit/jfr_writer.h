@@ -182,7 +182,7 @@ inline std::string synthetic_jfr(const SynthOptions& o = {}, SynthLayout* layout
   };
   malloc_event(500'000'000, 1, 0x10, 100);
   malloc_event(1'500'000'000, 2, 0x20, 200);
-  malloc_event(2'500'000'000, 2, 0x10, 0);
+  malloc_event(2'500'000'000, 0, 0x10, 0);  // a free without a stack trace
   malloc_event(4'900'000'000, 1, 0x30, 300);
   {
     Bytes b(z);  // a monitor entered after 2000 ticks (2 us)
