@@ -23,7 +23,9 @@
 // Damage: a truncated or unfinished last chunk is a warning (the complete
 // chunks are read); any bad size, offset or count is a ParseError naming
 // the chunk and the file offset. Sizes are checked against what is left of
-// the chunk before anything is allocated.
+// the chunk before anything is allocated. Chunks are read one at a time
+// (chunk.h), so memory follows the largest chunk and the distinct stacks,
+// not the size of the file.
 #pragma once
 
 #include <string_view>
@@ -41,7 +43,9 @@ Sniff sniff(std::string_view head, std::string_view filename);
 
 /// Reads a whole recording (several chunks, possibly gzipped). Throws
 /// ParseError for damaged data, UsageError for a bad option value
-/// (--state, --time-from/--time-to).
+/// (--state, --time-from/--time-to, --leak without --nativemem). Notes
+/// (what was counted, which other events the file holds) go to
+/// options.note, warnings to `diagnostics`.
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics);
 
 }  // namespace fg::formats::jfr
