@@ -30,8 +30,9 @@ std::size_t ChunkResolver::KeyHash::operator()(const std::pair<std::uint64_t, st
 ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const NamingOptions& naming, bool threads)
     : builder_(builder), pools_(pools), naming_(naming), threads_(threads),
       kernel_known_(pools.enum_has("jdk.types.FrameType", "Kernel")),
-      // Method keys up to 4x the pool's size get the dense table.
-      dense_frames_(pools.methods.size() * 4 * 8, U64Map::kMissing) {}
+      // Method keys up to the pool's size (async-profiler numbers them from
+      // 1) get the dense table: 32 bytes per method entry read.
+      dense_frames_((pools.methods.size() + 1) * 8, U64Map::kMissing) {}
 
 StackId ChunkResolver::stack(std::uint64_t trace, std::uint64_t thread) {
   const std::pair<std::uint64_t, std::uint64_t> key{threads_ ? thread : 0, trace};

@@ -68,8 +68,8 @@ class ChunkResolver {
   bool threads_;
   bool kernel_known_;
   std::uint64_t truncated_ = 0;  // FrameType has Kernel: then Native means C code (async-profiler)
-  // Frames by method * 8 + type: in a table for small method keys (async-
-  // profiler numbers methods from 1), else in a map; with --lines/--bci or
+  // Frames by method * 8 + type: in a table for method keys up to the pool's
+  // size (async-profiler numbers methods from 1), else in a map; with --lines/--bci or
   // an odd type, by FrameKey.
   std::vector<FrameId> dense_frames_;
   U64Map fast_frames_;
