@@ -6,12 +6,17 @@
 
 namespace fg::formats::jfr {
 
-std::int64_t ChunkHeader::to_ns(std::int64_t ticks) const { return start_ns + ticks_to_ns(ticks - start_ticks); }
-
-std::int64_t ChunkHeader::ticks_to_ns(std::int64_t ticks) const {
-  if (ticks_per_second == 1'000'000'000) return ticks;
-  return static_cast<std::int64_t>(static_cast<__int128>(ticks) * 1'000'000'000 / ticks_per_second);
+namespace {
+__int128 wide_ns(__int128 ticks, std::int64_t ticks_per_second) {
+  return ticks_per_second == 1'000'000'000 ? ticks : ticks * 1'000'000'000 / ticks_per_second;
 }
+}  // namespace
+
+std::int64_t ChunkHeader::to_ns(std::int64_t ticks) const {
+  return saturate(start_ns + wide_ns(static_cast<__int128>(ticks) - start_ticks, ticks_per_second));
+}
+
+std::int64_t ChunkHeader::ticks_to_ns(std::int64_t ticks) const { return saturate(wide_ns(ticks, ticks_per_second)); }
 
 namespace {
 

@@ -22,6 +22,14 @@
 namespace fg::formats::jfr {
 
 inline constexpr std::uint64_t kChunkHeaderSize = 68;
+
+/// `v` clamped to the range of int64: times computed from damaged headers
+/// and events saturate instead of overflowing.
+inline std::int64_t saturate(__int128 v) {
+  if (v > INT64_MAX) return INT64_MAX;
+  if (v < INT64_MIN) return INT64_MIN;
+  return static_cast<std::int64_t>(v);
+}
 inline constexpr std::string_view kMagic{"FLR\0", 4};
 
 struct ChunkHeader {

@@ -160,7 +160,7 @@ Profile Reader::run() {
     const ChunkHeader& h = c->header;
     if (index == 0) version_ = std::to_string(h.major) + "." + std::to_string(h.minor);
     start_ns_ = std::min(start_ns_, h.start_ns);
-    end_ns_ = std::max(end_ns_, h.start_ns + h.duration_ns);
+    end_ns_ = std::max(end_ns_, saturate(static_cast<__int128>(h.start_ns) + h.duration_ns));
     // Relative times count from the start and end of the chunks read so far, as in the converter.
     if (!opt_.time_from.empty()) from_ns_ = parse_time_bound("--time-from", opt_.time_from, start_ns_, end_ns_);
     if (!opt_.time_to.empty()) to_ns_ = parse_time_bound("--time-to", opt_.time_to, start_ns_, end_ns_);
@@ -335,7 +335,7 @@ void Reader::fill_metadata(std::size_t chunks) {
   m.source_format = "jfr";
   m.sources = {file_};
   m.start_time_ns = start_ns_;
-  m.duration_ns = end_ns_ - start_ns_;
+  m.duration_ns = saturate(static_cast<__int128>(end_ns_) - start_ns_);
   auto& p = m.properties;
   p.emplace_back("jfr.version", version_);
   p.emplace_back("jfr.chunks", std::to_string(chunks));

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "fg/error.h"
+#include "formats/jfr/chunk.h"
 
 namespace fg::formats::jfr {
 
@@ -42,9 +43,10 @@ std::int64_t parse_time_bound(const std::string& option, const std::string& spec
     std::int64_t ms = 0;
     auto r = std::from_chars(spec.data(), spec.data() + spec.size(), ms);
     if (spec.empty() || r.ec != std::errc() || r.ptr != spec.data() + spec.size()) bad(option, spec);
-    if (ms < 0) return end_ns + ms * 1'000'000;
-    if (ms < kAbsoluteMillis) return start_ns + ms * 1'000'000;
-    return ms * 1'000'000;
+    const __int128 ns = static_cast<__int128>(ms) * 1'000'000;
+    if (ms < 0) return saturate(end_ns + ns);
+    if (ms < kAbsoluteMillis) return saturate(start_ns + ns);
+    return saturate(ns);
   }
   std::tm tm{};
   const std::time_t start_s = static_cast<std::time_t>(start_ns / 1'000'000'000);
@@ -66,7 +68,7 @@ std::int64_t parse_time_bound(const std::string& option, const std::string& spec
   tm.tm_isdst = -1;
   const std::time_t s = std::mktime(&tm);
   if (s == static_cast<std::time_t>(-1)) bad(option, spec);
-  return static_cast<std::int64_t>(s) * 1'000'000'000 + (hms.size() > 3 ? hms[3] : 0) * std::int64_t{1'000'000};
+  return saturate(static_cast<__int128>(s) * 1'000'000'000 + static_cast<__int128>(hms.size() > 3 ? hms[3] : 0) * 1'000'000);
 }
 
 }  // namespace fg::formats::jfr
