@@ -148,6 +148,12 @@ void ChunkMetadata::check(const Cursor& where) {
     }
     if (!changed) break;
   }
+  // A field of a type that encodes nothing (a struct of empty structs) is
+  // dropped: decoding is unchanged, and every field left takes at least a
+  // byte, so no class can make a reader loop without consuming input.
+  for (auto& [id, cls] : by_id_)
+    std::erase_if(cls.fields,
+                  [](const FieldDesc& f) { return !f.array && !f.constant_pool && f.desc->min_bytes == 0; });
 }
 
 ChunkMetadata read_metadata(Cursor& record) {

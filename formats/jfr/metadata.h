@@ -78,7 +78,8 @@ class ChunkMetadata {
   void add(ClassDesc c);
   /// Fails (at `where`) when a field names a type that is not described, so
   /// that later decoding never meets an unknown type; then computes each
-  /// class's min_bytes.
+  /// class's min_bytes and drops the fields that encode nothing (of empty
+  /// struct types), so that every field left takes at least one byte.
   void check(const Cursor& where);
 
  private:
