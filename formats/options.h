@@ -54,7 +54,7 @@ struct JfrOptions {
   std::string time_from, time_to;  ///< ms (absolute, from the start, or negative: from the end) or [date T]HH:MM:SS[.mmm]
   bool simple = false;   ///< class names without their package
   bool dot = false;      ///< java.lang.String instead of java/lang/String
-  bool norm = false;     ///< strip lambda and hidden-class suffixes
+  bool norm = false;     ///< strip the address/hash suffixes of lambda and hidden classes
   bool lines = false;    ///< frame names with :line
   bool bci = false;      ///< frame names with @bci
 };

@@ -19,7 +19,7 @@ namespace fg::formats::jfr {
 struct NamingOptions {
   bool simple = false;  ///< class names without their package
   bool dot = false;     ///< java.lang.String instead of java/lang/String
-  bool norm = false;    ///< strip lambda and hidden-class suffixes ($$Lambda$12/0x..., +0x.../hash)
+  bool norm = false;    ///< strip hidden-class address suffixes ($$Lambda$12.0x..., $$Lambda$12+0x.../hash)
   bool lines = false;   ///< append :line
   bool bci = false;     ///< append @bci (when there is no line to append)
 };

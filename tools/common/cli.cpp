@@ -127,7 +127,7 @@ po::options_description jfr_options(formats::JfrOptions& o) {
       ("bci", po::bool_switch(&o.bci), "frame names with bytecode indices (@bci)")
       ("simple", po::bool_switch(&o.simple), "class names without their package")
       ("dot", po::bool_switch(&o.dot), "dotted class names (java.lang.String)")
-      ("norm", po::bool_switch(&o.norm), "strip lambda and hidden-class suffixes from class names");
+      ("norm", po::bool_switch(&o.norm), "strip the address suffixes of lambda and hidden class names");
   return d;
 }
 
