@@ -62,11 +62,16 @@ class Cursor {
   std::uint64_t u64_be();
   /// A JFR varint (at most 9 bytes); fails on a truncated one.
   std::uint64_t varint() {
-    if (pos_ < data_.size()) {
-      const auto b = static_cast<std::uint8_t>(data_[pos_]);
-      if (b < 0x80) {
+    if (pos_ + 1 < data_.size()) {  // one or two bytes, the usual sizes, inline
+      const auto b0 = static_cast<std::uint8_t>(data_[pos_]);
+      if (b0 < 0x80) {
         ++pos_;
-        return b;
+        return b0;
+      }
+      const auto b1 = static_cast<std::uint8_t>(data_[pos_ + 1]);
+      if (b1 < 0x80) {
+        pos_ += 2;
+        return (b0 & 0x7fu) | std::uint64_t{b1} << 7;
       }
     }
     return varint_slow();

@@ -142,6 +142,7 @@ class Reader {
   bool any_default_state_ = false;
   std::map<std::string, std::uint64_t> type_counts_;  // every event type of the file
   std::map<EventType, Selected> selected_;
+  std::vector<FrameRef> spare_frames_;  // the last chunk's frame table, for its capacity
   std::uint64_t no_stack_ = 0;
   std::uint64_t truncated_ = 0;  // stack traces cut by the recorder, among those used
   std::unordered_map<std::uint64_t, PendingMalloc> leaks_;
@@ -181,6 +182,9 @@ void Reader::read_chunk(const Chunk& c, std::size_t index) {
   ChunkState st;
   st.header = &h;
   Cursor chunk(c.bytes, file_, h.offset, h.compressed());
+  // The frame table keeps its capacity from chunk to chunk: chunks are alike.
+  st.pools.frames = std::move(spare_frames_);
+  st.pools.frames.clear();
   try {
     Cursor meta = chunk.window(h.metadata_offset, h.size - h.metadata_offset, "metadata event");
     const std::uint64_t meta_size = static_cast<std::uint32_t>(meta.read_int());
@@ -196,6 +200,8 @@ void Reader::read_chunk(const Chunk& c, std::size_t index) {
     allow_states(st);
     read_events(st, chunk);
     truncated_ += st.resolve->truncated_traces();
+    st.resolve.reset();
+    spare_frames_ = std::move(st.pools.frames);
   } catch (const ParseError& e) {
     throw ParseError(e.position(), "chunk " + std::to_string(index + 1) + ": " + e.message());
   }
