@@ -92,14 +92,14 @@ FrameId ChunkResolver::make_frame(const FrameRef& f) {
 }
 
 FrameId ChunkResolver::class_frame(std::uint64_t cls, bool outside_tlab) {
-  auto it = class_names_.find(cls);
-  if (it == class_names_.end()) {
+  auto [it, fresh] = class_frames_.try_emplace(std::pair{cls, std::uint64_t{outside_tlab}}, 0);
+  if (fresh) {
     std::string name = "null";
     if (auto c = pools_.classes.find(cls); c != pools_.classes.end())
       if (const std::string* sym = pools_.symbol(c->second.name)) name = allocated_class_name(*sym, naming_);
-    it = class_names_.emplace(cls, std::move(name)).first;
+    it->second = builder_.frame(name, outside_tlab ? FrameKind::kKernel : FrameKind::kInlined);
   }
-  return builder_.frame(it->second, outside_tlab ? FrameKind::kKernel : FrameKind::kInlined);
+  return it->second;
 }
 
 const std::string* ChunkResolver::thread_name(std::uint64_t thread) const {
@@ -111,7 +111,14 @@ const std::string* ChunkResolver::thread_name(std::uint64_t thread) const {
 
 LabelSetId ChunkResolver::labels(std::uint64_t thread, bool with_state, std::uint64_t state) {
   const std::pair<std::uint64_t, std::uint64_t> key{thread, with_state ? state + 1 : 0};
-  if (auto it = labels_.find(key); it != labels_.end()) return it->second;
+  // Thread and state keys are small numbers in practice: one U64Map probe.
+  const bool fast = thread < (std::uint64_t{1} << 48) && key.second < (1u << 16);
+  const std::uint64_t fast_key = thread << 16 | key.second;
+  if (fast) {
+    if (const std::uint32_t id = fast_labels_.find(fast_key); id != U64Map::kMissing) return id;
+  } else if (auto it = labels_.find(key); it != labels_.end()) {
+    return it->second;
+  }
   std::vector<Label> labels(2);
   const std::string* name = thread_name(thread);
   labels[0].key = builder_.intern("thread");
@@ -127,7 +134,8 @@ LabelSetId ChunkResolver::labels(std::uint64_t thread, bool with_state, std::uin
     labels.push_back(l);
   }
   const LabelSetId id = builder_.labels(std::move(labels));
-  labels_.emplace(key, id);
+  if (fast) fast_labels_.insert(fast_key, id);
+  else labels_.emplace(key, id);
   return id;
 }
 

@@ -77,8 +77,9 @@ class ChunkResolver {
   // Stacks by trace key, or by (thread, trace) with threads.
   U64Map fast_stacks_;
   std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, StackId, KeyHash> stacks_;
+  U64Map fast_labels_;  // by thread << 16 | state + 1
   std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, LabelSetId, KeyHash> labels_;
-  std::unordered_map<std::uint64_t, std::string> class_names_;
+  std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, FrameId, KeyHash> class_frames_;  // (class, outside TLAB)
 };
 
 }  // namespace fg::formats::jfr

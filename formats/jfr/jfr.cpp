@@ -73,7 +73,10 @@ std::vector<std::string> state_names(const std::string& list) {
   return out;
 }
 
-bool is_sample(EventType t) { return event_group(t) == "cpu/wall"; }
+bool is_sample(EventType t) {
+  return t == EventType::kExecutionSample || t == EventType::kNativeMethodSample ||
+         t == EventType::kWallClockSample || t == EventType::kCpuTimeSample;
+}
 bool is_alloc(EventType t) {
   return t == EventType::kAllocInNewTlab || t == EventType::kAllocOutsideTlab || t == EventType::kAllocSample;
 }
@@ -393,7 +396,7 @@ std::string Reader::other_events() const {
     const EventType type = static_cast<EventType>(t);
     auto n = type_counts_.find(std::string(event_type_name(type)));
     if (selected(opt_.events, type) || n == type_counts_.end()) continue;
-    const std::string option = event_group(type) == "cpu/wall" ? "--cpu/--wall" : "--" + std::string(event_group(type));
+    const std::string option = is_sample(type) ? "--cpu/--wall" : "--" + std::string(event_group(type));
     std::string& o = others[option];
     o += (o.empty() ? "" : ", ") + std::string(event_type_name(type)) + " " + std::to_string(n->second);
   }
