@@ -92,14 +92,20 @@ FrameId ChunkResolver::make_frame(const FrameRef& f) {
 }
 
 FrameId ChunkResolver::class_frame(std::uint64_t cls, bool outside_tlab) {
-  auto [it, fresh] = class_frames_.try_emplace(std::pair{cls, std::uint64_t{outside_tlab}}, 0);
-  if (fresh) {
-    std::string name = "null";
-    if (auto c = pools_.classes.find(cls); c != pools_.classes.end())
-      if (const std::string* sym = pools_.symbol(c->second.name)) name = allocated_class_name(*sym, naming_);
-    it->second = builder_.frame(name, outside_tlab ? FrameKind::kKernel : FrameKind::kInlined);
+  const std::pair<std::uint64_t, std::uint64_t> key{cls, outside_tlab};
+  const bool fast = cls < (std::uint64_t{1} << 63);
+  if (fast) {
+    if (const std::uint32_t id = fast_class_frames_.find(cls << 1 | outside_tlab); id != U64Map::kMissing) return id;
+  } else if (auto it = class_frames_.find(key); it != class_frames_.end()) {
+    return it->second;
   }
-  return it->second;
+  std::string name = "null";
+  if (auto c = pools_.classes.find(cls); c != pools_.classes.end())
+    if (const std::string* sym = pools_.symbol(c->second.name)) name = allocated_class_name(*sym, naming_);
+  const FrameId id = builder_.frame(name, outside_tlab ? FrameKind::kKernel : FrameKind::kInlined);
+  if (fast) fast_class_frames_.insert(cls << 1 | outside_tlab, id);
+  else class_frames_.emplace(key, id);
+  return id;
 }
 
 const std::string* ChunkResolver::thread_name(std::uint64_t thread) const {

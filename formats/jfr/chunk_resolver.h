@@ -79,7 +79,9 @@ class ChunkResolver {
   std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, StackId, KeyHash> stacks_;
   U64Map fast_labels_;  // by thread << 16 | state + 1
   std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, LabelSetId, KeyHash> labels_;
-  std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, FrameId, KeyHash> class_frames_;  // (class, outside TLAB)
+  // Class frames by class << 1 | outside TLAB, or by the pair for huge keys.
+  U64Map fast_class_frames_;
+  std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, FrameId, KeyHash> class_frames_;
 };
 
 }  // namespace fg::formats::jfr

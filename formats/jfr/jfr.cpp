@@ -236,7 +236,8 @@ void Reader::read_events(ChunkState& st, Cursor& chunk) {
   const auto plans = plan_events(st.meta, opt_.events);
   const ClassDesc* jvm = st.meta.find("jdk.JVMInformation");
   const ClassDesc* os = st.meta.find("jdk.OSInformation");
-  std::unordered_map<std::uint64_t, std::uint64_t> counts;
+  std::vector<std::uint64_t> counts;  // by type id (ids are small: they index the metadata)
+  std::unordered_map<std::uint64_t, std::uint64_t> big_counts;  // the others
   chunk.seek(kChunkHeaderSize);
   while (!chunk.at_end()) {
     const std::size_t start = chunk.pos();
@@ -248,14 +249,21 @@ void Reader::read_events(ChunkState& st, Cursor& chunk) {
     rec.read_int();
     const std::uint64_t type = static_cast<std::uint64_t>(rec.read_long());
     if (type == 0 || type == 1) continue;  // metadata, checkpoints
-    ++counts[type];
+    if (type < 65536) {
+      if (type >= counts.size()) counts.resize(type + 1);
+      ++counts[type];
+    } else {
+      ++big_counts[type];
+    }
     if (auto p = plans.find(type); p != plans.end()) {
       on_event(st, p->second.type(), p->second.decode(rec, st.meta));
     } else if ((jvm && type == jvm->id) || (os && type == os->id)) {
       read_info(st, *st.meta.find(type), rec);
     }
   }
-  for (const auto& [type, n] : counts) {
+  for (std::uint64_t type = 0; type < counts.size(); ++type)
+    if (counts[type] != 0) big_counts[type] = counts[type];
+  for (const auto& [type, n] : big_counts) {
     const ClassDesc* cls = st.meta.find(type);
     type_counts_[cls ? cls->name : "type " + std::to_string(type)] += n;
   }
