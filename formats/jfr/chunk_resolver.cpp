@@ -15,16 +15,11 @@ FrameKind frame_kind(const std::string* type_name, std::uint64_t key) {
   return key < std::size(kNames) ? kNames[key].second : FrameKind::kNative;
 }
 
-std::size_t ChunkResolver::KeyHash::operator()(const FrameKey& k) const {
+std::size_t ChunkResolver::FrameKeyHash::operator()(const FrameKey& k) const {
   std::uint64_t h = k.method * 0x9E3779B97F4A7C15ull ^ (k.type + 0x632BE59BD9B4E019ull);
   h ^= (std::uint64_t{static_cast<std::uint32_t>(k.line)} << 32 | static_cast<std::uint32_t>(k.bci)) *
        0xC2B2AE3D27D4EB4Full;
   return static_cast<std::size_t>(h ^ (h >> 29));
-}
-
-std::size_t ChunkResolver::KeyHash::operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const {
-  const std::uint64_t h = k.first * 0x9E3779B97F4A7C15ull ^ k.second * 0xC2B2AE3D27D4EB4Full;
-  return static_cast<std::size_t>(h ^ (h >> 31));
 }
 
 ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const NamingOptions& naming, bool threads)
@@ -35,12 +30,8 @@ ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const 
       dense_frames_((pools.methods.size() + 1) * 8, U64Map::kMissing) {}
 
 StackId ChunkResolver::stack(std::uint64_t trace, std::uint64_t thread) {
-  const std::pair<std::uint64_t, std::uint64_t> key{threads_ ? thread : 0, trace};
-  if (!threads_) {
-    if (const std::uint32_t s = fast_stacks_.find(trace); s != U64Map::kMissing) return s;
-  } else if (auto it = stacks_.find(key); it != stacks_.end()) {
-    return it->second;
-  }
+  if (!threads_) thread = 0;
+  if (const StackId known = stacks_.find(trace, thread); known != U64Map::kMissing) return known;
   StackId s = kNoStack;
   if (auto t = pools_.stack_traces.find(trace); trace != 0 && t != pools_.stack_traces.end()) {
     s = kRootStack;
@@ -53,26 +44,25 @@ StackId ChunkResolver::stack(std::uint64_t trace, std::uint64_t thread) {
     for (const char* p = first; p < end; p += 64) __builtin_prefetch(p);
     for (std::size_t i = t->second.count; i-- > 0;) s = builder_.stack(s, frame_of(pools_.frames[t->second.first + i]));
   }
-  if (!threads_) fast_stacks_.insert(trace, s);
-  else stacks_.emplace(key, s);
+  stacks_.insert(trace, thread, s);
   return s;
 }
 
 FrameId ChunkResolver::frame_of(const FrameRef& f) {
-  if (naming_.lines || naming_.bci || f.method >= (std::uint64_t{1} << 60) || f.type >= 8) {
+  if (naming_.lines || naming_.bci || f.type >= 8) {
     const FrameKey key{f.method, f.type, naming_.lines ? f.line : 0, naming_.bci ? f.bci : 0};
     auto [it, fresh] = frames_.try_emplace(key, 0);
     if (fresh) it->second = make_frame(f);
     return it->second;
   }
-  const std::uint64_t key = f.method << 3 | f.type;
-  if (key < dense_frames_.size()) {
-    FrameId& id = dense_frames_[key];
+  if (f.method < dense_frames_.size() / 8) {
+    FrameId& id = dense_frames_[f.method << 3 | f.type];
     if (id == U64Map::kMissing) id = make_frame(f);
     return id;
   }
-  if (const std::uint32_t id = fast_frames_.find(key); id != U64Map::kMissing) return id;
-  return fast_frames_.insert(key, make_frame(f));
+  FrameId id = method_frames_.find(f.method, f.type);
+  if (id == U64Map::kMissing) method_frames_.insert(f.method, f.type, id = make_frame(f));
+  return id;
 }
 
 FrameId ChunkResolver::make_frame(const FrameRef& f) {
@@ -92,19 +82,12 @@ FrameId ChunkResolver::make_frame(const FrameRef& f) {
 }
 
 FrameId ChunkResolver::class_frame(std::uint64_t cls, bool outside_tlab) {
-  const std::pair<std::uint64_t, std::uint64_t> key{cls, outside_tlab};
-  const bool fast = cls < (std::uint64_t{1} << 63);
-  if (fast) {
-    if (const std::uint32_t id = fast_class_frames_.find(cls << 1 | outside_tlab); id != U64Map::kMissing) return id;
-  } else if (auto it = class_frames_.find(key); it != class_frames_.end()) {
-    return it->second;
-  }
+  if (const FrameId known = class_frames_.find(cls, outside_tlab); known != U64Map::kMissing) return known;
   std::string name = "null";
   if (auto c = pools_.classes.find(cls); c != pools_.classes.end())
     if (const std::string* sym = pools_.symbol(c->second.name)) name = allocated_class_name(*sym, naming_);
   const FrameId id = builder_.frame(name, outside_tlab ? FrameKind::kKernel : FrameKind::kInlined);
-  if (fast) fast_class_frames_.insert(cls << 1 | outside_tlab, id);
-  else class_frames_.emplace(key, id);
+  class_frames_.insert(cls, outside_tlab, id);
   return id;
 }
 
@@ -116,15 +99,8 @@ const std::string* ChunkResolver::thread_name(std::uint64_t thread) const {
 }
 
 LabelSetId ChunkResolver::labels(std::uint64_t thread, bool with_state, std::uint64_t state) {
-  const std::pair<std::uint64_t, std::uint64_t> key{thread, with_state ? state + 1 : 0};
-  // Thread and state keys are small numbers in practice: one U64Map probe.
-  const bool fast = thread < (std::uint64_t{1} << 48) && key.second < (1u << 16);
-  const std::uint64_t fast_key = thread << 16 | key.second;
-  if (fast) {
-    if (const std::uint32_t id = fast_labels_.find(fast_key); id != U64Map::kMissing) return id;
-  } else if (auto it = labels_.find(key); it != labels_.end()) {
-    return it->second;
-  }
+  const std::uint64_t state_key = with_state ? state + 1 : 0;
+  if (const LabelSetId known = labels_.find(thread, state_key); known != U64Map::kMissing) return known;
   std::vector<Label> labels(2);
   const std::string* name = thread_name(thread);
   labels[0].key = builder_.intern("thread");
@@ -140,8 +116,7 @@ LabelSetId ChunkResolver::labels(std::uint64_t thread, bool with_state, std::uin
     labels.push_back(l);
   }
   const LabelSetId id = builder_.labels(std::move(labels));
-  if (fast) fast_labels_.insert(fast_key, id);
-  else labels_.emplace(key, id);
+  labels_.insert(thread, state_key, id);
   return id;
 }
 

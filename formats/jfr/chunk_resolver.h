@@ -23,6 +23,37 @@ namespace fg::formats::jfr {
 /// "C1 compiled"), else by async-profiler's numbering of them (0-6).
 FrameKind frame_kind(const std::string* type_name, std::uint64_t key);
 
+/// Model ids (stacks, frames, label sets) by a pair of pool keys: one
+/// U64Map probe when the pair packs into 64 bits (`second` below 2^kBits,
+/// `first` below 2^(64-kBits)), as pool keys almost always do; a hash map
+/// for the rest.
+template <int kBits>
+class PairIds {
+ public:
+  std::uint32_t find(std::uint64_t first, std::uint64_t second) const {
+    if (packs(first, second)) return fast_.find(first << kBits | second);
+    auto it = slow_.find({first, second});
+    return it == slow_.end() ? U64Map::kMissing : it->second;
+  }
+  void insert(std::uint64_t first, std::uint64_t second, std::uint32_t id) {
+    if (packs(first, second)) fast_.insert(first << kBits | second, id);
+    else slow_.emplace(std::pair{first, second}, id);
+  }
+
+ private:
+  static bool packs(std::uint64_t first, std::uint64_t second) {
+    return second < (std::uint64_t{1} << kBits) && first < (std::uint64_t{1} << (64 - kBits));
+  }
+  struct Hash {
+    std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const {
+      const std::uint64_t h = k.first * 0x9E3779B97F4A7C15ull ^ k.second * 0xC2B2AE3D27D4EB4Full;
+      return static_cast<std::size_t>(h ^ (h >> 31));
+    }
+  };
+  U64Map fast_;
+  std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t, Hash> slow_;
+};
+
 class ChunkResolver {
  public:
   /// What stack() returns for a trace key the pools do not hold.
@@ -57,31 +88,25 @@ class ChunkResolver {
     std::int32_t line, bci;
     bool operator==(const FrameKey&) const = default;
   };
-  struct KeyHash {
+  struct FrameKeyHash {
     std::size_t operator()(const FrameKey& k) const;
-    std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const;
   };
 
   ProfileBuilder& builder_;
   const Pools& pools_;
   const NamingOptions& naming_;
   bool threads_;
-  bool kernel_known_;
-  std::uint64_t truncated_ = 0;  // FrameType has Kernel: then Native means C code (async-profiler)
+  bool kernel_known_;  // FrameType has Kernel: then Native means C code (async-profiler)
+  std::uint64_t truncated_ = 0;
   // Frames by method * 8 + type: in a table for method keys up to the pool's
-  // size (async-profiler numbers methods from 1), else in a map; with --lines/--bci or
-  // an odd type, by FrameKey.
+  // size (async-profiler numbers methods from 1), else by the pair; with
+  // --lines/--bci or an odd type, by FrameKey.
   std::vector<FrameId> dense_frames_;
-  U64Map fast_frames_;
-  std::unordered_map<FrameKey, FrameId, KeyHash> frames_;
-  // Stacks by trace key, or by (thread, trace) with threads.
-  U64Map fast_stacks_;
-  std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, StackId, KeyHash> stacks_;
-  U64Map fast_labels_;  // by thread << 16 | state + 1
-  std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, LabelSetId, KeyHash> labels_;
-  // Class frames by class << 1 | outside TLAB, or by the pair for huge keys.
-  U64Map fast_class_frames_;
-  std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, FrameId, KeyHash> class_frames_;
+  PairIds<3> method_frames_;
+  std::unordered_map<FrameKey, FrameId, FrameKeyHash> frames_;
+  PairIds<24> stacks_;        // by (trace, thread with threads, else 0)
+  PairIds<16> labels_;        // by (thread, state + 1, or 0 without a state)
+  PairIds<1> class_frames_;   // by (class, outside a TLAB)
 };
 
 }  // namespace fg::formats::jfr
