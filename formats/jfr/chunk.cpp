@@ -31,7 +31,8 @@ ChunkHeader parse_header(std::string_view bytes, const std::string& file, const 
   h.major = c.u16_be();
   h.minor = c.u16_be();
   if (h.major != 2)
-    c.fail_at(offset + 4, chunk + ": unsupported JFR version " + std::to_string(h.major) + "." + std::to_string(h.minor));
+    c.fail_at(offset + 4,
+              chunk + ": unsupported JFR version " + std::to_string(h.major) + "." + std::to_string(h.minor));
   h.size = c.u64_be();
   h.checkpoint_offset = c.u64_be();
   h.metadata_offset = c.u64_be();
@@ -111,7 +112,8 @@ std::optional<Chunk> ChunkReader::next() {
   }
   if (head.size() < kChunkHeaderSize) {
     if (!kMagic.starts_with(head.substr(0, 4)))
-      Cursor({}, file_, offset_).fail(chunk + ": " + std::to_string(head.size()) + " trailing bytes that are not a chunk");
+      Cursor({}, file_, offset_)
+          .fail(chunk + ": " + std::to_string(head.size()) + " trailing bytes that are not a chunk");
     incomplete(chunk + ": truncated header: need 68 bytes, " + std::to_string(head.size()) + " left", offset_,
                head.size());
     return std::nullopt;

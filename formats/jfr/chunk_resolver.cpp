@@ -42,7 +42,8 @@ StackId ChunkResolver::stack(std::uint64_t trace, std::uint64_t thread) {
     const char* first = reinterpret_cast<const char*>(pools_.frames.data() + t->second.first);
     const char* end = reinterpret_cast<const char*>(pools_.frames.data() + t->second.first + t->second.count);
     for (const char* p = first; p < end; p += 64) __builtin_prefetch(p);
-    for (std::size_t i = t->second.count; i-- > 0;) s = builder_.stack(s, frame_of(pools_.frames[t->second.first + i]));
+    for (std::size_t i = t->second.count; i-- > 0;)
+      s = builder_.stack(s, frame_of(pools_.frames[t->second.first + i]));
   }
   stacks_.insert(trace, thread, s);
   return s;

@@ -72,7 +72,9 @@ class EventPlan {
   EventRecord decode(Cursor& c, const ChunkMetadata& meta) const;
 
  private:
-  enum class Role : std::uint8_t { kSkip, kTime, kThread, kStack, kState, kSamples, kClass, kSize, kTlab, kDuration, kAddress };
+  enum class Role : std::uint8_t {
+    kSkip, kTime, kThread, kStack, kState, kSamples, kClass, kSize, kTlab, kDuration, kAddress,
+  };
   EventType type_;
   const ClassDesc* cls_;
   std::vector<Role> roles_;

@@ -321,9 +321,8 @@ void Reader::on_event(ChunkState& st, EventType type, const EventRecord& e) {
     // An allocation in a new TLAB weighs the TLAB's size, as the converter
     // counts it: async-profiler records its sampling interval there, the JDK
     // the buffer the sampled object opened.
-    values[1] = opt_.events == Events::kLock || opt_.events == Events::kNativeLock ? st.header->ticks_to_ns(e.duration)
-                : e.tlab > 0                                                      ? e.tlab
-                                                                                  : e.size;
+    const bool lock = opt_.events == Events::kLock || opt_.events == Events::kNativeLock;
+    values[1] = lock ? st.header->ticks_to_ns(e.duration) : e.tlab > 0 ? e.tlab : e.size;
   }
   builder_.add_sample(stack, std::span<const std::int64_t>(values, builder_.value_count()), labels);
 }

@@ -68,7 +68,8 @@ std::int64_t parse_time_bound(const std::string& option, const std::string& spec
   tm.tm_isdst = -1;
   const std::time_t s = std::mktime(&tm);
   if (s == static_cast<std::time_t>(-1)) bad(option, spec);
-  return saturate(static_cast<__int128>(s) * 1'000'000'000 + static_cast<__int128>(hms.size() > 3 ? hms[3] : 0) * 1'000'000);
+  const __int128 ms = hms.size() > 3 ? hms[3] : 0;
+  return saturate(static_cast<__int128>(s) * 1'000'000'000 + ms * 1'000'000);
 }
 
 }  // namespace fg::formats::jfr
