@@ -4,6 +4,10 @@
 // frame kinds, event selection, and exact messages for damaged files.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "fg/java_frames.h"
@@ -314,4 +318,20 @@ TEST_CASE("jfr: every single-byte corruption and every truncation gives a profil
   }
   CHECK(read > 0);
   CHECK(failed > 0);
+}
+
+TEST_CASE("jfr: a plain file is read in place (mapped), with the same result and warnings") {
+  const std::string one = synthetic_jfr();
+  const auto path = std::filesystem::temp_directory_path() / ("fg-jfr-" + std::to_string(::getpid()) + ".jfr");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << one << one << one.substr(0, 100);
+  }
+  fg::Diagnostics d(false, {}, 100);
+  auto in = fg::formats::Input::open(path.string());
+  fg::Profile p = fg::formats::jfr::read(*in, fg::formats::ReadOptions{}, d);
+  std::filesystem::remove(path);
+  CHECK(fg::test::collapsed(p) == "Foo.bar_[0];Foo.baz_[i] 6\n");
+  CHECK(d.count("truncated chunk") == 1);
+  CHECK(p.metadata().properties[1] == std::pair<std::string, std::string>{"jfr.chunks", "2"});
 }
