@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,8 +47,38 @@ struct SymbolizeOptions {
   bool keep_allocator_frames = false;     ///< --keep-allocator-frames
 };
 
+/// Java Flight Recorder reading options, with the names of async-profiler's
+/// converter (jfrconv): which events become samples, and how frames are named.
+struct JfrOptions {
+  enum class Events {
+    kDefault,     ///< execution, native-method and wall-clock samples, as the converter
+    kCpu,         ///< samples in async-profiler's STATE_DEFAULT (its cpu/itimer events)
+    kWall,        ///< samples in any other thread state
+    kAlloc,       ///< jdk.ObjectAllocationInNewTLAB/OutsideTLAB/ObjectAllocationSample
+    kLive,        ///< profiler.LiveObject
+    kNativeMem,   ///< profiler.Malloc (with leak: those never freed)
+    kLock,        ///< jdk.JavaMonitorEnter, jdk.ThreadPark
+    kNativeLock,  ///< profiler.NativeLock
+  };
+  Events events = Events::kDefault;
+  bool leak = false;     ///< with kNativeMem: only allocations not freed in the recording
+  bool total = false;    ///< default column: the events' weight (ns, bytes) instead of counts
+  bool threads = false;  ///< the thread as the root frame
+  std::string state;     ///< comma-separated thread states (prefixes: runnable,sleeping); "" all
+  std::string time_from, time_to;  ///< ms (absolute, from the start, or negative: from the end) or [date T]HH:MM:SS[.mmm]
+  bool simple = false;   ///< class names without their package
+  bool dot = false;      ///< java.lang.String instead of java/lang/String
+  bool norm = false;     ///< strip the address/hash suffixes of lambda and hidden classes
+  bool lines = false;    ///< frame names with :line
+  bool bci = false;      ///< frame names with @bci
+};
+
 struct ReadOptions {
   SymbolizeOptions symbolize;
+  JfrOptions jfr;
+  /// Receives informational notes for the user (not warnings: --strict
+  /// does not turn them into errors), e.g. which other events a file holds.
+  std::function<void(const std::string&)> note;
 };
 
 struct WriteOptions {

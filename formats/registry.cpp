@@ -9,6 +9,7 @@
 #include "formats/dump/dump.h"
 #include "formats/jemalloc/jemalloc.h"
 #include "formats/jeprof_dot/jeprof_dot.h"
+#include "formats/jfr/jfr.h"
 #include "formats/pprof/pprof.h"
 #include "formats/svg/flamegraph.h"
 #include "formats/top/top.h"
@@ -29,6 +30,9 @@ const std::vector<Format>& all_formats() {
       {"jeprof-dot", {".dot"},
        "jeprof's DOT call graph (jeprof --dot, StarRocks/Doris heap profiles), unfolded into estimated stacks",
        jeprof_dot::sniff, jeprof_dot::read, nullptr, false},
+      {"jfr", {".jfr"},
+       "Java Flight Recorder recordings (JDK 11+, async-profiler), read as async-profiler's converter",
+       jfr::sniff, jfr::read, nullptr, false},
       {"svg", {".svg"}, "flame graph SVG, as flamegraph.pl draws it", nullptr, nullptr,
        svg::write_flamegraph, false},
       {"top", {".top"}, "top table of functions (flat, flat%, sum%, cum, cum%), as go tool pprof -top",

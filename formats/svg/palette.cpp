@@ -67,6 +67,8 @@ std::string_view resolve(std::string_view palette, std::string_view name) {
   if (palette == "java") {
     if (ends_with(name, "_[j]")) return "green";
     if (ends_with(name, "_[i]")) return "aqua";
+    // async-profiler's interpreted and C1-compiled Java frames: Java code too.
+    if (ends_with(name, "_[0]") || ends_with(name, "_[1]")) return "green";
     if (java_package(name)) return "green";
     if (contains(name, ":::")) return "green";
     if (contains(name, "::")) return "yellow";

@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include "fg/error.h"
+#include "fg/time_bound.h"
 #include "fg/units.h"
 
 namespace fg::filter {
@@ -75,48 +76,6 @@ bool FrameMatcher::matches(FrameId f) {
   return c != 0;
 }
 
-namespace {
-
-// "10s", "1.5m", "-30s": nanoseconds, with the sign.
-std::optional<double> parse_duration(const std::string& t) {
-  static const std::regex re(R"(^(-)?([0-9]+(?:\.[0-9]+)?)(ns|us|ms|s|m|h)$)");
-  std::smatch m;
-  if (!std::regex_match(t, m, re)) return std::nullopt;
-  const double unit = m[3] == "ns" ? 1 : m[3] == "us" ? 1e3 : m[3] == "ms" ? 1e6 : m[3] == "s" ? 1e9
-                      : m[3] == "m" ? 60e9 : 3600e9;
-  const double v = std::strtod(m[2].str().c_str(), nullptr) * unit;
-  return m[1].matched ? -v : v;
-}
-
-// "2026-11-21T15:52:00Z" (UTC; seconds and fractions optional).
-std::optional<std::int64_t> parse_date(const std::string& t) {
-  static const std::regex re(R"(^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?Z?$)");
-  std::smatch m;
-  if (!std::regex_match(t, m, re)) return std::nullopt;
-  std::tm tm{};
-  tm.tm_year = std::stoi(m[1]) - 1900;
-  tm.tm_mon = std::stoi(m[2]) - 1;
-  tm.tm_mday = std::stoi(m[3]);
-  tm.tm_hour = std::stoi(m[4]);
-  tm.tm_min = std::stoi(m[5]);
-  tm.tm_sec = m[6].matched ? std::stoi(m[6]) : 0;
-  const double fraction = m[7].matched ? std::strtod(m[7].str().c_str(), nullptr) : 0;
-  return static_cast<std::int64_t>(timegm(&tm)) * 1000000000 + static_cast<std::int64_t>(fraction * 1e9);
-}
-
-std::int64_t parse_time(const std::string& option, const std::string& t, std::int64_t start, std::int64_t end) {
-  if (auto d = parse_duration(t))
-    return *d < 0 || t[0] == '-' ? end + static_cast<std::int64_t>(*d) : start + static_cast<std::int64_t>(*d);
-  if (auto a = parse_date(t)) return *a;
-  if (!t.empty() && t.find_first_not_of("0123456789") == std::string::npos && t.size() < 20)
-    return std::strtoll(t.c_str(), nullptr, 10);
-  throw UsageError(option + " '" + t +
-                   "': expected a time from the start (10s, 250ms), from the end (-30s), a UTC date "
-                   "(2026-11-21T15:52:00Z) or nanoseconds since the epoch");
-}
-
-}  // namespace
-
 TimeWindow time_window(const Profile& p, const FilterOptions& o) {
   TimeWindow w;
   if (o.time_from.empty() && o.time_to.empty()) return w;
@@ -134,8 +93,8 @@ TimeWindow time_window(const Profile& p, const FilterOptions& o) {
   const std::int64_t start = m.start_time_ns != 0 ? m.start_time_ns : first;
   const std::int64_t end = m.start_time_ns != 0 && m.duration_ns != 0 ? m.start_time_ns + m.duration_ns : last;
   w.active = true;
-  if (!o.time_from.empty()) w.from = parse_time("--time-from", o.time_from, start, end);
-  if (!o.time_to.empty()) w.to = parse_time("--time-to", o.time_to, start, end);
+  if (!o.time_from.empty()) w.from = parse_time_bound("--time-from", o.time_from, start, end);
+  if (!o.time_to.empty()) w.to = parse_time_bound("--time-to", o.time_to, start, end);
   return w;
 }
 

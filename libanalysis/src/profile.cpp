@@ -16,7 +16,7 @@ struct KindInfo {
 constexpr KindInfo kKinds[] = {
     {FrameKind::kNative, "native", ""},         {FrameKind::kKernel, "kernel", "_[k]"},
     {FrameKind::kJit, "jit", "_[j]"},           {FrameKind::kInlined, "inlined", "_[i]"},
-    {FrameKind::kInterpreted, "interpreted", ""}, {FrameKind::kC1Compiled, "c1", ""},
+    {FrameKind::kInterpreted, "interpreted", "_[0]"}, {FrameKind::kC1Compiled, "c1", "_[1]"},
     {FrameKind::kCpp, "cpp", ""},               {FrameKind::kWaker, "waker", "_[w]"},
 };
 }  // namespace
@@ -32,6 +32,8 @@ std::optional<FrameKind> frame_kind_from_suffix(std::string_view suffix) {
     case 'j': return FrameKind::kJit;
     case 'i': return FrameKind::kInlined;
     case 'w': return FrameKind::kWaker;
+    case '0': return FrameKind::kInterpreted;
+    case '1': return FrameKind::kC1Compiled;
     default: return {};
   }
 }

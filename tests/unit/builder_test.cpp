@@ -120,5 +120,8 @@ TEST_CASE("frame kind suffixes") {
   CHECK(frame_kind_from_suffix("_[i]") == FrameKind::kInlined);
   CHECK(frame_kind_from_suffix("_[w]") == FrameKind::kWaker);
   CHECK(!frame_kind_from_suffix("_[x]").has_value());
-  CHECK(frame_kind_suffix(FrameKind::kInterpreted).empty());
+  CHECK(frame_kind_suffix(FrameKind::kInterpreted) == "_[0]");
+  CHECK(frame_kind_suffix(FrameKind::kC1Compiled) == "_[1]");
+  CHECK(frame_kind_from_suffix("_[0]") == FrameKind::kInterpreted);
+  CHECK(frame_kind_suffix(FrameKind::kCpp).empty());
 }

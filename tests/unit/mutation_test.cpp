@@ -12,6 +12,7 @@
 
 #include "formats/gzip.h"
 #include "fuzz/fuzz_one.h"
+#include "jfr_writer.h"
 #include "test_util.h"
 
 namespace {
@@ -76,6 +77,9 @@ TEST_CASE("damaged inputs give a profile or an error, never a crash") {
     auto in = fg::formats::Input::from_bytes("seed", out.str());
     seeds.push_back(fg::formats::read_all(*in));
   }
+  // A JFR recording (metadata, two chained checkpoints, events): the JFR
+  // reader's seed; damage lands in sizes, offsets, counts and pool keys.
+  seeds.push_back(fg::test::jfr::synthetic_jfr());
   std::mt19937 rng(20261121);
   int cases = 0;
   for (int round = 0; round < 400; ++round) {
@@ -90,5 +94,5 @@ TEST_CASE("damaged inputs give a profile or an error, never a crash") {
       ++cases;
     }
   }
-  CHECK(cases == 3200);
+  CHECK(cases == 3600);
 }

@@ -150,6 +150,71 @@ po::options_description filter_options(FilterOptions& o) {
   return d;
 }
 
+namespace {
+
+// One of the event switches: the first one chosen wins, a second is an error.
+po::typed_value<bool>* event_switch(formats::JfrOptions& o, formats::JfrOptions::Events e, const char* name) {
+  return po::bool_switch()->notifier([&o, e, name](bool on) {
+    if (!on) return;
+    if (o.events != formats::JfrOptions::Events::kDefault && o.events != e)
+      throw UsageError(std::string("--") + name + ": only one of --cpu, --wall, --alloc, --live, --nativemem, "
+                       "--lock, --nativelock at a time");
+    o.events = e;
+  });
+}
+
+}  // namespace
+
+po::options_description jfr_options(formats::JfrOptions& o) {
+  using E = formats::JfrOptions::Events;
+  po::options_description d("JFR options (as async-profiler's converter; default: cpu and wall samples together)");
+  d.add_options()
+      ("cpu", event_switch(o, E::kCpu, "cpu"), "CPU samples (async-profiler's cpu/itimer events)")
+      ("wall", event_switch(o, E::kWall, "wall"), "wall-clock samples")
+      ("alloc", event_switch(o, E::kAlloc, "alloc"), "allocations: count and bytes, the class as the top frame")
+      ("live", event_switch(o, E::kLive, "live"), "live objects (async-profiler's live option)")
+      ("nativemem", event_switch(o, E::kNativeMem, "nativemem"), "native memory: malloc calls and bytes")
+      ("leak", po::bool_switch(&o.leak), "with --nativemem: only allocations never freed")
+      ("lock", event_switch(o, E::kLock, "lock"), "lock contention: monitor enter and thread park")
+      ("nativelock", event_switch(o, E::kNativeLock, "nativelock"), "native lock contention")
+      ("total", po::bool_switch(&o.total), "default value: the events' weight (bytes, nanoseconds), not counts")
+      ("state", po::value<std::string>(&o.state)->value_name("STATES"),
+       "only samples in these thread states, e.g. runnable,sleeping")
+      ("lines", po::bool_switch(&o.lines), "frame names with source line numbers (:line)")
+      ("bci", po::bool_switch(&o.bci), "frame names with bytecode indices (@bci)")
+      ("simple", po::bool_switch(&o.simple), "class names without their package")
+      ("dot", po::bool_switch(&o.dot), "dotted class names (java.lang.String)")
+      ("norm", po::bool_switch(&o.norm), "strip the address suffixes of lambda and hidden class names");
+  return d;
+}
+
+po::options_description info_options(CommonOptions& o) {
+  po::options_description d("Information");
+  d.add_options()("info", po::bool_switch(&o.info),
+                  "print what the input holds (format, time span, producer, event counts, value columns) "
+                  "instead of converting");
+  return d;
+}
+
+void enable_notes(const std::string& tool, CommonOptions& o) {
+  if (o.quiet) return;
+  o.read.note = [tool](const std::string& m) { std::cerr << tool << ": note: " << m << '\n'; };
+}
+
+void print_info(const Profile& p, std::ostream& out) {
+  const Metadata& m = p.metadata();
+  out << "format: " << m.source_format << '\n';
+  for (const std::string& s : m.sources) out << "source: " << s << '\n';
+  if (m.start_time_ns != 0) out << "start ns: " << m.start_time_ns << '\n';
+  if (m.duration_ns != 0) out << "duration ns: " << m.duration_ns << '\n';
+  for (const auto& [key, value] : m.properties) out << key << ": " << value << '\n';
+  const std::vector<std::int64_t> totals = p.totals();
+  for (std::size_t i = 0; i < p.value_count(); ++i)
+    out << "value " << i << ": " << p.value_types()[i].type << '/' << p.value_types()[i].unit
+        << " total " << totals[i] << (i == p.default_value_index() ? " (default)" : "") << '\n';
+  out << "samples: " << p.sample_count() << ", stacks: " << p.stack_count() - 1 << '\n';
+}
+
 Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o) {
   Diagnostics::Sink sink;
   if (!o.quiet) sink = [tool](const std::string& m) { std::cerr << tool << ": warning: " << m << '\n'; };
@@ -172,10 +237,28 @@ Profile read_inputs(const CommonOptions& o, Diagnostics& diagnostics) {
   return merge(profiles);
 }
 
-Profile read_filtered(const CommonOptions& o, const FilterOptions& filters, Diagnostics& diagnostics) {
-  Profile p = read_inputs(o, diagnostics);
+void pass_filters_to_readers(CommonOptions& o, const FilterOptions& filters) {
+  o.read.jfr.threads = filters.threads == ThreadMode::kFrame;
+  o.read.jfr.time_from = filters.time_from;
+  o.read.jfr.time_to = filters.time_to;
+}
+
+Profile apply_remaining_filters(Profile p, FilterOptions filters) {
+  // A JFR reader has applied the time window and --threads frame already
+  // (a recording's samples keep no timestamps).
+  if (p.metadata().source_format == "jfr") {
+    if (filters.threads == ThreadMode::kFrame) filters.threads = ThreadMode::kLabel;
+    filters.time_from.clear();
+    filters.time_to.clear();
+  }
   if (filters.empty() && !filters.relative) return p;
   return apply_filters(p, filters);
+}
+
+Profile read_filtered(const CommonOptions& o, const FilterOptions& filters, Diagnostics& diagnostics) {
+  CommonOptions with = o;
+  pass_filters_to_readers(with, filters);
+  return apply_remaining_filters(read_inputs(with, diagnostics), filters);
 }
 
 void write_output(const Profile& profile, const CommonOptions& o, const formats::WriteOptions& w,

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,8 @@ struct CommonOptions {
   bool strict = false;
   bool quiet = false;
   std::uint64_t max_inflated = 0;    ///< 0: the default limit
-  formats::ReadOptions read;         ///< what readers take (symbolization)
+  bool info = false;                 ///< --info: summarise the input instead of converting
+  formats::ReadOptions read;         ///< format-specific reading options (symbolization, JFR events, naming)
 };
 
 /// --from, --strict, --max-inflated and the positional inputs.
@@ -54,6 +56,20 @@ po::options_description report_options(formats::WriteOptions& o);
 /// --collapse-recursion, --rename, --max-depth, --invert, --min-percent,
 /// --relative.
 po::options_description filter_options(FilterOptions& o);
+/// async-profiler converter's options for Java Flight Recorder input:
+/// --cpu, --wall, --alloc, --live, --nativemem, --leak, --lock,
+/// --nativelock, --total, --state, --lines, --bci, --simple, --dot, --norm
+/// (its --threads and --from/--to are the filter options --threads frame and
+/// --time-from/--time-to, which the JFR reader applies as it reads). Two
+/// event options together are a UsageError (when notified).
+po::options_description jfr_options(formats::JfrOptions& o);
+/// --info.
+po::options_description info_options(CommonOptions& o);
+/// Prints the readers' notes as "<tool>: note: ..." unless quiet.
+void enable_notes(const std::string& tool, CommonOptions& o);
+/// The --info summary of a profile: format, sources, time span, the
+/// metadata's properties and each value column with its total.
+void print_info(const Profile& profile, std::ostream& out);
 
 /// Prints warnings as "<tool>: warning: ..." unless quiet.
 Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o);
@@ -61,6 +77,11 @@ Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o);
 Profile read_input(const std::string& path, const CommonOptions& o, Diagnostics& diagnostics);
 /// Reads every input (detecting each format) and merges them.
 Profile read_inputs(const CommonOptions& o, Diagnostics& diagnostics);
+/// Hands the filters that a reader applies while reading (JFR: the time
+/// window and --threads frame) to the read options.
+void pass_filters_to_readers(CommonOptions& o, const FilterOptions& filters);
+/// The filters a reader has not applied already, on `profile`.
+Profile apply_remaining_filters(Profile profile, FilterOptions filters);
 /// read_inputs(), then the filters (when any are given).
 Profile read_filtered(const CommonOptions& o, const FilterOptions& filters, Diagnostics& diagnostics);
 /// Writes `profile` in the chosen format to -o, atomically.

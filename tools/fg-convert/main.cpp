@@ -22,6 +22,13 @@ Examples:
   fg-convert --to dot cpu.pb.gz | dot -Tsvg > callgraph.svg
   fg-convert --to callgraph-svg --node-count 40 cpu.pb.gz -o callgraph.svg
   fg-convert --symbol-path ./bin --to top --value alloc_space jeprof.1234.0.f.heap
+  fg-convert --info app.jfr
+  fg-convert --alloc --total --to collapsed app.jfr -o alloc.folded
+  fg-convert --wall --threads frame --time-from 10000 --time-to 20000 app.jfr -o wall.svg
+
+JFR recordings are read as async-profiler's converter reads them, with its
+option names; its --from/--to (time range) are --time-from/--time-to here,
+and its --threads is --threads frame.
 )";
 
 }  // namespace
@@ -38,11 +45,19 @@ int main(int argc, char** argv) {
         .add(fg::cli::filter_options(filters))
         .add(fg::cli::symbolization_options(common.read.symbolize))
         .add(fg::cli::flamegraph_options(write.flame))
-        .add(fg::cli::report_options(write));
+        .add(fg::cli::report_options(write))
+        .add(fg::cli::jfr_options(common.read.jfr))
+        .add(fg::cli::info_options(common));
     if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
     write.value = common.value;
+    fg::cli::enable_notes(tool, common);
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
     const fg::Profile profile = fg::cli::read_filtered(common, filters, diagnostics);
+    if (common.info) {
+      fg::cli::print_info(profile, std::cout);
+      fg::cli::finish_diagnostics(tool, common, diagnostics);
+      return 0;
+    }
     fg::cli::write_output(profile, common, write, diagnostics);
     fg::cli::finish_diagnostics(tool, common, diagnostics);
     return 0;

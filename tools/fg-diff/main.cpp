@@ -91,10 +91,10 @@ int main(int argc, char** argv) {
 
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
     // Both sides filtered alike, then compared (percentages of each filtered side).
-    filters.relative = true;
+    if (!filters.empty()) filters.relative = true;
+    fg::cli::pass_filters_to_readers(common, filters);
     auto read = [&](const std::string& path) {
-      fg::Profile p = fg::cli::read_input(path, common, diagnostics);
-      return filters.empty() ? std::move(p) : fg::apply_filters(p, filters);
+      return fg::cli::apply_remaining_filters(fg::cli::read_input(path, common, diagnostics), filters);
     };
     const fg::Profile base = read(common.inputs[0]);
     const fg::Profile next = read(common.inputs[1]);

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Benchmark fg-convert beside async-profiler's JFR converter on one recording.
+
+Both tools do the same work on the same file in one run of this script:
+JFR -> collapsed stacks (fg --to collapsed; converter -o collapsed) and
+JFR -> flame graph (fg's SVG; the converter's HTML). Prints the median wall
+time, CPU time, throughput and peak RSS of each, and the ratios; the two
+collapsed outputs are checked to agree (as sorted lines).
+
+  bench/bench_jfr.py --fg build/tools/fg-convert --converter CLASSPATH RECORDING [--copies N]
+
+CLASSPATH is async-profiler's converter: jfr-converter.jar (its jfrconv
+launcher appends it), or the classes compiled from its sources
+(`javac -d classes $(find src/converter -name '*.java')`, plus src/res for
+HTML); it runs as `java -Xss2M -cp CLASSPATH one.convert.Main`, as jfrconv
+does. Without --converter only fg-convert is measured.
+
+--copies N concatenates N copies of RECORDING into bench/data/ (a JFR file
+is a sequence of independent chunks, so this is a valid N-chunk recording):
+e.g. 125 copies of tests/parity/jfr's cpu-recursion.ap-cpu recording make a
+209 MB file with 3.6 million samples.
+"""
+import argparse
+import gzip
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_flamegraph import run_once  # noqa: E402  (one way to measure a child)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def measure(argv, out_path, runs):
+    results = []
+    for _ in range(runs):
+        r = run_once(argv, None, 0)
+        if r["rc"] != 0 or not os.path.getsize(out_path):
+            sys.exit("failed: %s\n%s" % (" ".join(argv), r["stderr"]))
+        results.append(r)
+    return (statistics.median(r["wall_s"] for r in results),
+            statistics.median(r["cpu_s"] for r in results),
+            max(r["rss_kib"] for r in results) / 1024)
+
+
+def prepare(recording, copies, data_dir):
+    """The recording, inflated and concatenated `copies` times into data_dir."""
+    base = os.path.basename(recording).removesuffix(".gz")
+    if copies <= 1 and not recording.endswith(".gz"):
+        return recording
+    os.makedirs(data_dir, exist_ok=True)
+    path = os.path.join(data_dir, "%s.x%d.jfr" % (base.removesuffix(".jfr"), copies))
+    if not os.path.exists(path):
+        opener = gzip.open if recording.endswith(".gz") else open
+        with opener(recording, "rb") as f:
+            one = f.read()
+        with open(path + ".tmp", "wb") as out:
+            for _ in range(max(copies, 1)):
+                out.write(one)
+        os.rename(path + ".tmp", path)
+    return path
+
+
+def sorted_lines(path):
+    with open(path, "rb") as f:
+        return sorted(f.read().splitlines())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--fg", required=True)
+    ap.add_argument("--converter", help="classpath of async-profiler's converter (jar or classes directory)")
+    ap.add_argument("--java", default="java")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--converter-runs", type=int, default=1)
+    ap.add_argument("--copies", type=int, default=1)
+    ap.add_argument("--data", default=os.path.join(HERE, "data"))
+    ap.add_argument("--options", default="", help="event options for both tools, e.g. '--alloc --total'")
+    ap.add_argument("recording")
+    a = ap.parse_args()
+    path = prepare(a.recording, a.copies, a.data)
+    size_mb = os.path.getsize(path) / 1e6
+    opts = a.options.split()
+    tmp = tempfile.mkdtemp()
+    print("input: %s (%.1f MB)" % (path, size_mb))
+    print("%-10s %-12s %8s %8s %8s %10s   %s" % ("task", "tool", "wall s", "cpu s", "MB/s", "peak MiB", "command"))
+    try:
+        for task, fg_to, conv_to in (("collapsed", "collapsed", "collapsed"), ("graph", "svg", "html")):
+            fg_out = os.path.join(tmp, "fg." + fg_to)
+            fg_cmd = [a.fg, "-q", "--to", fg_to, *opts, path, "-o", fg_out]
+            f = measure(fg_cmd, fg_out, a.runs)
+            print("%-10s %-12s %8.2f %8.2f %8.0f %10.0f   %s" % (task, "fg-convert", f[0], f[1], size_mb / f[0], f[2],
+                                                           " ".join(fg_cmd)))
+            if not a.converter:
+                continue
+            conv_out = os.path.join(tmp, "conv." + conv_to)
+            conv_cmd = [a.java, "-Xss2M", "-cp", a.converter, "one.convert.Main", *opts, "-o", conv_to, path, conv_out]
+            c = measure(conv_cmd, conv_out, a.converter_runs)
+            print("%-10s %-12s %8.2f %8.2f %8.0f %10.0f   %s" % (task, "converter", c[0], c[1], size_mb / c[0], c[2],
+                                                           " ".join(conv_cmd)))
+            print("%-10s fg is %.1fx faster (wall) with %.2fx the memory" % ("", c[0] / f[0], f[2] / c[2]))
+            if task == "collapsed" and sorted_lines(fg_out) != sorted_lines(conv_out):
+                sys.exit("the collapsed outputs differ")
+    finally:
+        shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    main()

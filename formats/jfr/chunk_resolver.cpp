@@ -1,0 +1,124 @@
+#include "formats/jfr/chunk_resolver.h"
+
+namespace fg::formats::jfr {
+
+FrameKind frame_kind(const std::string* type_name, std::uint64_t key) {
+  static const std::pair<std::string_view, FrameKind> kNames[] = {
+      {"Interpreted", FrameKind::kInterpreted}, {"JIT compiled", FrameKind::kJit},
+      {"Inlined", FrameKind::kInlined},         {"Native", FrameKind::kNative},
+      {"C++", FrameKind::kCpp},                 {"Kernel", FrameKind::kKernel},
+      {"C1 compiled", FrameKind::kC1Compiled},
+  };
+  if (type_name)
+    for (const auto& [n, k] : kNames)
+      if (*type_name == n) return k;
+  return key < std::size(kNames) ? kNames[key].second : FrameKind::kNative;
+}
+
+std::size_t ChunkResolver::FrameKeyHash::operator()(const FrameKey& k) const {
+  std::uint64_t h = k.method * 0x9E3779B97F4A7C15ull ^ (k.type + 0x632BE59BD9B4E019ull);
+  h ^= (std::uint64_t{static_cast<std::uint32_t>(k.line)} << 32 | static_cast<std::uint32_t>(k.bci)) *
+       0xC2B2AE3D27D4EB4Full;
+  return static_cast<std::size_t>(h ^ (h >> 29));
+}
+
+ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const NamingOptions& naming, bool threads)
+    : builder_(builder), pools_(pools), naming_(naming), threads_(threads),
+      kernel_known_(pools.enum_has("jdk.types.FrameType", "Kernel")),
+      // Method keys up to the pool's size (async-profiler numbers them from
+      // 1) get the dense table: 32 bytes per method entry read.
+      dense_frames_((pools.methods.size() + 1) * 8, U64Map::kMissing) {}
+
+StackId ChunkResolver::stack(std::uint64_t trace, std::uint64_t thread) {
+  if (!threads_) thread = 0;
+  if (const StackId known = stacks_.find(trace, thread); known != U64Map::kMissing) return known;
+  StackId s = kNoStack;
+  if (auto t = pools_.stack_traces.find(trace); trace != 0 && t != pools_.stack_traces.end()) {
+    s = kRootStack;
+    if (t->second.truncated) ++truncated_;
+    if (threads_) s = builder_.stack(s, builder_.frame(thread_frame_name(thread_name(thread), thread)));
+    // The trace's frames were decoded long ago (a pool is read whole before
+    // any event): ask for all their cache lines at once, not one miss at a time.
+    const char* first = reinterpret_cast<const char*>(pools_.frames.data() + t->second.first);
+    const char* end = reinterpret_cast<const char*>(pools_.frames.data() + t->second.first + t->second.count);
+    for (const char* p = first; p < end; p += 64) __builtin_prefetch(p);
+    for (std::size_t i = t->second.count; i-- > 0;)
+      s = builder_.stack(s, frame_of(pools_.frames[t->second.first + i]));
+  }
+  stacks_.insert(trace, thread, s);
+  return s;
+}
+
+FrameId ChunkResolver::frame_of(const FrameRef& f) {
+  if (naming_.lines || naming_.bci || f.type >= 8) {
+    const FrameKey key{f.method, f.type, naming_.lines ? f.line : 0, naming_.bci ? f.bci : 0};
+    auto [it, fresh] = frames_.try_emplace(key, 0);
+    if (fresh) it->second = make_frame(f);
+    return it->second;
+  }
+  if (f.method < dense_frames_.size() / 8) {
+    FrameId& id = dense_frames_[f.method << 3 | f.type];
+    if (id == U64Map::kMissing) id = make_frame(f);
+    return id;
+  }
+  FrameId id = method_frames_.find(f.method, f.type);
+  if (id == U64Map::kMissing) method_frames_.insert(f.method, f.type, id = make_frame(f));
+  return id;
+}
+
+FrameId ChunkResolver::make_frame(const FrameRef& f) {
+  const FrameKind kind = frame_kind(pools_.enum_name("jdk.types.FrameType", f.type), f.type);
+  std::string name = "unknown";
+  if (auto m = pools_.methods.find(f.method); m != pools_.methods.end()) {
+    const std::string* method = pools_.symbol(m->second.name);
+    const std::string* cls = nullptr;
+    if (auto c = pools_.classes.find(m->second.cls); c != pools_.classes.end()) cls = pools_.symbol(c->second.name);
+    const bool native_code =
+        (kind == FrameKind::kNative && kernel_known_) || kind == FrameKind::kCpp || kind == FrameKind::kKernel;
+    name = method_frame_name(cls ? *cls : std::string_view{}, method ? *method : std::string_view{}, native_code,
+                             naming_);
+  }
+  append_location(name, f.line, f.bci, naming_);
+  return builder_.frame(builder_.function(name), kind, naming_.lines && f.line > 0 ? f.line : 0);
+}
+
+FrameId ChunkResolver::class_frame(std::uint64_t cls, bool outside_tlab) {
+  if (const FrameId known = class_frames_.find(cls, outside_tlab); known != U64Map::kMissing) return known;
+  std::string name = "null";
+  if (auto c = pools_.classes.find(cls); c != pools_.classes.end())
+    if (const std::string* sym = pools_.symbol(c->second.name)) name = allocated_class_name(*sym, naming_);
+  const FrameId id = builder_.frame(name, outside_tlab ? FrameKind::kKernel : FrameKind::kInlined);
+  class_frames_.insert(cls, outside_tlab, id);
+  return id;
+}
+
+const std::string* ChunkResolver::thread_name(std::uint64_t thread) const {
+  auto t = pools_.threads.find(thread);
+  if (t == pools_.threads.end()) return nullptr;
+  if (const std::string* java = pools_.text(t->second.java_name)) return java;
+  return pools_.text(t->second.os_name);
+}
+
+LabelSetId ChunkResolver::labels(std::uint64_t thread, bool with_state, std::uint64_t state) {
+  const std::uint64_t state_key = with_state ? state + 1 : 0;
+  if (const LabelSetId known = labels_.find(thread, state_key); known != U64Map::kMissing) return known;
+  std::vector<Label> labels(2);
+  const std::string* name = thread_name(thread);
+  labels[0].key = builder_.intern("thread");
+  labels[0].str = builder_.intern(name ? *name : "[tid=" + std::to_string(thread) + "]");
+  labels[1].key = builder_.intern("thread_id");
+  labels[1].num = static_cast<std::int64_t>(thread);
+  labels[1].numeric = true;
+  if (with_state) {
+    const std::string* s = pools_.enum_name("jdk.types.ThreadState", state);
+    Label l;
+    l.key = builder_.intern("state");
+    l.str = builder_.intern(s ? *s : std::to_string(state));
+    labels.push_back(l);
+  }
+  const LabelSetId id = builder_.labels(std::move(labels));
+  labels_.insert(thread, state_key, id);
+  return id;
+}
+
+}  // namespace fg::formats::jfr

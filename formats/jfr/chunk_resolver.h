@@ -1,0 +1,112 @@
+// Turning one chunk's constant-pool references into the profile's stacks,
+// frames and labels, named as async-profiler's converter names them
+// (naming.h). Pool keys mean something only inside their chunk, so a
+// resolver lives for one chunk and caches what it made by key: each stack
+// trace, method frame, class name and thread becomes model ids once.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "fg/builder.h"
+#include "fg/string_pool.h"
+#include "formats/jfr/constant_pools.h"
+#include "formats/jfr/naming.h"
+
+namespace fg::formats::jfr {
+
+/// Frame types by the names in the recording's jdk.types.FrameType pool
+/// ("Interpreted", "JIT compiled", "Inlined", "Native", "C++", "Kernel",
+/// "C1 compiled"), else by async-profiler's numbering of them (0-6).
+FrameKind frame_kind(const std::string* type_name, std::uint64_t key);
+
+/// Model ids (stacks, frames, label sets) by a pair of pool keys: one
+/// U64Map probe when the pair packs into 64 bits (`second` below 2^kBits,
+/// `first` below 2^(64-kBits)), as pool keys almost always do; a hash map
+/// for the rest.
+template <int kBits>
+class PairIds {
+ public:
+  std::uint32_t find(std::uint64_t first, std::uint64_t second) const {
+    if (packs(first, second)) return fast_.find(first << kBits | second);
+    auto it = slow_.find({first, second});
+    return it == slow_.end() ? U64Map::kMissing : it->second;
+  }
+  void insert(std::uint64_t first, std::uint64_t second, std::uint32_t id) {
+    if (packs(first, second)) fast_.insert(first << kBits | second, id);
+    else slow_.emplace(std::pair{first, second}, id);
+  }
+
+ private:
+  static bool packs(std::uint64_t first, std::uint64_t second) {
+    return second < (std::uint64_t{1} << kBits) && first < (std::uint64_t{1} << (64 - kBits));
+  }
+  struct Hash {
+    std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const {
+      const std::uint64_t h = k.first * 0x9E3779B97F4A7C15ull ^ k.second * 0xC2B2AE3D27D4EB4Full;
+      return static_cast<std::size_t>(h ^ (h >> 31));
+    }
+  };
+  U64Map fast_;
+  std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t, Hash> slow_;
+};
+
+class ChunkResolver {
+ public:
+  /// What stack() returns for a trace key the pools do not hold.
+  static constexpr StackId kNoStack = U64Map::kMissing - 1;
+
+  /// `builder`, `pools` and `naming` must outlive the resolver. With
+  /// `threads`, each stack starts at a `[name tid=N]` frame.
+  ChunkResolver(ProfileBuilder& builder, const Pools& pools, const NamingOptions& naming, bool threads);
+
+  /// The stack of trace `trace` (root first, as the pool lists it leaf
+  /// first), below the frame of `thread` with threads; kNoStack when the
+  /// trace is 0 (none) or not in the pools.
+  StackId stack(std::uint64_t trace, std::uint64_t thread);
+  /// The frame of an allocated or locked class (Class pool key): dotted,
+  /// kind kKernel (`_[k]`) when `outside_tlab`, else kInlined (`_[i]`);
+  /// "null" for a key the pool does not hold.
+  FrameId class_frame(std::uint64_t cls, bool outside_tlab);
+  /// The labels of an event: thread (name), thread_id (pool key) and, when
+  /// `with_state`, state (the ThreadState name).
+  LabelSetId labels(std::uint64_t thread, bool with_state, std::uint64_t state);
+  /// How many of the stack traces stack() resolved were marked truncated.
+  std::uint64_t truncated_traces() const { return truncated_; }
+  /// A thread's name: javaName, else osName; nullptr when it has neither.
+  const std::string* thread_name(std::uint64_t thread) const;
+
+ private:
+  FrameId frame_of(const FrameRef& f);
+  FrameId make_frame(const FrameRef& f);
+
+  struct FrameKey {
+    std::uint64_t method, type;
+    std::int32_t line, bci;
+    bool operator==(const FrameKey&) const = default;
+  };
+  struct FrameKeyHash {
+    std::size_t operator()(const FrameKey& k) const;
+  };
+
+  ProfileBuilder& builder_;
+  const Pools& pools_;
+  const NamingOptions& naming_;
+  bool threads_;
+  bool kernel_known_;  // FrameType has Kernel: then Native means C code (async-profiler)
+  std::uint64_t truncated_ = 0;
+  // Frames by method * 8 + type: in a table for method keys up to the pool's
+  // size (async-profiler numbers methods from 1), else by the pair; with
+  // --lines/--bci or an odd type, by FrameKey.
+  std::vector<FrameId> dense_frames_;
+  PairIds<3> method_frames_;
+  std::unordered_map<FrameKey, FrameId, FrameKeyHash> frames_;
+  PairIds<24> stacks_;        // by (trace, thread with threads, else 0)
+  PairIds<16> labels_;        // by (thread, state + 1, or 0 without a state)
+  PairIds<1> class_frames_;   // by (class, outside a TLAB)
+};
+
+}  // namespace fg::formats::jfr

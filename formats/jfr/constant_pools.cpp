@@ -1,0 +1,246 @@
+#include "formats/jfr/constant_pools.h"
+
+namespace fg::formats::jfr {
+
+namespace {
+
+constexpr std::uint64_t kChunkHeaderSize = 68;
+
+// Which of a list of wanted names each field of a class is, found once per pool.
+struct Slots {
+  explicit Slots(const ClassDesc& c, std::initializer_list<std::string_view> names) : role(c.fields.size(), -1) {
+    int k = 0;
+    for (std::string_view n : names) {
+      if (const int i = c.field_index(n); i >= 0 && role[static_cast<std::size_t>(i)] < 0)
+        role[static_cast<std::size_t>(i)] = k;
+      ++k;
+    }
+  }
+  // The position in the list of field i's name, or -1.
+  int wanted(std::size_t field) const { return role[field]; }
+  std::vector<int> role;
+};
+
+bool is_string_field(const FieldDesc& f) {
+  return !f.array && !f.constant_pool && f.encoding == Encoding::kString;
+}
+
+class PoolReader {
+ public:
+  PoolReader(Cursor& c, const ChunkMetadata& meta, Pools& pools) : c_(c), meta_(meta), pools_(pools) {}
+
+  void read(const ClassDesc& cls, std::uint64_t count) {
+    if (cls.name == "java.lang.Thread") return threads(cls, count);
+    if (cls.name == "java.lang.Class")
+      return pair_pool(cls, count, pools_.classes, {"name", "package"}, &ClassRef::name, &ClassRef::package);
+    if (cls.name == "jdk.types.Method")
+      return pair_pool(cls, count, pools_.methods, {"type", "name"}, &MethodRef::cls, &MethodRef::name);
+    if (cls.name == "jdk.types.StackTrace") return stack_traces(cls, count);
+    if (cls.name == "java.lang.String") {
+      for (; count > 0; --count) {
+        const std::uint64_t key = static_cast<std::uint64_t>(c_.read_long());
+        pools_.strings[key] = c_.read_string();
+      }
+      return;
+    }
+    if (cls.fields.size() == 1 && is_string_field(cls.fields[0]) &&
+        (cls.simple_type || cls.name == "jdk.types.Symbol")) {
+      auto& into = cls.name == "jdk.types.Symbol" ? pools_.symbols : pools_.enums[cls.name];
+      for (; count > 0; --count) {
+        const std::uint64_t key = static_cast<std::uint64_t>(c_.read_long());
+        into[key] = c_.read_string();
+      }
+      return;
+    }
+    for (; count > 0; --count) {
+      c_.read_long();
+      skip_value(c_, meta_, cls, false);
+    }
+  }
+
+ private:
+  void threads(const ClassDesc& cls, std::uint64_t count) {
+    const Slots s(cls, {"osName", "osThreadId", "javaName", "javaThreadId"});
+    for (; count > 0; --count) {
+      ThreadRef& t = pools_.threads[static_cast<std::uint64_t>(c_.read_long())];
+      for (std::size_t i = 0; i < cls.fields.size(); ++i) {
+        const FieldDesc& f = cls.fields[i];
+        switch (s.wanted(i)) {
+          case 0: t.os_name = read_text(f); break;
+          case 1: t.os_thread_id = read_integer(c_, meta_, f); break;
+          case 2: t.java_name = read_text(f); break;
+          case 3: t.java_thread_id = read_integer(c_, meta_, f); break;
+          default: skip_field(c_, meta_, f);
+        }
+      }
+    }
+  }
+
+  // Entries whose two wanted fields are integers (pool keys): `first` and
+  // `second` name the members they go to.
+  template <typename Ref>
+  void pair_pool(const ClassDesc& cls, std::uint64_t count, std::unordered_map<std::uint64_t, Ref>& into,
+                 std::initializer_list<std::string_view> names, std::uint64_t Ref::*first,
+                 std::uint64_t Ref::*second) {
+    const Slots s(cls, names);
+    for (; count > 0; --count) {
+      Ref& r = into[static_cast<std::uint64_t>(c_.read_long())];
+      for (std::size_t i = 0; i < cls.fields.size(); ++i) {
+        const int w = s.wanted(i);
+        if (w < 0) skip_field(c_, meta_, cls.fields[i]);
+        else r.*(w == 0 ? first : second) = static_cast<std::uint64_t>(read_integer(c_, meta_, cls.fields[i]));
+      }
+    }
+  }
+
+  void stack_traces(const ClassDesc& cls, std::uint64_t count) {
+    const Slots s(cls, {"truncated", "frames"});
+    for (; count > 0; --count) {
+      const std::uint64_t key = static_cast<std::uint64_t>(c_.read_long());
+      StackTraceRef t;
+      t.first = pools_.frames.size();
+      for (std::size_t i = 0; i < cls.fields.size(); ++i) {
+        const FieldDesc& f = cls.fields[i];
+        const ClassDesc& type = *f.desc;
+        switch (s.wanted(i)) {
+          case 0: t.truncated = read_integer(c_, meta_, f) != 0; break;
+          case 1:
+            if (f.array && !f.constant_pool && type.encoding == Encoding::kStruct) {
+              t.count = frames(type);
+              break;
+            }
+            [[fallthrough]];
+          default: skip_field(c_, meta_, f);
+        }
+      }
+      pools_.stack_traces[key] = t;
+    }
+  }
+
+  // True when StackFrame is (method: cp, lineNumber: int, bytecodeIndex:
+  // int, type: cp), as both the JDK and async-profiler write it.
+  static bool usual_layout(const ClassDesc& frame, const Slots& s) {
+    if (frame.fields.size() != 4) return false;
+    for (std::size_t i = 0; i < 4; ++i)
+      if (s.role[i] != static_cast<int>(i) || frame.fields[i].array) return false;
+    const auto& f = frame.fields;
+    return f[0].constant_pool && f[3].constant_pool && !f[1].constant_pool && !f[2].constant_pool &&
+           f[1].encoding == Encoding::kInt && f[2].encoding == Encoding::kInt;
+  }
+
+  std::uint32_t frames(const ClassDesc& frame) {
+    const Slots s(frame, {"method", "lineNumber", "bytecodeIndex", "type"});
+    const std::uint64_t n = c_.read_count("stack frame", std::max<std::uint32_t>(1, frame.min_bytes));
+    if (n > UINT32_MAX) c_.fail("stack trace of " + std::to_string(n) + " frames");
+    if (usual_layout(frame, s)) {  // the common case, without a dispatch per field
+      for (std::uint64_t k = 0; k < n; ++k) {
+        FrameRef r;
+        r.method = static_cast<std::uint64_t>(c_.read_long());
+        r.line = c_.read_int();
+        r.bci = c_.read_int();
+        r.type = static_cast<std::uint64_t>(c_.read_long());
+        pools_.frames.push_back(r);
+      }
+      return static_cast<std::uint32_t>(n);
+    }
+    for (std::uint64_t k = 0; k < n; ++k) {
+      FrameRef r;
+      for (std::size_t i = 0; i < frame.fields.size(); ++i) {
+        const FieldDesc& f = frame.fields[i];
+        switch (s.wanted(i)) {
+          case 0: r.method = static_cast<std::uint64_t>(read_integer(c_, meta_, f)); break;
+          case 1: r.line = static_cast<std::int32_t>(read_integer(c_, meta_, f)); break;
+          case 2: r.bci = static_cast<std::int32_t>(read_integer(c_, meta_, f)); break;
+          case 3: r.type = static_cast<std::uint64_t>(read_integer(c_, meta_, f)); break;
+          default: skip_field(c_, meta_, f);
+        }
+      }
+      pools_.frames.push_back(r);
+    }
+    return static_cast<std::uint32_t>(n);
+  }
+
+  StringValue read_text(const FieldDesc& f) {
+    if (is_string_field(f)) return c_.read_string();
+    skip_field(c_, meta_, f);
+    return {};
+  }
+
+  Cursor& c_;
+  const ChunkMetadata& meta_;
+  Pools& pools_;
+};
+
+void read_checkpoint(Cursor& rec, const ChunkMetadata& meta, Pools& pools, std::int64_t& delta) {
+  rec.read_long();  // start time
+  rec.read_long();  // duration
+  delta = rec.read_long();
+  rec.u8();         // type mask
+  PoolReader reader(rec, meta, pools);
+  for (std::uint64_t n = rec.read_count("constant pool", 2); n > 0; --n) {
+    const std::uint64_t at = rec.offset();
+    const std::uint64_t type = static_cast<std::uint64_t>(rec.read_long());
+    const ClassDesc* cls = meta.find(type);
+    if (!cls) rec.fail_at(at, "constant pool of undescribed type id " + std::to_string(type));
+    reader.read(*cls, rec.read_count("constant pool entry"));
+  }
+}
+
+}  // namespace
+
+const std::string* Pools::text(const StringValue& v) const {
+  if (v.encoding == StringEncoding::kNull) return nullptr;
+  if (v.encoding != StringEncoding::kConstantPool) return &v.text;
+  auto it = strings.find(v.key);
+  return it == strings.end() || it->second.encoding == StringEncoding::kConstantPool ? nullptr
+                                                                                     : text(it->second);
+}
+
+const std::string* Pools::symbol(std::uint64_t key) const {
+  auto it = symbols.find(key);
+  return it == symbols.end() ? nullptr : text(it->second);
+}
+
+const std::string* Pools::enum_name(const std::string& type, std::uint64_t key) const {
+  auto e = enums.find(type);
+  if (e == enums.end()) return nullptr;
+  auto it = e->second.find(key);
+  return it == e->second.end() ? nullptr : text(it->second);
+}
+
+bool Pools::enum_has(const std::string& type, std::string_view name) const {
+  auto e = enums.find(type);
+  if (e == enums.end()) return false;
+  for (const auto& [key, value] : e->second)
+    if (const std::string* t = text(value); t && *t == name) return true;
+  return false;
+}
+
+void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const ChunkMetadata& meta,
+                         Pools& pools) {
+  std::uint64_t offset = last_offset;
+  for (;;) {
+    if (offset < kChunkHeaderSize || offset >= chunk.size())
+      chunk.fail_at(chunk.offset() - chunk.pos() + std::min<std::uint64_t>(offset, chunk.size()),
+                    "checkpoint offset " + std::to_string(offset) + " lies outside the chunk (" +
+                        std::to_string(chunk.size()) + " bytes)");
+    Cursor c = chunk.window(offset, chunk.size() - offset, "checkpoint");
+    const std::uint64_t size = static_cast<std::uint32_t>(c.read_int());
+    c.seek(0);
+    Cursor rec = c.sub(size, "checkpoint event");
+    rec.read_int();
+    const std::uint64_t at = rec.offset();
+    if (const std::int64_t type = rec.read_long(); type != 1)
+      rec.fail_at(at, "expected a checkpoint event (type 1), found type " + std::to_string(type));
+    std::int64_t delta = 0;
+    read_checkpoint(rec, meta, pools, delta);
+    ++pools.checkpoints;
+    if (delta == 0) return;
+    const std::uint64_t back = 0 - static_cast<std::uint64_t>(delta);
+    if (delta > 0 || back > offset)
+      rec.fail_at(at, "checkpoint delta " + std::to_string(delta) + " does not lead back into the chunk");
+    offset -= back;
+  }
+}
+
+}  // namespace fg::formats::jfr

@@ -1,0 +1,92 @@
+// The constant pools of a JFR chunk, from its checkpoint events. The chunk
+// header points at the last checkpoint; each names the offset of the one
+// before it (a negative delta, 0 for the first), so the reader walks the
+// chain backwards. Several checkpoints can hold entries of the same pool
+// (JDK recordings interleave them with events), so entries are merged, and
+// an event may use an entry written after it: all pools are read before
+// any event is resolved.
+//
+// Checkpoint layout: size, type 1, start, duration, delta, a one-byte type
+// mask, pool count, then per pool: type id, entry count, entries (key, then
+// the value encoded per the type's fields). Only the pools a profile needs
+// are kept (threads, classes, methods, symbols, strings, stack traces and
+// the FrameType / ThreadState enums); the others are skipped by their
+// metadata, whatever their layout.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "formats/jfr/cursor.h"
+#include "formats/jfr/metadata.h"
+
+namespace fg::formats::jfr {
+
+struct ThreadRef {
+  StringValue os_name;
+  StringValue java_name;  ///< null for threads the JVM did not start (GC, VM, ...)
+  std::int64_t os_thread_id = 0;
+  std::int64_t java_thread_id = 0;
+};
+
+struct ClassRef {
+  std::uint64_t name = 0;     ///< key into the Symbol pool
+  std::uint64_t package = 0;  ///< key into the Package pool
+};
+
+struct MethodRef {
+  std::uint64_t cls = 0;   ///< key into the Class pool
+  std::uint64_t name = 0;  ///< key into the Symbol pool
+};
+
+/// One frame of a stack trace, as recorded.
+struct FrameRef {
+  std::uint64_t method = 0;  ///< key into the Method pool
+  std::int32_t line = 0;     ///< -1 (0xFFFFFFFF) for native and hidden frames
+  std::int32_t bci = 0;
+  std::uint64_t type = 0;    ///< key into the FrameType pool
+};
+
+/// A stack trace: frames [first, first + count) of Pools::frames, leaf first.
+struct StackTraceRef {
+  std::size_t first = 0;
+  std::uint32_t count = 0;
+  bool truncated = false;
+};
+
+/// The pools of one chunk.
+struct Pools {
+  std::unordered_map<std::uint64_t, ThreadRef> threads;
+  std::unordered_map<std::uint64_t, ClassRef> classes;
+  std::unordered_map<std::uint64_t, MethodRef> methods;
+  std::unordered_map<std::uint64_t, StringValue> symbols;
+  std::unordered_map<std::uint64_t, StringValue> strings;
+  std::unordered_map<std::uint64_t, StackTraceRef> stack_traces;
+  std::vector<FrameRef> frames;
+  /// Enumerations (simple types with one string field), by type name:
+  /// "jdk.types.FrameType", "jdk.types.ThreadState", ...
+  std::unordered_map<std::string, std::unordered_map<std::uint64_t, StringValue>> enums;
+  std::size_t checkpoints = 0;
+
+  /// The text of a string value, following a String-pool reference; nullptr
+  /// for null (or a reference to no entry).
+  const std::string* text(const StringValue& v) const;
+  /// The text of a Symbol-pool entry, or nullptr.
+  const std::string* symbol(std::uint64_t key) const;
+  /// The name of an enum entry, or nullptr.
+  const std::string* enum_name(const std::string& type, std::uint64_t key) const;
+  /// Whether the enum `type` has an entry called `name`.
+  bool enum_has(const std::string& type, std::string_view name) const;
+};
+
+/// Reads every checkpoint of a chunk into `pools`, starting from the one at
+/// `last_offset` (relative to the chunk) and following the deltas. `chunk`
+/// covers the whole chunk. A delta that does not move backwards, or points
+/// outside the chunk, is a ParseError (never an endless walk).
+void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const ChunkMetadata& meta,
+                         Pools& pools);
+
+}  // namespace fg::formats::jfr

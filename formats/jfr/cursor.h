@@ -1,0 +1,120 @@
+// The byte-level reading of a JFR chunk: big-endian fixed-width fields,
+// JFR's varints (LEB128-like, at most 9 bytes, the 9th contributing all 8
+// bits) or fixed-width integers when the chunk's "compressed integers" flag
+// is clear, and JFR strings (null, empty, constant-pool reference, UTF-8,
+// UTF-16 or Latin-1). Every read is bounds-checked against the cursor's
+// window and fails with a ParseError "file: offset 0x..: message".
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "fg/error.h"
+
+namespace fg::formats::jfr {
+
+/// String encodings of JFR (the first byte of every string value).
+enum class StringEncoding : std::uint8_t {
+  kNull = 0,
+  kEmpty = 1,
+  kConstantPool = 2,  ///< a varint key into the java.lang.String pool
+  kUtf8 = 3,
+  kUtf16 = 4,         ///< varint count, then one varint per UTF-16 code unit
+  kLatin1 = 5,
+};
+
+/// A string value as read: either text (kUtf8/kUtf16/kLatin1/kEmpty, as
+/// UTF-8), a pool key (kConstantPool) or null.
+struct StringValue {
+  StringEncoding encoding = StringEncoding::kNull;
+  std::string text;
+  std::uint64_t key = 0;
+};
+
+/// A bounds-checked cursor over a window of the file. Does not own the bytes.
+class Cursor {
+ public:
+  /// `data` is the window; `base` its offset in the file, for messages.
+  /// `file` (the name used in messages) must outlive the cursor.
+  Cursor(std::string_view data, const std::string& file, std::uint64_t base = 0,
+         bool compressed = true);
+
+  std::size_t size() const { return data_.size(); }
+  std::size_t pos() const { return pos_; }
+  std::size_t remaining() const { return data_.size() - pos_; }
+  bool at_end() const { return pos_ >= data_.size(); }
+  /// Offset of the next byte in the file.
+  std::uint64_t offset() const { return base_ + pos_; }
+  /// Moves to `pos` (relative to the window); fails when it lies outside.
+  void seek(std::uint64_t pos);
+  /// A cursor over the next n bytes (checked); this cursor moves past them.
+  Cursor sub(std::uint64_t n, std::string_view what);
+  /// A cursor over [pos, pos + n) of this window (checked), not moving this one.
+  Cursor window(std::uint64_t pos, std::uint64_t n, std::string_view what) const;
+
+  std::uint8_t u8() {
+    if (pos_ >= data_.size()) need(1);
+    return static_cast<std::uint8_t>(data_[pos_++]);
+  }
+  std::uint16_t u16_be();
+  std::uint32_t u32_be();
+  std::uint64_t u64_be();
+  /// A JFR varint (at most 9 bytes); fails on a truncated one.
+  std::uint64_t varint() {
+    if (pos_ + 1 < data_.size()) {  // one or two bytes, the usual sizes, inline
+      const auto b0 = static_cast<std::uint8_t>(data_[pos_]);
+      if (b0 < 0x80) {
+        ++pos_;
+        return b0;
+      }
+      const auto b1 = static_cast<std::uint8_t>(data_[pos_ + 1]);
+      if (b1 < 0x80) {
+        pos_ += 2;
+        return (b0 & 0x7fu) | std::uint64_t{b1} << 7;
+      }
+    }
+    return varint_slow();
+  }
+  /// A 64-bit integer: a varint when compressed, else 8 big-endian bytes.
+  std::int64_t read_long() { return static_cast<std::int64_t>(compressed_ ? varint() : u64_be()); }
+  /// A 32-bit integer, sign-extended: a Java int of -1 written as the
+  /// 32-bit pattern 0xFFFFFFFF reads as -1.
+  std::int32_t read_int() {
+    return static_cast<std::int32_t>(compressed_ ? static_cast<std::uint32_t>(varint()) : u32_be());
+  }
+  std::int16_t read_short() {
+    return static_cast<std::int16_t>(compressed_ ? static_cast<std::uint16_t>(varint()) : u16_be());
+  }
+  /// A count or length read from the data, checked to be at most what is
+  /// left (each item takes at least `min_item_bytes`), so nothing larger
+  /// than the file is ever allocated.
+  std::uint64_t read_count(std::string_view what, std::uint64_t min_item_bytes = 1);
+  /// A JFR string value.
+  StringValue read_string();
+  /// Skips a JFR string value without decoding it.
+  void skip_string();
+  void skip(std::uint64_t n, std::string_view what = {});
+  /// Whether the next bytes are `s` (false when fewer remain); does not move.
+  bool bytes_equal(std::string_view s) const { return data_.substr(pos_, s.size()) == s; }
+
+  /// Throws ParseError at the current offset.
+  [[noreturn]] void fail(const std::string& message) const;
+  /// Throws ParseError at file offset `offset`.
+  [[noreturn]] void fail_at(std::uint64_t offset, const std::string& message) const;
+
+ private:
+  void need(std::uint64_t n, std::string_view what = {}) const;
+  std::uint64_t varint_slow();
+
+  std::string_view data_;
+  const std::string* file_;
+  std::uint64_t base_;
+  std::size_t pos_ = 0;
+  bool compressed_;
+};
+
+/// Appends the UTF-8 encoding of code point `c` to `out`.
+void append_utf8(std::string& out, char32_t c);
+
+}  // namespace fg::formats::jfr

@@ -1,0 +1,112 @@
+#include "formats/jfr/events.h"
+
+#include <array>
+
+namespace fg::formats::jfr {
+
+namespace {
+
+struct TypeInfo {
+  EventType type;
+  std::string_view name;
+  std::string_view group;
+};
+
+constexpr std::array<TypeInfo, 13> kTypes = {{
+    {EventType::kExecutionSample, "jdk.ExecutionSample", "cpu/wall"},
+    {EventType::kNativeMethodSample, "jdk.NativeMethodSample", "cpu/wall"},
+    {EventType::kWallClockSample, "profiler.WallClockSample", "cpu/wall"},
+    {EventType::kCpuTimeSample, "jdk.CPUTimeSample", "cpu/wall"},
+    {EventType::kAllocInNewTlab, "jdk.ObjectAllocationInNewTLAB", "alloc"},
+    {EventType::kAllocOutsideTlab, "jdk.ObjectAllocationOutsideTLAB", "alloc"},
+    {EventType::kAllocSample, "jdk.ObjectAllocationSample", "alloc"},
+    {EventType::kLiveObject, "profiler.LiveObject", "live"},
+    {EventType::kMalloc, "profiler.Malloc", "nativemem"},
+    {EventType::kFree, "profiler.Free", "nativemem"},
+    {EventType::kMonitorEnter, "jdk.JavaMonitorEnter", "lock"},
+    {EventType::kThreadPark, "jdk.ThreadPark", "lock"},
+    {EventType::kNativeLock, "profiler.NativeLock", "nativelock"},
+}};
+
+}  // namespace
+
+std::string_view event_type_name(EventType t) { return kTypes[static_cast<std::size_t>(t)].name; }
+
+std::string_view event_group(EventType t) { return kTypes[static_cast<std::size_t>(t)].group; }
+
+bool selected(JfrOptions::Events events, EventType t) {
+  using E = JfrOptions::Events;
+  switch (events) {
+    case E::kDefault:
+    case E::kCpu:
+    case E::kWall: return event_group(t) == "cpu/wall";
+    case E::kAlloc: return event_group(t) == "alloc";
+    case E::kLive: return t == EventType::kLiveObject;
+    case E::kNativeMem: return t == EventType::kMalloc || t == EventType::kFree;
+    case E::kLock: return t == EventType::kMonitorEnter || t == EventType::kThreadPark;
+    case E::kNativeLock: return t == EventType::kNativeLock;
+  }
+  return false;
+}
+
+EventPlan::EventPlan(EventType type, const ClassDesc& cls) : type_(type), cls_(&cls) {
+  static const std::pair<std::string_view, Role> kRoles[] = {
+      {"startTime", Role::kTime},     {"sampledThread", Role::kThread}, {"eventThread", Role::kThread},
+      {"stackTrace", Role::kStack},   {"state", Role::kState},          {"samples", Role::kSamples},
+      {"objectClass", Role::kClass},  {"monitorClass", Role::kClass},   {"parkedClass", Role::kClass},
+      {"allocationSize", Role::kSize}, {"weight", Role::kSize},          {"size", Role::kSize},
+      {"tlabSize", Role::kTlab},      {"duration", Role::kDuration},    {"address", Role::kAddress},
+  };
+  bool have_thread = false;
+  for (const FieldDesc& f : cls.fields) {
+    Role r = Role::kSkip;
+    for (const auto& [name, role] : kRoles)
+      if (f.name == name) r = role;
+    if (f.array) r = Role::kSkip;
+    if (r == Role::kThread) {  // sampledThread wins over eventThread
+      if (have_thread && f.name == "eventThread") r = Role::kSkip;
+      have_thread = true;
+    }
+    roles_.push_back(r);
+  }
+}
+
+EventRecord EventPlan::decode(Cursor& c, const ChunkMetadata& meta) const {
+  EventRecord e;
+  for (std::size_t i = 0; i < roles_.size(); ++i) {
+    const FieldDesc& f = cls_->fields[i];
+    if (roles_[i] == Role::kSkip) {
+      skip_field(c, meta, f);
+      continue;
+    }
+    const std::int64_t v = read_integer(c, meta, f);
+    switch (roles_[i]) {
+      case Role::kTime: e.time = v; break;
+      case Role::kThread: e.thread = static_cast<std::uint64_t>(v); break;
+      case Role::kStack: e.stack = static_cast<std::uint64_t>(v); break;
+      case Role::kState:
+        e.state = static_cast<std::uint64_t>(v);
+        e.has_state = true;
+        break;
+      case Role::kSamples: e.samples = v; break;
+      case Role::kClass: e.cls = static_cast<std::uint64_t>(v); break;
+      case Role::kSize: e.size = v; break;
+      case Role::kTlab: e.tlab = v; break;
+      case Role::kDuration: e.duration = v; break;
+      case Role::kAddress: e.address = static_cast<std::uint64_t>(v); break;
+      case Role::kSkip: break;
+    }
+  }
+  return e;
+}
+
+std::unordered_map<std::uint64_t, EventPlan> plan_events(const ChunkMetadata& meta, JfrOptions::Events events) {
+  std::unordered_map<std::uint64_t, EventPlan> plans;
+  for (const TypeInfo& t : kTypes) {
+    if (!selected(events, t.type)) continue;
+    if (const ClassDesc* cls = meta.find(t.name)) plans.emplace(cls->id, EventPlan(t.type, *cls));
+  }
+  return plans;
+}
+
+}  // namespace fg::formats::jfr

@@ -1,0 +1,86 @@
+// The events fg turns into samples, found by name in each chunk's metadata
+// (type ids differ between producers and between chunks), and decoded by
+// their fields' names, not by position: a field a producer adds or drops
+// changes nothing here.
+//
+//   jdk.ExecutionSample, jdk.NativeMethodSample   startTime, sampledThread, stackTrace, state
+//   profiler.WallClockSample (async-profiler)     the same + samples (folded samples)
+//   jdk.CPUTimeSample (JDK 25)                    startTime, eventThread, stackTrace
+//   jdk.ObjectAllocationInNewTLAB / OutsideTLAB   eventThread, stackTrace, objectClass,
+//                                                 allocationSize (+ tlabSize)
+//   jdk.ObjectAllocationSample                    ..., objectClass, weight
+//   profiler.LiveObject                           ..., objectClass, allocationSize
+//   profiler.Malloc / profiler.Free               ..., address (+ size)
+//   jdk.JavaMonitorEnter / jdk.ThreadPark         duration, ..., monitorClass / parkedClass
+//   profiler.NativeLock                           duration, ..., address
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "formats/jfr/metadata.h"
+#include "formats/options.h"
+
+namespace fg::formats::jfr {
+
+enum class EventType : std::uint8_t {
+  kExecutionSample,
+  kNativeMethodSample,
+  kWallClockSample,
+  kCpuTimeSample,
+  kAllocInNewTlab,
+  kAllocOutsideTlab,
+  kAllocSample,
+  kLiveObject,
+  kMalloc,
+  kFree,
+  kMonitorEnter,
+  kThreadPark,
+  kNativeLock,
+};
+
+/// The JFR type name of an event type ("jdk.ExecutionSample").
+std::string_view event_type_name(EventType t);
+/// The converter option that selects `t` ("cpu/wall", "alloc", ...).
+std::string_view event_group(EventType t);
+/// Whether `events` selects `t`.
+bool selected(JfrOptions::Events events, EventType t);
+
+/// The fields of one event that a sample needs; absent fields keep these values.
+struct EventRecord {
+  std::int64_t time = 0;       ///< ticks
+  std::uint64_t thread = 0;    ///< Thread pool key
+  std::uint64_t stack = 0;     ///< StackTrace pool key; 0: none
+  std::uint64_t state = 0;     ///< ThreadState pool key
+  bool has_state = false;
+  std::int64_t samples = 1;    ///< samples folded into this event
+  std::uint64_t cls = 0;       ///< Class pool key of the allocated or locked class; 0: none
+  std::int64_t size = 0;       ///< bytes (allocation size, sample weight, malloc size)
+  std::int64_t tlab = -1;      ///< tlabSize; -1 when the event has none
+  std::int64_t duration = 0;   ///< ticks
+  std::uint64_t address = 0;
+};
+
+/// How to decode one event type of one chunk.
+class EventPlan {
+ public:
+  EventPlan(EventType type, const ClassDesc& cls);
+  EventType type() const { return type_; }
+  /// Decodes the fields after the record's size and type id.
+  EventRecord decode(Cursor& c, const ChunkMetadata& meta) const;
+
+ private:
+  enum class Role : std::uint8_t {
+    kSkip, kTime, kThread, kStack, kState, kSamples, kClass, kSize, kTlab, kDuration, kAddress,
+  };
+  EventType type_;
+  const ClassDesc* cls_;
+  std::vector<Role> roles_;
+};
+
+/// Plans for the event types of a chunk that `events` selects, by type id.
+std::unordered_map<std::uint64_t, EventPlan> plan_events(const ChunkMetadata& meta, JfrOptions::Events events);
+
+}  // namespace fg::formats::jfr

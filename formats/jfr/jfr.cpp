@@ -1,0 +1,428 @@
+#include "formats/jfr/jfr.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "fg/builder.h"
+#include "fg/java_frames.h"
+#include "formats/jfr/chunk.h"
+#include "formats/jfr/chunk_resolver.h"
+#include "formats/jfr/constant_pools.h"
+#include "formats/jfr/cursor.h"
+#include "formats/jfr/events.h"
+#include "formats/jfr/metadata.h"
+#include "formats/jfr/naming.h"
+#include "fg/time_bound.h"
+
+namespace fg::formats::jfr {
+
+namespace {
+
+using Events = JfrOptions::Events;
+
+std::vector<ValueType> columns_for(Events e) {
+  switch (e) {
+    case Events::kDefault: return {{"samples", "count"}};
+    case Events::kCpu: return {{"cpu", "count"}};
+    case Events::kWall: return {{"wall", "count"}};
+    case Events::kAlloc: return {{"alloc_objects", "count"}, {"alloc_space", "bytes"}};
+    case Events::kLive: return {{"live_objects", "count"}, {"live_space", "bytes"}};
+    case Events::kNativeMem: return {{"malloc_calls", "count"}, {"malloc_space", "bytes"}};
+    case Events::kLock: return {{"lock_count", "count"}, {"lock_time", "nanoseconds"}};
+    case Events::kNativeLock: return {{"native_lock_count", "count"}, {"native_lock_time", "nanoseconds"}};
+  }
+  return {};
+}
+
+// One line from jdk.OSInformation's osVersion, which the JDK fills with
+// /etc/os-release and uname: the distribution's PRETTY_NAME and the uname line.
+std::string os_summary(const std::string& text) {
+  std::vector<std::string> parts;
+  for (std::size_t b = 0; b < text.size();) {
+    std::size_t e = std::min(text.find('\n', b), text.size());
+    std::string_view line(text.data() + b, e - b);
+    if (line.rfind("PRETTY_NAME=", 0) == 0) {
+      line.remove_prefix(12);
+      if (line.size() >= 2 && line.front() == '"' && line.back() == '"') line = line.substr(1, line.size() - 2);
+      parts.emplace_back(line);
+    } else if (line.rfind("uname:", 0) == 0) {
+      line.remove_prefix(6);
+      while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+      parts.emplace_back(line);
+    }
+    b = e + 1;
+  }
+  if (parts.empty()) return text.substr(0, text.find('\n'));
+  std::string out = parts[0];
+  for (std::size_t i = 1; i < parts.size(); ++i) out += "; " + parts[i];
+  return out;
+}
+
+// --state's comma-separated names, upper case, as ThreadState names are.
+std::vector<std::string> state_names(const std::string& list) {
+  std::vector<std::string> out;
+  for (std::size_t b = 0, e; b < list.size(); b = e + 1) {
+    e = std::min(list.find(',', b), list.size());
+    std::string s = list.substr(b, e - b);
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    if (!s.empty()) out.push_back(s);
+  }
+  return out;
+}
+
+bool is_sample(EventType t) {
+  return t == EventType::kExecutionSample || t == EventType::kNativeMethodSample ||
+         t == EventType::kWallClockSample || t == EventType::kCpuTimeSample;
+}
+bool is_alloc(EventType t) {
+  return t == EventType::kAllocInNewTlab || t == EventType::kAllocOutsideTlab || t == EventType::kAllocSample;
+}
+
+// What one chunk needs while its events are read.
+struct ChunkState {
+  const ChunkHeader* header = nullptr;
+  ChunkMetadata meta;
+  Pools pools;
+  std::optional<std::unordered_set<std::uint64_t>> states;  // allowed ThreadState keys
+  std::optional<ChunkResolver> resolve;  // once the pools are read
+};
+
+struct Selected {
+  std::uint64_t events = 0, samples = 0;
+};
+
+// A malloc still waiting for its free (--nativemem --leak).
+struct PendingMalloc {
+  std::int64_t time_ns;
+  StackId stack;  // ChunkResolver::kNoStack when it has none
+  LabelSetId labels;
+  std::int64_t size;
+};
+
+// A malloc or a free of one chunk, applied in time order at the chunk's end.
+struct MallocEvent {
+  std::int64_t ticks;
+  std::uint64_t address;
+  std::optional<PendingMalloc> malloc;  // empty for a free
+};
+
+class Reader {
+ public:
+  Reader(Input& input, const ReadOptions& options, Diagnostics& diagnostics)
+      : input_(input), file_(input.name()), opt_(options.jfr), note_(options.note), diag_(diagnostics),
+        builder_(columns_for(options.jfr.events)),
+        naming_{opt_.simple, opt_.dot, opt_.norm, opt_.lines, opt_.bci} {}
+
+  Profile run();
+
+ private:
+  void read_chunk(const Chunk& c, std::size_t index);
+  void read_events(ChunkState& st, Cursor& chunk);
+  void read_info(ChunkState& st, const ClassDesc& cls, Cursor& rec);
+  void allow_states(ChunkState& st);
+  void on_event(ChunkState& st, EventType type, const EventRecord& e);
+  void finish_leaks();
+  void fill_metadata(std::size_t chunks);
+  void report();
+  std::string what_was_read() const;
+  std::string other_events() const;
+
+  Input& input_;
+  const std::string& file_;
+  const JfrOptions& opt_;
+  const std::function<void(const std::string&)>& note_;
+  Diagnostics& diag_;
+  ProfileBuilder builder_;
+  NamingOptions naming_;
+  std::int64_t from_ns_ = INT64_MIN, to_ns_ = INT64_MAX;
+  std::int64_t start_ns_ = INT64_MAX, end_ns_ = INT64_MIN;  // of the chunks read so far
+  std::string version_;  // of the first chunk
+  std::vector<std::string> states_;  // --state names, upper case
+  std::unordered_set<std::string> states_matched_;
+  bool any_default_state_ = false;
+  std::map<std::string, std::uint64_t> type_counts_;  // every event type of the file
+  std::map<EventType, Selected> selected_;
+  std::vector<FrameRef> spare_frames_;  // the last chunk's frame table, for its capacity
+  std::uint64_t no_stack_ = 0;
+  std::uint64_t truncated_ = 0;  // stack traces cut by the recorder, among those used
+  std::unordered_map<std::uint64_t, PendingMalloc> leaks_;
+  std::vector<MallocEvent> chunk_mallocs_;
+  std::int64_t leak_lo_ = INT64_MAX, leak_hi_ = INT64_MIN;  // times of malloc/free events
+  std::map<std::string, std::string> info_;  // jvm, os
+  bool async_profiler_ = false, jdk_ = false;
+};
+
+Profile Reader::run() {
+  if (opt_.leak && opt_.events != Events::kNativeMem) throw UsageError("--leak needs --nativemem");
+  states_ = state_names(opt_.state);
+  ChunkReader chunks(input_, diag_);
+  std::size_t index = 0;
+  for (std::optional<Chunk> c; (c = chunks.next()); ++index) {
+    const ChunkHeader& h = c->header;
+    if (index == 0) version_ = std::to_string(h.major) + "." + std::to_string(h.minor);
+    start_ns_ = std::min(start_ns_, h.start_ns);
+    end_ns_ = std::max(end_ns_, saturate(static_cast<__int128>(h.start_ns) + h.duration_ns));
+    // Relative times count from the start and end of the chunks read so far, as in the converter.
+    if (!opt_.time_from.empty()) from_ns_ = fg::parse_time_bound("--time-from", opt_.time_from, start_ns_, end_ns_);
+    if (!opt_.time_to.empty()) to_ns_ = fg::parse_time_bound("--time-to", opt_.time_to, start_ns_, end_ns_);
+    read_chunk(*c, index);
+  }
+  finish_leaks();
+  for (const std::string& s : states_)
+    if (!states_matched_.count(s)) throw UsageError("--state " + s + ": the recording has no such thread state");
+  fill_metadata(index);
+  report();
+  const std::size_t column = opt_.total && builder_.value_count() > 1 ? 1 : 0;
+  builder_.metadata().default_value = builder_.peek().value_types()[column].type;
+  return merge_compilation_kinds(std::move(builder_).finish(), column);
+}
+
+void Reader::read_chunk(const Chunk& c, std::size_t index) {
+  const ChunkHeader& h = c.header;
+  ChunkState st;
+  st.header = &h;
+  Cursor chunk(c.bytes, file_, h.offset, h.compressed());
+  // The frame table keeps its capacity from chunk to chunk: chunks are alike.
+  st.pools.frames = std::move(spare_frames_);
+  st.pools.frames.clear();
+  try {
+    Cursor meta = chunk.window(h.metadata_offset, h.size - h.metadata_offset, "metadata event");
+    const std::uint64_t meta_size = static_cast<std::uint32_t>(meta.read_int());
+    meta.seek(0);
+    Cursor meta_record = meta.sub(meta_size, "metadata event");
+    st.meta = read_metadata(meta_record);
+    read_constant_pools(chunk, h.checkpoint_offset, st.meta, st.pools);
+    st.resolve.emplace(builder_, st.pools, naming_, opt_.threads);
+    for (const auto& [id, cls] : st.meta.classes()) {
+      if (cls.name.rfind("profiler.", 0) == 0) async_profiler_ = true;
+      if (cls.name == "jdk.ObjectAllocationSample" || cls.name == "jdk.GarbageCollection") jdk_ = true;
+    }
+    allow_states(st);
+    read_events(st, chunk);
+    truncated_ += st.resolve->truncated_traces();
+    st.resolve.reset();
+    spare_frames_ = std::move(st.pools.frames);
+  } catch (const ParseError& e) {
+    throw ParseError(e.position(), "chunk " + std::to_string(index + 1) + ": " + e.message());
+  }
+}
+
+void Reader::allow_states(ChunkState& st) {
+  auto e = st.pools.enums.find("jdk.types.ThreadState");
+  const bool cpu = opt_.events == Events::kCpu, wall = opt_.events == Events::kWall;
+  if (states_.empty() && !cpu && !wall) return;
+  st.states.emplace();
+  if (e == st.pools.enums.end()) return;
+  for (const auto& [key, value] : e->second) {
+    const std::string* name = st.pools.text(value);
+    if (!name) continue;
+    if (*name == "STATE_DEFAULT") any_default_state_ = true;
+    if (!states_.empty()) {
+      for (const std::string& s : states_)
+        if (name->size() >= 6 && name->compare(6, s.size(), s) == 0) {
+          st.states->insert(key);
+          states_matched_.insert(s);
+        }
+    } else if ((*name == "STATE_DEFAULT") == cpu) {
+      st.states->insert(key);
+    }
+  }
+}
+
+void Reader::read_events(ChunkState& st, Cursor& chunk) {
+  const auto plans = plan_events(st.meta, opt_.events);
+  const ClassDesc* jvm = st.meta.find("jdk.JVMInformation");
+  const ClassDesc* os = st.meta.find("jdk.OSInformation");
+  std::vector<std::uint64_t> counts;  // by type id (ids are small: they index the metadata)
+  std::unordered_map<std::uint64_t, std::uint64_t> big_counts;  // the others
+  chunk.seek(kChunkHeaderSize);
+  while (!chunk.at_end()) {
+    const std::size_t start = chunk.pos();
+    const std::uint64_t at = chunk.offset();
+    const std::uint64_t size = static_cast<std::uint32_t>(chunk.read_int());
+    if (size == 0) chunk.fail_at(at, "event size 0");
+    chunk.seek(start);
+    Cursor rec = chunk.sub(size, "event");
+    rec.read_int();
+    const std::uint64_t type = static_cast<std::uint64_t>(rec.read_long());
+    if (type == 0 || type == 1) continue;  // metadata, checkpoints
+    if (type < 65536) {
+      if (type >= counts.size()) counts.resize(type + 1);
+      ++counts[type];
+    } else {
+      ++big_counts[type];
+    }
+    if (auto p = plans.find(type); p != plans.end()) {
+      on_event(st, p->second.type(), p->second.decode(rec, st.meta));
+    } else if ((jvm && type == jvm->id) || (os && type == os->id)) {
+      read_info(st, *st.meta.find(type), rec);
+    }
+  }
+  for (std::uint64_t type = 0; type < counts.size(); ++type)
+    if (counts[type] != 0) big_counts[type] = counts[type];
+  for (const auto& [type, n] : big_counts) {
+    const ClassDesc* cls = st.meta.find(type);
+    type_counts_[cls ? cls->name : "type " + std::to_string(type)] += n;
+  }
+  std::stable_sort(chunk_mallocs_.begin(), chunk_mallocs_.end(),
+                   [](const MallocEvent& a, const MallocEvent& b) { return a.ticks < b.ticks; });
+  for (const MallocEvent& m : chunk_mallocs_) {
+    if (m.malloc) leaks_[m.address] = *m.malloc;
+    else leaks_.erase(m.address);
+  }
+  chunk_mallocs_.clear();
+}
+
+void Reader::read_info(ChunkState& st, const ClassDesc& cls, Cursor& rec) {
+  for (const FieldDesc& f : cls.fields) {
+    const bool wanted = f.name == "jvmName" || f.name == "jvmVersion" || f.name == "osVersion";
+    if (!wanted || f.array || f.constant_pool || f.encoding != Encoding::kString) {
+      skip_field(rec, st.meta, f);
+      continue;
+    }
+    const StringValue v = rec.read_string();
+    const std::string* text = st.pools.text(v);
+    const std::string key = f.name == "osVersion" ? "os" : f.name == "jvmName" ? "jvm_name" : "jvm_version";
+    if (text && !info_.count(key)) info_[key] = *text;
+  }
+}
+
+void Reader::on_event(ChunkState& st, EventType type, const EventRecord& e) {
+  const std::int64_t ns = st.header->to_ns(e.time);
+  if (ns < from_ns_ || ns > to_ns_) return;
+  if (is_sample(type) && st.states && (!e.has_state || !st.states->count(e.state))) return;
+  if (opt_.events == Events::kNativeMem) {
+    leak_lo_ = std::min(leak_lo_, ns);
+    leak_hi_ = std::max(leak_hi_, ns);
+  }
+  Selected& sel = selected_[type];
+  ++sel.events;
+  sel.samples += static_cast<std::uint64_t>(std::max<std::int64_t>(e.samples, 0));
+  StackId stack = st.resolve->stack(e.stack, e.thread);
+  const LabelSetId labels = st.resolve->labels(e.thread, is_sample(type) && e.has_state, e.state);
+  if (opt_.events == Events::kNativeMem && opt_.leak) {  // a free counts with or without a stack
+    std::optional<PendingMalloc> m;
+    if (type == EventType::kMalloc) m = PendingMalloc{ns, stack, labels, e.size};
+    chunk_mallocs_.push_back({e.time, e.address, m});
+    return;
+  }
+  if (stack == ChunkResolver::kNoStack) {
+    ++no_stack_;
+    return;
+  }
+  if (e.cls != 0 && !is_sample(type))  // outside a TLAB: `_[k]`, as the converter marks it
+    stack = builder_.stack(stack, st.resolve->class_frame(e.cls, is_alloc(type) && e.tlab <= 0));
+  std::int64_t values[2] = {e.samples, 0};
+  if (!is_sample(type)) {
+    values[0] = 1;
+    // An allocation in a new TLAB weighs the TLAB's size, as the converter
+    // counts it: async-profiler records its sampling interval there, the JDK
+    // the buffer the sampled object opened.
+    const bool lock = opt_.events == Events::kLock || opt_.events == Events::kNativeLock;
+    values[1] = lock ? st.header->ticks_to_ns(e.duration) : e.tlab > 0 ? e.tlab : e.size;
+  }
+  builder_.add_sample(stack, std::span<const std::int64_t>(values, builder_.value_count()), labels);
+}
+
+void Reader::finish_leaks() {
+  if (leaks_.empty()) return;
+  // As the converter: allocations of the last 10% of the recording are too
+  // young to call leaks.
+  const std::int64_t cutoff =
+      static_cast<std::int64_t>(static_cast<double>(leak_lo_) * 0.1 + static_cast<double>(leak_hi_) * 0.9);
+  std::vector<std::pair<std::uint64_t, PendingMalloc>> kept(leaks_.begin(), leaks_.end());
+  std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [addr, m] : kept) {
+    if (m.time_ns > cutoff) continue;
+    if (m.stack == ChunkResolver::kNoStack) {
+      ++no_stack_;
+      continue;
+    }
+    const std::int64_t values[2] = {1, m.size};
+    builder_.add_sample(m.stack, values, m.labels);
+  }
+}
+
+void Reader::fill_metadata(std::size_t chunks) {
+  Metadata& m = builder_.metadata();
+  m.source_format = "jfr";
+  m.sources = {file_};
+  m.start_time_ns = start_ns_;
+  m.duration_ns = saturate(static_cast<__int128>(end_ns_) - start_ns_);
+  auto& p = m.properties;
+  p.emplace_back("jfr.version", version_);
+  p.emplace_back("jfr.chunks", std::to_string(chunks));
+  p.emplace_back("jfr.producer", async_profiler_ && jdk_ ? "JDK Flight Recorder + async-profiler"
+                                 : async_profiler_       ? "async-profiler"
+                                                         : "JDK Flight Recorder");
+  if (!info_["jvm_version"].empty() || !info_["jvm_name"].empty()) {
+    // The JDK's jvmVersion already starts with the VM's name; async-profiler's is the bare version.
+    const std::string& name = info_["jvm_name"], &version = info_["jvm_version"];
+    p.emplace_back("jvm", version.rfind(name, 0) == 0 ? version : name + (name.empty() ? "" : " ") + version);
+  }
+  if (!info_["os"].empty()) p.emplace_back("os", os_summary(info_["os"]));
+  for (const auto& [name, n] : type_counts_) p.emplace_back("events." + name, std::to_string(n));
+}
+
+// The stderr notes: what was counted, and which other kinds the file holds.
+void Reader::report() {
+  if (no_stack_ > 0)
+    diag_.warn("event without stack trace", file_ + ": " + std::to_string(no_stack_) +
+                                                " selected events have no stack trace and are left out");
+  if (!note_) return;
+  if (truncated_ > 0)
+    note_(file_ + ": " + std::to_string(truncated_) +
+          " stack traces were cut by the recorder's stack depth (their root frames are missing)");
+  if (opt_.events == Events::kCpu && !any_default_state_)
+    note_(file_ + ": no samples in async-profiler's cpu state (STATE_DEFAULT): JDK recordings have none; "
+                  "read them without --cpu");
+  else if (opt_.events == Events::kDefault || selected_.empty())
+    note_(file_ + ": " + what_was_read() + other_events());
+}
+
+// "samples counted from jdk.ExecutionSample (731), ..." or "no ... events".
+std::string Reader::what_was_read() const {
+  std::string counted;
+  for (const auto& [type, sel] : selected_) {
+    if (!counted.empty()) counted += ", ";
+    counted += std::string(event_type_name(type)) + " (" + std::to_string(sel.samples) + ")";
+  }
+  if (!counted.empty()) return "samples counted from " + counted;
+  if (opt_.events == Events::kDefault) return "no execution or wall-clock samples (the default events)";
+  return "no events of the chosen kind";
+}
+
+// "; the file also holds --alloc (jdk.ObjectAllocationSample 3498) ...":
+// the event kinds fg reads that were not chosen, with their options.
+std::string Reader::other_events() const {
+  std::map<std::string, std::string> others;  // option -> types
+  for (int t = 0; t <= static_cast<int>(EventType::kNativeLock); ++t) {
+    const EventType type = static_cast<EventType>(t);
+    auto n = type_counts_.find(std::string(event_type_name(type)));
+    if (selected(opt_.events, type) || n == type_counts_.end()) continue;
+    const std::string option = is_sample(type) ? "--cpu/--wall" : "--" + std::string(event_group(type));
+    std::string& o = others[option];
+    o += (o.empty() ? "" : ", ") + std::string(event_type_name(type)) + " " + std::to_string(n->second);
+  }
+  if (others.empty()) return "";
+  std::string msg = selected_.empty() ? "; the file holds" : "; the file also holds";
+  for (const auto& [option, types] : others) msg += " " + option + " (" + types + ")";
+  return msg;
+}
+
+}  // namespace
+
+Sniff sniff(std::string_view head, std::string_view) {
+  if (head.size() < 6 || head.substr(0, 4) != kMagic) return Sniff::kNo;
+  const int major = static_cast<unsigned char>(head[4]) << 8 | static_cast<unsigned char>(head[5]);
+  return major == 1 || major == 2 ? Sniff::kYes : Sniff::kMaybe;
+}
+
+Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics) {
+  return Reader(input, options, diagnostics).run();
+}
+
+}  // namespace fg::formats::jfr

@@ -1,0 +1,96 @@
+#include "fg/java_frames.h"
+
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+#include "fg/builder.h"
+#include "fg/import.h"
+
+namespace fg {
+
+namespace {
+
+bool is_java_tier(FrameKind k) {
+  return k == FrameKind::kInterpreted || k == FrameKind::kJit || k == FrameKind::kInlined ||
+         k == FrameKind::kC1Compiled;
+}
+
+// Weight that passed through a merged node, in total and per tier.
+struct Weights {
+  std::int64_t total = 0, inlined = 0, c1 = 0, interpreted = 0;
+  FrameKind decide(FrameKind original) const {
+    if (!is_java_tier(original)) return original;
+    if (inlined * 3 >= total) return FrameKind::kInlined;
+    if (c1 * 2 >= total) return FrameKind::kC1Compiled;
+    if (interpreted * 2 >= total) return FrameKind::kInterpreted;
+    return FrameKind::kJit;
+  }
+};
+
+// Frames equal but for a Java tier share a group id.
+std::vector<std::uint32_t> frame_groups(const Profile& p) {
+  std::map<std::tuple<FunctionId, std::int64_t, std::uint64_t, StringId, int>, std::uint32_t> ids;
+  std::vector<std::uint32_t> group(p.frame_count());
+  for (FrameId f = 0; f < p.frame_count(); ++f) {
+    const Frame& fr = p.frame(f);
+    const int kind = is_java_tier(fr.kind) ? -1 : static_cast<int>(fr.kind);
+    auto key = std::make_tuple(fr.function, fr.line, fr.address, fr.module, kind);
+    group[f] = ids.emplace(key, static_cast<std::uint32_t>(ids.size())).first->second;
+  }
+  return group;
+}
+
+}  // namespace
+
+Profile merge_compilation_kinds(const Profile& p, std::size_t column) {
+  const std::vector<std::uint32_t> group = frame_groups(p);
+  // Each stack's merged node; node 0 is the root.
+  std::vector<std::uint32_t> node(p.stack_count(), 0);
+  std::vector<FrameId> node_frame(1, 0);  // a representative original frame
+  std::vector<std::uint32_t> node_parent(1, 0);
+  std::unordered_map<std::uint64_t, std::uint32_t> index;
+  for (StackId s = 1; s < p.stack_count(); ++s) {
+    const std::uint32_t parent = node[p.stack(s).parent];
+    const std::uint64_t key = std::uint64_t{parent} << 32 | group[p.stack(s).frame];
+    auto [it, fresh] = index.emplace(key, static_cast<std::uint32_t>(node_frame.size()));
+    if (fresh) {
+      node_frame.push_back(p.stack(s).frame);
+      node_parent.push_back(parent);
+    }
+    node[s] = it->second;
+  }
+  // Weight through each stack (parents have smaller ids: one reverse pass).
+  std::vector<std::int64_t> through(p.stack_count(), 0);
+  for (std::size_t i = 0; i < p.sample_count(); ++i) through[p.sample(i).stack] += p.values(i)[column];
+  for (StackId s = static_cast<StackId>(p.stack_count()); s-- > 1;) through[p.stack(s).parent] += through[s];
+  std::vector<Weights> w(node_frame.size());
+  for (StackId s = 1; s < p.stack_count(); ++s) {
+    Weights& n = w[node[s]];
+    n.total += through[s];
+    switch (p.frame(p.stack(s).frame).kind) {
+      case FrameKind::kInlined: n.inlined += through[s]; break;
+      case FrameKind::kC1Compiled: n.c1 += through[s]; break;
+      case FrameKind::kInterpreted: n.interpreted += through[s]; break;
+      default: break;
+    }
+  }
+  ProfileBuilder b(p.value_types());
+  b.metadata() = p.metadata();
+  ProfileImporter import(b, p);
+  std::vector<StackId> out(node_frame.size(), kRootStack);
+  for (std::uint32_t n = 1; n < node_frame.size(); ++n) {
+    const Frame& fr = p.frame(node_frame[n]);
+    const Function& fn = p.function(fr.function);
+    const FunctionId f = b.function(p.str(fn.name), p.str(fn.system_name), p.str(fn.filename), fn.start_line);
+    out[n] = b.stack(out[node_parent[n]],
+                     b.frame(f, w[n].decide(fr.kind), fr.line, fr.address, import.string(fr.module)));
+  }
+  for (std::size_t i = 0; i < p.sample_count(); ++i) {
+    const Sample& s = p.sample(i);
+    b.add_sample(out[node[s.stack]], p.values(i), import.labels(s.labels), s.timestamp);
+  }
+  return std::move(b).finish();
+}
+
+}  // namespace fg

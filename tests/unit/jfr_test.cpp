@@ -1,0 +1,337 @@
+// The JFR reader on a small recording written by jfr_writer.h: varints and
+// strings, metadata-driven decoding (an added field, fixed-width integers),
+// constant pools spread over two checkpoints, the converter's names and
+// frame kinds, event selection, and exact messages for damaged files.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "fg/java_frames.h"
+#include "formats/jfr/cursor.h"
+#include "formats/jfr/jfr.h"
+#include "formats/jfr/naming.h"
+#include "jfr_writer.h"
+#include "test_util.h"
+
+namespace {
+
+using fg::formats::JfrOptions;
+using fg::test::jfr::SynthOptions;
+using fg::test::jfr::synthetic_jfr;
+
+fg::Profile read_jfr(const std::string& bytes, const fg::formats::JfrOptions& o = {},
+                     std::vector<std::string>* warnings = nullptr, std::vector<std::string>* notes = nullptr) {
+  fg::Diagnostics d(false, [warnings](const std::string& m) {
+    if (warnings) warnings->push_back(m);
+  }, 100);
+  fg::formats::ReadOptions r;
+  r.jfr = o;
+  r.note = [notes](const std::string& m) {
+    if (notes) notes->push_back(m);
+  };
+  auto in = fg::formats::Input::from_bytes("t.jfr", bytes);
+  return fg::formats::jfr::read(*in, r, d);
+}
+
+std::string error_of(const std::string& bytes, const fg::formats::JfrOptions& o = {}) {
+  try {
+    read_jfr(bytes, o);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+void put_be64(std::string& s, std::size_t at, std::uint64_t v) {
+  for (int i = 7; i >= 0; --i) s[at + 7 - i] = static_cast<char>(v >> (8 * i));
+}
+
+}  // namespace
+
+TEST_CASE("jfr cursor: varints of up to 9 bytes, the 9th carrying 8 bits") {
+  const std::string file = "t.jfr";
+  std::string data = "\x05\xac\x02";
+  data += std::string("\xff\xff\xff\xff\xff\xff\xff\xff\xff", 9);
+  data += "\x80";
+  fg::formats::jfr::Cursor c(data, file, 0x10);
+  CHECK(c.varint() == 5);
+  CHECK(c.varint() == 300);
+  CHECK(c.varint() == UINT64_MAX);
+  CHECK_THROWS_WITH(c.varint(), "t.jfr: offset 0x1c: truncated varint");
+}
+
+TEST_CASE("jfr cursor: strings in every encoding") {
+  const std::string file = "t.jfr";
+  std::string data;
+  data += '\0';                             // null
+  data += '\x01';                           // empty
+  data += "\x02\x07";                       // pool reference
+  data += "\x03\x02hi";                     // UTF-8
+  data += "\x04\x03\x41\xbd\xb0\x03\x80\xbc\x03";  // UTF-16: A, U+D83D U+DE00 (a surrogate pair)
+  data += "\x05\x01\xe9";                   // Latin-1 é
+  data += '\x09';
+  fg::formats::jfr::Cursor c(data, file);
+  using fg::formats::jfr::StringEncoding;
+  CHECK(c.read_string().encoding == StringEncoding::kNull);
+  CHECK(c.read_string().encoding == StringEncoding::kEmpty);
+  auto ref = c.read_string();
+  CHECK(ref.encoding == StringEncoding::kConstantPool);
+  CHECK(ref.key == 7);
+  CHECK(c.read_string().text == "hi");
+  CHECK(c.read_string().text == "A\xf0\x9f\x98\x80");
+  CHECK(c.read_string().text == "\xc3\xa9");
+  CHECK_THROWS_WITH(c.read_string(), "t.jfr: offset 0x14: unknown string encoding 9");
+}
+
+TEST_CASE("jfr cursor: a count larger than what is left is refused before any allocation") {
+  const std::string file = "t.jfr";
+  std::string data = "\x03\xff\xff\x03";  // UTF-8 string of 65535 bytes in a 4-byte window
+  fg::formats::jfr::Cursor c(data, file);
+  CHECK_THROWS_WITH(c.read_string(), "t.jfr: offset 0x1: string byte count 65535 exceeds the 0 bytes left");
+}
+
+TEST_CASE("jfr sniff: the FLR magic") {
+  using fg::formats::Sniff;
+  CHECK(fg::formats::jfr::sniff(std::string("FLR\0\0\2\0\1", 8), "x") == Sniff::kYes);
+  CHECK(fg::formats::jfr::sniff("FLR", "x.jfr") == Sniff::kNo);
+  CHECK(fg::formats::jfr::sniff("main;a 1\n", "x.jfr") == Sniff::kNo);
+  CHECK(fg::formats::find_format("jfr")->extensions[0] == ".jfr");
+}
+
+TEST_CASE("jfr: samples as the converter folds them, with metadata from two checkpoints") {
+  std::vector<std::string> warnings, notes;
+  fg::Profile p = read_jfr(synthetic_jfr(), {}, &warnings, &notes);
+  // Foo.bar: interpreted in 2 of 3 samples -> _[0]; Foo.baz: inlined in 1 of 3 -> _[i].
+  CHECK(fg::test::collapsed(p) == "Foo.bar_[0];Foo.baz_[i] 3\n");
+  CHECK(p.metadata().source_format == "jfr");
+  CHECK(p.metadata().start_time_ns == 1'000'000'000'000);
+  CHECK(p.metadata().duration_ns == 5'000'000'000);
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0] == "t.jfr: 1 selected events have no stack trace and are left out");
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0] == "t.jfr: samples counted from jdk.ExecutionSample (4); the file also holds --alloc "
+                    "(jdk.ObjectAllocationSample 1) --lock (jdk.JavaMonitorEnter 1) --nativemem (profiler.Malloc 3, "
+                    "profiler.Free 1)");
+  std::ostringstream dump;
+  fg::dump_profile(p, dump);
+  CHECK(dump.str().find("property events.jdk.ExecutionSample: 4\n") != std::string::npos);
+  CHECK(dump.str().find("thread=\"GC Thread#0\" thread_id=2") != std::string::npos);
+}
+
+TEST_CASE("jfr: --threads, --lines and --bci name frames as the converter") {
+  JfrOptions o;
+  o.threads = true;
+  CHECK(fg::test::collapsed(read_jfr(synthetic_jfr(), o)) ==
+        "[GC Thread#0 tid=2];Foo.bar_[j];Foo.baz_[i] 1\n"
+        "[main tid=1];Foo.bar_[0];Foo.baz_[j] 2\n");
+  o = {};
+  o.lines = true;
+  CHECK(fg::test::collapsed(read_jfr(synthetic_jfr(), o)) ==
+        "Foo.bar:65535_[0];Foo.baz:12_[j] 2\n"
+        "Foo.bar:7_[j];Foo.baz:13_[i] 1\n");
+  o = {};
+  o.bci = true;
+  CHECK(fg::test::collapsed(read_jfr(synthetic_jfr(), o)) ==
+        "Foo.bar_[0];Foo.baz@3_[j] 2\n"
+        "Foo.bar_[0];Foo.baz@4_[i] 1\n");
+}
+
+TEST_CASE("jfr: allocations get the class as the top frame, counts and bytes") {
+  JfrOptions o;
+  o.events = JfrOptions::Events::kAlloc;
+  fg::Profile p = read_jfr(synthetic_jfr(), o);
+  CHECK(fg::test::collapsed(p) == "Foo.bar_[0];Foo.baz_[j];int[]_[k] 1\n");
+  REQUIRE(p.value_count() == 2);
+  CHECK(p.value_types()[1].type == "alloc_space");
+  CHECK(p.totals() == std::vector<std::int64_t>{1, 1000});
+  o.total = true;
+  CHECK(fg::test::collapsed(read_jfr(synthetic_jfr(), o)) == "Foo.bar_[0];Foo.baz_[j];int[]_[k] 1000\n");
+}
+
+TEST_CASE("jfr: native memory, leaks only, and locks with their duration") {
+  JfrOptions o;
+  o.events = JfrOptions::Events::kNativeMem;
+  std::vector<std::string> warnings;
+  CHECK(fg::test::collapsed(read_jfr(synthetic_jfr(), o, &warnings)) == "Foo.bar_[0];Foo.baz_[i] 3\n");
+  CHECK(warnings == std::vector<std::string>{"t.jfr: 1 selected events have no stack trace and are left out"});
+  o.total = true;
+  CHECK(fg::test::collapsed(read_jfr(synthetic_jfr(), o)) == "Foo.bar_[0];Foo.baz_[i] 600\n");
+  o.leak = true;  // 0x10 is freed (by a free without a stack), 0x20 leaks, 0x30 is too young
+  CHECK(fg::test::collapsed(read_jfr(synthetic_jfr(), o)) == "Foo.bar_[j];Foo.baz_[i] 200\n");
+  o = {};
+  o.leak = true;
+  CHECK(error_of(synthetic_jfr(), o) == "--leak needs --nativemem");
+  o = {};
+  o.events = JfrOptions::Events::kLock;
+  fg::Profile p = read_jfr(synthetic_jfr(), o);
+  CHECK(fg::test::collapsed(p) == "Foo.bar_[0];Foo.baz_[j];java.lang.String_[i] 1\n");
+  CHECK(p.totals() == std::vector<std::int64_t>{1, 2000});
+  CHECK(p.value_types()[1].unit == "nanoseconds");
+}
+
+TEST_CASE("jfr: --cpu on a JDK-style recording selects nothing, --state filters by name") {
+  JfrOptions o;
+  o.events = JfrOptions::Events::kCpu;
+  std::vector<std::string> notes;
+  CHECK(read_jfr(synthetic_jfr(), o, nullptr, &notes).sample_count() == 0);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].find("no samples in async-profiler's cpu state") != std::string::npos);
+  o = {};
+  o.state = "runnable";
+  CHECK(fg::test::collapsed(read_jfr(synthetic_jfr(), o)) == "Foo.bar_[0];Foo.baz_[i] 3\n");
+  o.state = "sleeping";
+  CHECK(error_of(synthetic_jfr(), o) == "--state SLEEPING: the recording has no such thread state");
+}
+
+TEST_CASE("jfr: --time-from/--time-to, relative to the start or the end") {
+  JfrOptions o;
+  o.time_from = "1500";  // ms from the start: the samples at 0 and 1 s are out
+  o.time_to = "-2500";   // ms before the end (5 s): so is the one at 3 s
+  CHECK(fg::test::collapsed(read_jfr(synthetic_jfr(), o)) == "Foo.bar_[j];Foo.baz_[i] 1\n");
+  o.time_to = "soon";
+  CHECK(error_of(synthetic_jfr(), o).rfind("--time-to soon: expected a time from the start", 0) == 0);
+}
+
+TEST_CASE("jfr: decoding follows the metadata (an added field, fixed-width integers)") {
+  const std::string expected = "Foo.bar_[0];Foo.baz_[i] 3\n";
+  SynthOptions extra;
+  extra.extra_field = true;
+  CHECK(fg::test::collapsed(read_jfr(synthetic_jfr(extra))) == expected);
+  SynthOptions fixed;
+  fixed.compressed = false;
+  CHECK(fg::test::collapsed(read_jfr(synthetic_jfr(fixed))) == expected);
+}
+
+TEST_CASE("jfr: several chunks, and a truncated last one") {
+  const std::string one = synthetic_jfr();
+  CHECK(fg::test::collapsed(read_jfr(one + one)) == "Foo.bar_[0];Foo.baz_[i] 6\n");
+  std::vector<std::string> warnings;
+  fg::Profile p = read_jfr(one + one + one.substr(0, 100), {}, &warnings);
+  CHECK(fg::test::collapsed(p) == "Foo.bar_[0];Foo.baz_[i] 6\n");
+  REQUIRE(warnings.size() == 2);
+  const std::size_t n = one.size();
+  std::ostringstream expected;
+  expected << "t.jfr: offset 0x" << std::hex << 2 * n << std::dec << ": chunk 3 is truncated: its header says " << n
+           << " bytes, 100 remain; its events are lost (100 bytes, " << 100 * 100 / (2 * n + 100) << "% of the file)";
+  CHECK(warnings[0] == expected.str());
+}
+
+TEST_CASE("jfr: corrupt sizes and offsets are errors naming the chunk and the offset") {
+  std::string s = synthetic_jfr();
+  const std::size_t n = s.size();
+  std::string bad = s;
+  put_be64(bad, 8, 10);
+  CHECK(error_of(bad) == "t.jfr: offset 0x8: chunk 1: chunk size 10 is smaller than its header");
+  bad = s;
+  put_be64(bad, 8, n + 1);
+  CHECK(error_of(bad) == "t.jfr: offset 0x8: chunk 1: chunk size " + std::to_string(n + 1) +
+                             " runs past the end of the file (" + std::to_string(n) + " bytes left)");
+  bad = s;
+  put_be64(bad, 16, 60);
+  CHECK(error_of(bad) == "t.jfr: offset 0x10: chunk 1: checkpoint offset 60 lies outside the chunk (" +
+                             std::to_string(n) + " bytes)");
+  bad = s;
+  put_be64(bad, 24, 1ull << 40);
+  CHECK(error_of(bad) == "t.jfr: offset 0x18: chunk 1: metadata offset 1099511627776 lies outside the chunk (" +
+                             std::to_string(n) + " bytes)");
+  bad = s + std::string(80, 'x');
+  std::ostringstream expected;
+  expected << "t.jfr: offset 0x" << std::hex << n << ": chunk 2: not a JFR chunk (no FLR magic)";
+  CHECK(error_of(bad) == expected.str());
+  CHECK(error_of("FLR") == "t.jfr: offset 0x0: chunk 1: truncated header: need 68 bytes, 3 left");
+}
+
+TEST_CASE("jfr: damaged records inside a chunk") {
+  fg::test::jfr::SynthLayout l;
+  std::string s = synthetic_jfr({}, &l);
+  std::string bad = s;
+  bad.replace(l.first_event, 4, std::string("\x80\x80\x80\x00", 4));  // an event of size 0
+  std::ostringstream expected;
+  expected << "t.jfr: offset 0x" << std::hex << l.first_event << ": chunk 1: event size 0";
+  CHECK(error_of(bad) == expected.str());
+  SynthOptions huge;
+  huge.frame_count_override = 1'000'000;
+  const std::string e = error_of(synthetic_jfr(huge));
+  CHECK(e.find(": chunk 1: stack frame count 1000000 exceeds the ") != std::string::npos);
+  bad = s;
+  bad[l.metadata + 4] = 5;  // the metadata offset points at a record of another type
+  expected.str("");
+  expected << "t.jfr: offset 0x" << std::hex << l.metadata + 4
+           << ": chunk 1: metadata offset does not point at a metadata event";
+  CHECK(error_of(bad) == expected.str());
+}
+
+TEST_CASE("jfr naming: --simple, --dot, --norm and allocated classes, as the converter") {
+  fg::formats::jfr::NamingOptions o;
+  using fg::formats::jfr::java_class_name;
+  CHECK(java_class_name("java/lang/String", 0, false, o) == "java/lang/String");
+  CHECK(java_class_name("java/lang/String", 0, true, o) == "java.lang.String");
+  o.simple = true;
+  CHECK(java_class_name("java/lang/String", 0, false, o) == "String");
+  o = {};
+  o.norm = true;
+  CHECK(java_class_name("MixedNative$$Lambda$3.0x00007f5784000a10", 0, false, o) == "MixedNative$$Lambda$3");
+  CHECK(java_class_name("java.lang.invoke.LambdaForm$MH+0x00007f91b400a400/82034730", 0, false, o) ==
+        "java.lang.invoke.LambdaForm$MH");
+  o = {};
+  CHECK(fg::formats::jfr::allocated_class_name("[[I", o) == "int[][]");
+  CHECK(fg::formats::jfr::allocated_class_name("[Ljava/lang/String;", o) == "java.lang.String[]");
+  CHECK(fg::formats::jfr::method_frame_name("libc.so.6", "malloc", true, o) == "malloc");
+  CHECK(fg::formats::jfr::thread_frame_name(nullptr, 7) == "[tid=7]");
+}
+
+TEST_CASE("merge_compilation_kinds: one frame per method and place, kind by weight") {
+  fg::Profile p = fg::test::folded("a_[0];b_[j] 1\na_[j];b_[j] 2\nx_[i] 1\nx_[j] 2\nk_[k] 1\nk 1\n");
+  CHECK(fg::test::collapsed(fg::merge_compilation_kinds(p, 0)) ==
+        "a_[j];b_[j] 3\n"
+        "k 1\n"
+        "k_[k] 1\n"
+        "x_[i] 3\n");
+}
+
+TEST_CASE("jfr: every single-byte corruption and every truncation gives a profile or a ParseError") {
+  const std::string s = synthetic_jfr();
+  JfrOptions alloc;
+  alloc.events = JfrOptions::Events::kAlloc;
+  int read = 0, failed = 0;
+  auto attempt = [&](const std::string& bytes, const JfrOptions& o) {
+    try {
+      read_jfr(bytes, o);
+      ++read;
+    } catch (const fg::ParseError&) {
+      ++failed;
+    }
+  };
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    for (unsigned char v : {0x00, 0x7f, 0x80, 0xff}) {
+      std::string bad = s;
+      if (static_cast<unsigned char>(bad[i]) == v) continue;
+      bad[i] = static_cast<char>(v);
+      attempt(bad, {});
+      attempt(bad, alloc);
+    }
+    attempt(s.substr(0, i), {});
+  }
+  CHECK(read > 0);
+  CHECK(failed > 0);
+}
+
+TEST_CASE("jfr: a plain file is read in place (mapped), with the same result and warnings") {
+  const std::string one = synthetic_jfr();
+  const auto path = std::filesystem::temp_directory_path() / ("fg-jfr-" + std::to_string(::getpid()) + ".jfr");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << one << one << one.substr(0, 100);
+  }
+  fg::Diagnostics d(false, {}, 100);
+  auto in = fg::formats::Input::open(path.string());
+  fg::Profile p = fg::formats::jfr::read(*in, fg::formats::ReadOptions{}, d);
+  std::filesystem::remove(path);
+  CHECK(fg::test::collapsed(p) == "Foo.bar_[0];Foo.baz_[i] 6\n");
+  CHECK(d.count("truncated chunk") == 1);
+  CHECK(p.metadata().properties[1] == std::pair<std::string, std::string>{"jfr.chunks", "2"});
+}
