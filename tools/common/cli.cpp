@@ -89,6 +89,29 @@ po::options_description report_options(formats::WriteOptions& o) {
   return d;
 }
 
+po::options_description json_options(formats::ReadOptions& r, formats::WriteOptions& w) {
+  po::options_description d("JSON options (DeepFlow ProfileTracing, see fg-json(5))");
+  d.add_options()
+      ("deepflow-event", po::value<std::string>()->value_name("EVENT")->notifier([&r](const std::string& v) {
+         r.deepflow.event = v;
+       }),
+       "what the values measure: on-cpu (default), off-cpu (microseconds), mem-alloc, mem-inuse (bytes) or TYPE/UNIT")
+      ("thread-as", po::value<std::string>()->value_name("frame|label|fold")->notifier([&r](const std::string& v) {
+         if (v == "frame") r.deepflow.thread_as = formats::ThreadAs::kFrame;
+         else if (v == "label") r.deepflow.thread_as = formats::ThreadAs::kLabel;
+         else if (v == "fold") r.deepflow.thread_as = formats::ThreadAs::kFold;
+         else throw UsageError("--thread-as " + v + ": expected frame, label or fold");
+       }),
+       "[t] thread nodes become frames (default), a 'thread' label, or nothing (threads merged)")
+      ("lenient", po::bool_switch(&r.deepflow.lenient),
+       "keep nodes whose parent is missing under an [orphaned] frame instead of failing")
+      ("root-name", po::value<std::string>(&w.json.root_name)->value_name("NAME"),
+       "name of the root node written (default: the input's root, else the input's name, else Total)")
+      ("json-envelope", po::bool_switch(&w.json.envelope),
+       "wrap the nodes in DeepFlow's response object {\"OPT_STATUS\", \"result\", ...}");
+  return d;
+}
+
 Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o) {
   Diagnostics::Sink sink;
   if (!o.quiet) sink = [tool](const std::string& m) { std::cerr << tool << ": warning: " << m << '\n'; };
@@ -103,7 +126,7 @@ Profile read_inputs(const CommonOptions& o, Diagnostics& diagnostics) {
   for (const std::string& path : inputs) {
     auto in = formats::Input::open(path, limit);
     const formats::Format& f = formats::detect_input_format(*in, o.from);
-    profiles.push_back(f.read(*in, formats::ReadOptions{}, diagnostics));
+    profiles.push_back(f.read(*in, o.read, diagnostics));
   }
   if (profiles.size() == 1) return std::move(profiles[0]);
   return merge(profiles);

@@ -31,6 +31,7 @@ struct CommonOptions {
   bool strict = false;
   bool quiet = false;
   std::uint64_t max_inflated = 0;    ///< 0: the default limit
+  formats::ReadOptions read;         ///< format-specific reader options
 };
 
 /// --from, --strict, --max-inflated and the positional inputs.
@@ -41,6 +42,10 @@ po::options_description output_options(CommonOptions& o);
 po::options_description flamegraph_options(formats::FlameGraphOptions& o);
 /// pprof's report options: --granularity, --node-count, --node-fraction, --sort.
 po::options_description report_options(formats::WriteOptions& o);
+
+/// DeepFlow / node-parent JSON: --deepflow-event, --thread-as, --lenient
+/// (reading) and --root-name, --json-envelope (writing).
+po::options_description json_options(formats::ReadOptions& r, formats::WriteOptions& w);
 
 /// Prints warnings as "<tool>: warning: ..." unless quiet.
 Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o);

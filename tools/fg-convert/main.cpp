@@ -21,6 +21,8 @@ Examples:
   fg-convert --to top-csv --node-fraction 0 cpu.pb.gz -o top.csv
   fg-convert --to dot cpu.pb.gz | dot -Tsvg > callgraph.svg
   fg-convert --to callgraph-svg --node-count 40 cpu.pb.gz -o callgraph.svg
+  fg-convert deepflow-response.json -o cpu.svg
+  fg-convert --to json --json-envelope cpu.pb.gz -o tree.json
 )";
 
 }  // namespace
@@ -34,7 +36,8 @@ int main(int argc, char** argv) {
     options.add(fg::cli::input_options(common))
         .add(fg::cli::output_options(common))
         .add(fg::cli::flamegraph_options(write.flame))
-        .add(fg::cli::report_options(write));
+        .add(fg::cli::report_options(write))
+        .add(fg::cli::json_options(common.read, write));
     if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
     write.value = common.value;
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);

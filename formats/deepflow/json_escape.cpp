@@ -1,0 +1,61 @@
+#include "formats/deepflow/json_escape.h"
+
+#include "fg/utf8.h"
+
+namespace fg::formats::deepflow {
+
+namespace {
+
+// True for the ASCII bytes that are written as they are.
+constexpr bool plain(unsigned char c) {
+  return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&';
+}
+
+void append_ascii_escape(std::string& out, unsigned char c) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  switch (c) {
+    case '"': out += "\\\""; return;
+    case '\\': out += "\\\\"; return;
+    case '\n': out += "\\n"; return;
+    case '\r': out += "\\r"; return;
+    case '\t': out += "\\t"; return;
+    default:
+      out += "\\u00";
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+  }
+}
+
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view text, std::uint64_t& replaced) {
+  out.push_back('"');
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    // Runs of plain ASCII are copied at once: most names are nothing else.
+    std::size_t run = pos;
+    while (run < text.size() && plain(static_cast<unsigned char>(text[run]))) ++run;
+    out.append(text.data() + pos, run - pos);
+    pos = run;
+    if (pos >= text.size()) break;
+    unsigned char c = static_cast<unsigned char>(text[pos]);
+    if (c < 0x80) {
+      append_ascii_escape(out, c);
+      ++pos;
+      continue;
+    }
+    std::size_t start = pos;
+    char32_t cp = next_code_point(text, pos);
+    if (cp == kReplacementChar && pos - start == 1) {  // invalid, not a written U+FFFD
+      ++replaced;
+      out += "\xEF\xBF\xBD";
+    } else if (cp == 0x2028 || cp == 0x2029) {
+      out += cp == 0x2028 ? "\\u2028" : "\\u2029";
+    } else {
+      out.append(text.substr(start, pos - start));
+    }
+  }
+  out.push_back('"');
+}
+
+}  // namespace fg::formats::deepflow

@@ -1,0 +1,44 @@
+#include "formats/deepflow/node_name.h"
+
+namespace fg::formats::deepflow {
+
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+}  // namespace
+
+NodeName parse_node_name(std::string_view text) {
+  NodeName n;
+  n.name = text;
+  if (text.size() >= 4 && text[0] == '[' && text[2] == ']' && text[3] == ' ') {
+    std::string_view rest = text.substr(4);
+    switch (text[1]) {
+      case 'k': n.kind = FrameKind::kKernel, n.name = rest; break;
+      case 'l': n.kind = FrameKind::kLibrary, n.name = rest; break;
+      case 't': n.role = NodeRole::kThread, n.bare = rest; return n;
+      case 'p': n.role = NodeRole::kProcess, n.bare = rest; return n;
+      default: break;
+    }
+  }
+  // "[k] [unknown]" is an unresolved kernel frame: the forms are looked for
+  // after a kind's prefix.
+  std::string_view s = n.name;
+  if (starts_with(s, "[/") && s.back() == ']') {
+    n.unresolved = true;
+    n.module = s.substr(1, s.size() - 2);
+  } else if (starts_with(s, "[unknown]") || (starts_with(s, "[unknown ") && s.back() == ']')) {
+    n.unresolved = true;
+  }
+  return n;
+}
+
+std::string_view prefix_of(FrameKind kind) {
+  switch (kind) {
+    case FrameKind::kKernel: return "[k] ";
+    case FrameKind::kLibrary: return "[l] ";
+    default: return "";
+  }
+}
+
+}  // namespace fg::formats::deepflow
