@@ -80,6 +80,7 @@ class ResponseParser::Impl {
   std::size_t capacity_ = 0;    // readable bytes at data_
   od::parser parser_;
   od::document doc_;
+  bool iterating_ = false;  // doc_ is set: it can say where an error is
   mutable std::vector<std::uint64_t> line_starts_;  // made on the first position() call
 };
 
@@ -138,7 +139,7 @@ void ResponseParser::Impl::fail_json(simdjson::error_code error) {
         break;
       }
     }
-  } else {
+  } else if (iterating_) {
     const char* loc;
     if (!doc_.current_location().get(loc)) at = loc;
   }
@@ -149,6 +150,7 @@ Response ResponseParser::Impl::parse() {
   Response r;
   simdjson::padded_string_view view(data_, size_, capacity_);
   if (auto e = parser_.iterate(view).get(doc_)) fail_json(e);
+  iterating_ = true;
   od::json_type t;
   if (auto e = doc_.type().get(t)) fail_json(e);
   if (t == od::json_type::array) {
