@@ -21,6 +21,14 @@ NodeName parse_node_name(std::string_view text) {
       default: break;
     }
   }
+  // Kinds DeepFlow has no prefix for come back from fg's own output with
+  // the collapsed-stack suffix ("Foo.bar_[j]").
+  if (n.kind == FrameKind::kNative && n.name.size() > 4) {
+    if (auto k = frame_kind_from_suffix(n.name.substr(n.name.size() - 4))) {
+      n.kind = *k;
+      n.name.remove_suffix(4);
+    }
+  }
   // "[k] [unknown]" is an unresolved kernel frame: the forms are looked for
   // after a kind's prefix.
   std::string_view s = n.name;
@@ -39,6 +47,13 @@ std::string_view prefix_of(FrameKind kind) {
     case FrameKind::kLibrary: return "[l] ";
     default: return "";
   }
+}
+
+void append_written_name(std::string& out, std::string_view name, FrameKind kind) {
+  std::string_view prefix = prefix_of(kind);
+  out.append(prefix);
+  out.append(name);
+  if (prefix.empty()) out.append(frame_kind_suffix(kind));
 }
 
 }  // namespace fg::formats::deepflow

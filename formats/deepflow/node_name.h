@@ -1,10 +1,12 @@
 // The meaning of DeepFlow's name prefixes, shared by the reader and the
 // writer: `[k] ` kernel, `[l] ` dynamic library (frame kinds), `[t] `
-// thread and `[p] ` process (pseudo-frames DeepFlow draws as frames), and
-// the unresolved forms the agent writes when it has no symbol.
+// thread and `[p] ` process (pseudo-frames DeepFlow draws as frames), the
+// unresolved forms the agent writes when it has no symbol, and fg's own
+// collapsed-style suffixes for the kinds DeepFlow has no prefix for.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "fg/profile.h"
@@ -33,5 +35,11 @@ NodeName parse_node_name(std::string_view text);
 
 /// The prefix a frame of `kind` is written with: "[k] ", "[l] " or "".
 std::string_view prefix_of(FrameKind kind);
+
+/// Appends a frame's profile_location_str: the kind's prefix and the name,
+/// or for kinds DeepFlow has no prefix for (JIT, inlined, waker) the name
+/// and the collapsed-stack suffix ("_[j]"), which parse_node_name() reads
+/// back.
+void append_written_name(std::string& out, std::string_view name, FrameKind kind);
 
 }  // namespace fg::formats::deepflow

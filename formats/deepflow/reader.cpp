@@ -299,7 +299,7 @@ void Linker::build(ProfileBuilder& b, std::uint32_t root, const std::vector<std:
 
 Profile Linker::run() {
   ProfileBuilder b({value_type_of(options_.event, r_.value_type)});
-  b.metadata().source_format = "deepflow";
+  b.metadata().source_format = "json";
   b.metadata().sources.push_back(input_.name());
   if (r_.nodes.empty()) return std::move(b).finish();
   const std::uint32_t root = find_root();

@@ -63,7 +63,7 @@ class Writer {
   }
   const std::string& text_of(FrameId f) {
     if (!made_[f]) {
-      texts_[f] = std::string(prefix_of(p_.frame(f).kind)) + std::string(p_.frame_name(f));
+      append_written_name(texts_[f], p_.frame_name(f), p_.frame(f).kind);
       made_[f] = true;
     }
     return texts_[f];

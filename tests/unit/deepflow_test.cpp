@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 
+#include "fg/builder.h"
 #include "fg/error.h"
 #include "formats/deepflow/deepflow.h"
 #include "formats/deepflow/json_escape.h"
@@ -82,7 +83,7 @@ TEST_CASE("deepflow: nodes in any order, prefixes as kinds, values in microsecon
   Profile p = read_json(envelope(kShuffled));
   REQUIRE(p.value_count() == 1);
   CHECK(p.value_types()[0] == ValueType{"cpu", "microseconds"});
-  CHECK(p.metadata().source_format == "deepflow");
+  CHECK(p.metadata().source_format == "json");
   CHECK(test::dump_samples(p) ==
         "samples: 3\n"
         "main | 5\n"
@@ -310,8 +311,14 @@ TEST_CASE("deepflow writer: invalid UTF-8 is replaced and counted in one warning
 }
 
 TEST_CASE("deepflow writer: siblings with the same written name are one node") {
-  Profile p = test::folded("main;f 1\nmain;f_[j] 2\nmain;g 0\n");
-  std::string j = to_json(p);
+  // Interpreted and native frames of one name are both written "f".
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
+  const std::int64_t one = 1, two = 2, none = 0;
+  StackId main = b.stack(kRootStack, b.frame("main"));
+  b.add_sample(b.stack(main, b.frame("f", FrameKind::kNative)), std::span(&one, 1));
+  b.add_sample(b.stack(main, b.frame("f", FrameKind::kInterpreted)), std::span(&two, 1));
+  b.add_sample(b.stack(main, b.frame("g")), std::span(&none, 1));
+  std::string j = to_json(std::move(b).finish());
   CHECK(j.find("\"profile_location_str\":\"f\",\"node_id\":\"" + formats::deepflow::node_id_of_path("main;f") +
                "\",\"parent_node_id\":\"" + formats::deepflow::node_id_of_path("main") +
                "\",\"self_value\":3,\"total_value\":3}") != std::string::npos);
@@ -329,7 +336,8 @@ TEST_CASE("deepflow round trips: json -> fg -> json and collapsed -> json -> col
     REQUIRE(end != std::string::npos);
     CHECK(out.substr(0, end) == in.substr(0, end));
   }
-  std::string folded = "a;b;c 1\na;b 2\na;d_[k] 3\nx y;z\"q 4\n<script> 5\n\xc3\xa9t\xc3\xa9 6\n";
+  std::string folded =
+      "a;b;c 1\na;b 2\na;d_[k] 3\nx y;z\"q 4\n<script> 5\n\xc3\xa9t\xc3\xa9 6\nj;Foo.bar_[j];Foo.baz_[i] 7\nw;x_[w] 8\n";
   std::string once = test::collapsed(test::folded(folded));
   CHECK(test::collapsed(read_json(to_json(test::folded(folded)))) == once);
 }
