@@ -17,21 +17,28 @@ constexpr std::uint8_t kNamespaceOid[16] = {0x6b, 0xa7, 0xb8, 0x12, 0x9d, 0xad, 
 Sha1::Sha1() : h_{0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0} {}
 
 void Sha1::block(const std::uint8_t* p) {
-  std::uint32_t w[80];
+  // A 16-word rolling message schedule and one loop per group of 20 rounds,
+  // so no round tests which group it is in: every node id costs a block or
+  // two, and the writer spends much of its time here.
+  std::uint32_t w[16];
   for (int i = 0; i < 16; ++i)
     w[i] = std::uint32_t(p[4 * i]) << 24 | std::uint32_t(p[4 * i + 1]) << 16 |
            std::uint32_t(p[4 * i + 2]) << 8 | std::uint32_t(p[4 * i + 3]);
-  for (int i = 16; i < 80; ++i) w[i] = rotl(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
   std::uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3], e = h_[4];
-  for (int i = 0; i < 80; ++i) {
-    std::uint32_t f, k;
-    if (i < 20) f = (b & c) | (~b & d), k = 0x5A827999;
-    else if (i < 40) f = b ^ c ^ d, k = 0x6ED9EBA1;
-    else if (i < 60) f = (b & c) | (b & d) | (c & d), k = 0x8F1BBCDC;
-    else f = b ^ c ^ d, k = 0xCA62C1D6;
-    std::uint32_t t = rotl(a, 5) + f + e + k + w[i];
+  auto word = [&w](int i) {
+    if (i < 16) return w[i];
+    std::uint32_t x = rotl(w[(i + 13) & 15] ^ w[(i + 8) & 15] ^ w[(i + 2) & 15] ^ w[i & 15], 1);
+    w[i & 15] = x;
+    return x;
+  };
+  auto round = [&](std::uint32_t f, std::uint32_t k, std::uint32_t x) {
+    std::uint32_t t = rotl(a, 5) + f + e + k + x;
     e = d, d = c, c = rotl(b, 30), b = a, a = t;
-  }
+  };
+  for (int i = 0; i < 20; ++i) round((b & c) | (~b & d), 0x5A827999, word(i));
+  for (int i = 20; i < 40; ++i) round(b ^ c ^ d, 0x6ED9EBA1, word(i));
+  for (int i = 40; i < 60; ++i) round((b & c) | (b & d) | (c & d), 0x8F1BBCDC, word(i));
+  for (int i = 60; i < 80; ++i) round(b ^ c ^ d, 0xCA62C1D6, word(i));
   h_[0] += a, h_[1] += b, h_[2] += c, h_[3] += d, h_[4] += e;
 }
 

@@ -252,20 +252,41 @@ RawNode ResponseParser::Impl::parse_node(od::value node, const Response& r, std:
   return n;
 }
 
+// The common case is read from the token in place, without simdjson
+// consuming (and copying) the value: a string without escapes is its own
+// value (stage 1 checked the whole document's UTF-8 and quotes), and a
+// number of plain digits is parsed here. Anything else takes the general
+// path, which also makes the messages.
 std::string_view ResponseParser::Impl::string_value(od::value& v, const FieldName& what) {
+  // The token runs to the next structural character: the string, then
+  // any blanks.
+  std::string_view raw = v.raw_json_token();
+  const char* token = raw.data();
+  while (raw.size() > 1 && raw.back() != '"') raw.remove_suffix(1);
+  if (raw.size() > 1 && raw[0] == '"' && !std::memchr(raw.data(), '\\', raw.size()))
+    return raw.substr(1, raw.size() - 2);
   od::json_type t;
   if (auto e = v.type().get(t)) fail_json(e);
   if (t != od::json_type::string)
-    fail_at(where(v), what.str() + ": expected a string, got " + shown(v.raw_json_token()));
+    fail_at(token, what.str() + ": expected a string, got " + shown(v.raw_json_token()));
   std::string_view s;
   if (auto e = v.get_string().get(s)) fail_json(e);
   return s;
 }
 
 std::int64_t ResponseParser::Impl::count_value(od::value& v, const FieldName& what) {
+  const char* at = where(v);
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (digit(at[0]) && !(at[0] == '0' && digit(at[1]))) {
+    std::uint64_t x = 0;
+    const char* p = at;
+    for (; digit(*p) && x <= (std::uint64_t(INT64_MAX) - 9) / 10; ++p) x = x * 10 + unsigned(*p - '0');
+    const char c = *p;
+    if (c == ',' || c == '}' || c == ']' || c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\0')
+      return static_cast<std::int64_t>(x);
+  }
   od::json_type t;
   if (auto e = v.type().get(t)) fail_json(e);
-  const char* at = where(v);
   auto token = [&] { return shown(std::string_view(at, std::strcspn(at, ",}] \t\r\n"))); };
   if (t != od::json_type::number) fail_at(at, what.str() + ": expected an integer, got " + shown(v.raw_json_token()));
   std::int64_t x;

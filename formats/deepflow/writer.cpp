@@ -90,9 +90,9 @@ void Writer::record(std::string_view name, std::string_view id, std::string_view
   append_json_string(buf_, name, replaced_);
   buf_ += ",\"node_id\":\"";
   buf_ += id;
-  buf_ += "\",\"parent_node_id\":";
-  append_json_string(buf_, parent, replaced_);
-  buf_ += ",\"self_value\":";
+  buf_ += "\",\"parent_node_id\":\"";
+  buf_ += parent;  // "-1", "" or an id: nothing to escape
+  buf_ += "\",\"self_value\":";
   append_int(self);
   buf_ += ",\"total_value\":";
   append_int(total);
