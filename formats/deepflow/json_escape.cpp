@@ -34,7 +34,35 @@ void append_ascii_escape(std::string& out, unsigned char c) {
 
 }  // namespace
 
-void append_json_string(std::string& out, std::string_view text, std::uint64_t& replaced) {
+std::string_view as_valid_utf8(std::string_view text, std::string& scratch, std::uint64_t& replaced) {
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    if (static_cast<unsigned char>(text[pos]) < 0x80) {
+      ++pos;
+      continue;
+    }
+    std::size_t start = pos;
+    if (next_code_point(text, pos) == kReplacementChar && pos - start == 1) {  // invalid, not a written U+FFFD
+      if (scratch.empty()) scratch.assign(text.substr(0, start));
+      scratch += "\xEF\xBF\xBD";
+      ++replaced;
+    } else if (!scratch.empty()) {
+      scratch.append(text.substr(start, pos - start));
+    }
+    if (!scratch.empty()) {
+      // Copy the ASCII that follows, up to the next multi-byte sequence.
+      std::size_t run = pos;
+      while (run < text.size() && static_cast<unsigned char>(text[run]) < 0x80) ++run;
+      scratch.append(text.substr(pos, run - pos));
+      pos = run;
+    }
+  }
+  return scratch.empty() ? text : std::string_view(scratch);
+}
+
+void append_json_string(std::string& out, std::string_view raw, std::uint64_t& replaced) {
+  std::string scratch;
+  const std::string_view text = as_valid_utf8(raw, scratch, replaced);
   out.push_back('"');
   std::size_t pos = 0;
   while (pos < text.size()) {
@@ -51,15 +79,9 @@ void append_json_string(std::string& out, std::string_view text, std::uint64_t& 
       continue;
     }
     std::size_t start = pos;
-    char32_t cp = next_code_point(text, pos);
-    if (cp == kReplacementChar && pos - start == 1) {  // invalid, not a written U+FFFD
-      ++replaced;
-      out += "\xEF\xBF\xBD";
-    } else if (cp == 0x2028 || cp == 0x2029) {
-      out += cp == 0x2028 ? "\\u2028" : "\\u2029";
-    } else {
-      out.append(text.substr(start, pos - start));
-    }
+    char32_t cp = next_code_point(text, pos);  // valid here
+    if (cp == 0x2028 || cp == 0x2029) out += cp == 0x2028 ? "\\u2028" : "\\u2029";
+    else out.append(text.substr(start, pos - start));
   }
   out.push_back('"');
 }

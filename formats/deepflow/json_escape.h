@@ -15,4 +15,10 @@ namespace fg::formats::deepflow {
 /// that is cut off) becomes U+FFFD and is counted in `replaced`.
 void append_json_string(std::string& out, std::string_view text, std::uint64_t& replaced);
 
+/// `text` with each invalid UTF-8 sequence replaced by U+FFFD (counted in
+/// `replaced`): `text` itself when it is valid, else a copy in `scratch`.
+/// What append_json_string() writes, before escaping; the writer hashes
+/// names in this form, so a node id matches the name a reader decodes.
+std::string_view as_valid_utf8(std::string_view text, std::string& scratch, std::uint64_t& replaced);
+
 }  // namespace fg::formats::deepflow

@@ -22,9 +22,14 @@ constexpr std::size_t kListedAtMost = 5;  // nodes named in one message
 
 std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
-/// The value column of --deepflow-event (or fg's own envelope).
+/// The value column of --deepflow-event, else of fg's own envelope (a
+/// "type/unit" the parser checked), else on-cpu.
 ValueType value_type_of(const std::optional<std::string>& event, const std::optional<std::string>& written) {
-  const std::string e = event.value_or(written.value_or("on-cpu"));
+  if (!event && written) {
+    std::size_t slash = written->find('/');
+    return {written->substr(0, slash), written->substr(slash + 1)};
+  }
+  const std::string e = event.value_or("on-cpu");
   if (e == "on-cpu") return {"cpu", "microseconds"};
   if (e == "off-cpu") return {"off_cpu", "microseconds"};
   if (e == "mem-alloc") return {"alloc_space", "bytes"};
@@ -40,7 +45,7 @@ ValueType value_type_of(const std::optional<std::string>& event, const std::opti
 // all nodes at the start.
 class IdIndex {
  public:
-  IdIndex(const std::vector<RawNode>& nodes) : nodes_(nodes) {
+  explicit IdIndex(const std::vector<RawNode>& nodes) : nodes_(nodes) {
     std::size_t cap = 16;
     while (cap < nodes.size() * 2) cap *= 2;
     slots_.assign(cap, Slot{0, kNone});
@@ -331,8 +336,13 @@ Sniff sniff(std::string_view head, std::string_view) {
 }
 
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics) {
+  if (options.deepflow.event) value_type_of(options.deepflow.event, {});  // a bad name fails before reading
   ResponseParser parser(input);
   const Response response = parser.parse();
+  if (response.schema_version > kSchemaVersion)
+    diagnostics.warn(parser.position(response.schema_version_offset), "newer schema",
+                     "written by a newer fg (fg_schema_version " + std::to_string(response.schema_version) +
+                         "); read as version " + std::to_string(kSchemaVersion));
   return Linker(response, parser, input, options.deepflow, diagnostics).run();
 }
 

@@ -186,8 +186,16 @@ void ResponseParser::Impl::parse_envelope(od::object envelope, Response& r) {
     } else if (key == "result") {
       has_result = true;
       if (!status || *status == "SUCCESS") parse_list(v, r);
+    } else if (key == "fg_schema_version") {
+      r.schema_version_offset = static_cast<std::uint64_t>(where(v) - data_);
+      r.schema_version = count_value(v, {nullptr, 0, "fg_schema_version"});
     } else if (key == "fg_value_type") {
-      r.value_type = std::string(string_value(v, {nullptr, 0, "fg_value_type"}));
+      const char* at = where(v);
+      std::string_view type = string_value(v, {nullptr, 0, "fg_value_type"});
+      std::size_t slash = type.find('/');
+      if (slash == std::string_view::npos || slash == 0 || slash + 1 == type.size())
+        fail_at(at, "fg_value_type: expected TYPE/UNIT, got \"" + std::string(type) + "\"");
+      r.value_type = std::string(type);
     } else if (key == "functions" || key == "node_values") {
       fail_at(where(v), "the columnar response of DeepFlow 6.6 and later is not supported; "
                         "ask the querier for the node list (6.5 shape)");

@@ -32,6 +32,8 @@ struct Response {
   std::string list_name;
   std::uint64_t list_offset = 0;          ///< where the list's '[' is
   std::optional<std::string> value_type;  ///< "type/unit", from fg's own envelope
+  std::int64_t schema_version = 0;        ///< fg_schema_version of fg's envelope, else 0
+  std::uint64_t schema_version_offset = 0;
 };
 
 /// Owns the input's bytes and the parser, which the RawNode strings point

@@ -61,9 +61,14 @@ class Writer {
     out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
     buf_.clear();
   }
+  // A frame's profile_location_str as a reader will decode it (invalid
+  // UTF-8 already replaced, and counted once per frame), made once per frame.
   const std::string& text_of(FrameId f) {
     if (!made_[f]) {
-      append_written_name(texts_[f], p_.frame_name(f), p_.frame(f).kind);
+      std::string name, scratch;
+      append_written_name(name, p_.frame_name(f), p_.frame(f).kind);
+      std::string_view valid = as_valid_utf8(name, scratch, replaced_);
+      texts_[f] = valid.size() == name.size() && scratch.empty() ? std::move(name) : std::string(valid);
       made_[f] = true;
     }
     return texts_[f];

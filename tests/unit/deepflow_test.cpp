@@ -274,6 +274,10 @@ TEST_CASE("deepflow: one escaping function, Go's encoding/json rules") {
   formats::deepflow::append_json_string(out, "bad\xff\xc3", replaced);
   CHECK(out == "\"bad\xef\xbf\xbd\xef\xbf\xbd\"");
   CHECK(replaced == 2);
+  out.clear();
+  formats::deepflow::append_json_string(out, "\xc3\xa9\xff<a>\xe2\x80\xa9z\x80", replaced);
+  CHECK(out == "\"\xc3\xa9\xef\xbf\xbd\\u003ca\\u003e\\u2029z\xef\xbf\xbd\"");
+  CHECK(replaced == 4);
 }
 
 TEST_CASE("deepflow writer: the node list, ids, prefixes and the envelope") {
@@ -299,13 +303,27 @@ TEST_CASE("deepflow writer: the node list, ids, prefixes and the envelope") {
   CHECK(j.find("],\"debug\":null,\"fg_schema_version\":1,\"fg_value_type\":\"samples/count\"}\n") != std::string::npos);
   // fg's own envelope brings its value type back.
   CHECK(read_json(j).value_types()[0] == ValueType{"samples", "count"});
+  // A value type that is not TYPE/UNIT is bad data, not a usage error.
+  std::string bad = j;
+  bad.replace(bad.find("samples/count"), 13, "samplescount");
+  CHECK(error_of(bad).find("fg_value_type: expected TYPE/UNIT, got \"samplescount\"") != std::string::npos);
+  // A newer schema is read with a warning.
+  std::string newer = j;
+  newer.replace(newer.find("\"fg_schema_version\":1"), 21, "\"fg_schema_version\":2");
+  Read r;
+  r(newer);
+  REQUIRE(r.warnings.size() == 1);
+  CHECK(r.warnings[0].find("written by a newer fg (fg_schema_version 2); read as version 1") != std::string::npos);
 }
 
 TEST_CASE("deepflow writer: invalid UTF-8 is replaced and counted in one warning") {
   Profile p = test::folded("ma\xffin;x\xfe 1\n");
   std::vector<std::string> w;
   std::string j = to_json(p, {}, &w);
-  CHECK(j.find("\"ma\xef\xbf\xbdin\"") != std::string::npos);
+  CHECK(j.find("\"ma\xef\xbf\xbdin\",\"node_id\":\"" + formats::deepflow::node_id_of_path("ma\xef\xbf\xbdin")) !=
+        std::string::npos);
+  CHECK(j.find("\"x\xef\xbf\xbd\",\"node_id\":\"" +
+               formats::deepflow::node_id_of_path("ma\xef\xbf\xbdin;x\xef\xbf\xbd")) != std::string::npos);
   REQUIRE(w.size() == 1);
   CHECK(w[0] == "2 invalid UTF-8 sequence(s) in names written as U+FFFD");
 }
