@@ -17,12 +17,11 @@ work, the CPU figure is the steadier one.
 """
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_flamegraph import run_once  # noqa: E402  (one way to measure a child)
+from bench_pprof import measure  # noqa: E402  (median wall, median CPU, peak RSS of runs)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -38,18 +37,6 @@ def make_inputs(fg, data, size, seed):
         subprocess.run([fg, "--to", "json", "--json-envelope", "--root-name", "bench", folded, "-o", response],
                        check=True)
     return folded, response
-
-
-def measure(argv, runs):
-    results = []
-    for _ in range(runs):
-        r = run_once(argv, None, 0)
-        if r["rc"] != 0:
-            sys.exit("failed: %s\n%s" % (" ".join(argv), r["stderr"]))
-        results.append(r)
-    return (statistics.median(r["wall_s"] for r in results),
-            statistics.median(r["cpu_s"] for r in results),
-            max(r["rss_kib"] for r in results) / 1024)
 
 
 def main():

@@ -5,41 +5,19 @@
 // the fastest of the runs. bench_deepflow.py measures the real binary.
 //
 // usage: deepflow_perftest RESPONSE.json [RUNS]
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <ostream>
-#include <streambuf>
 #include <vector>
 
 #include "fg/diagnostics.h"
 #include "formats/deepflow/deepflow.h"
 #include "formats/input.h"
+#include "perftest_util.h"
 
-namespace {
-
-class NullBuffer : public std::streambuf {
- protected:
-  std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
-  int overflow(int c) override { return c; }
-};
-
-double now() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
-
-long peak_rss_mb() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_maxrss / 1024;
-}
-
-}  // namespace
+using fg::bench::NullBuffer;
+using fg::bench::peak_rss_mb;
 
 int main(int argc, char** argv) {
   if (argc < 2) {
@@ -52,18 +30,18 @@ int main(int argc, char** argv) {
   long read_rss = 0;
   for (int r = 0; r < runs; ++r) {
     fg::Diagnostics d;
-    double t0 = now();
+    double t0 = fg::bench::cpu_seconds();
     auto in = fg::formats::Input::open(argv[1]);
     fg::Profile p = fg::formats::deepflow::read(*in, {}, d);
     bytes = in->offset();
-    double t1 = now();
+    double t1 = fg::bench::cpu_seconds();
     read_rss = std::max(read_rss, peak_rss_mb());
     NullBuffer null;
     std::ostream out(&null);
     fg::formats::WriteOptions w;
     w.json.envelope = true;
     fg::formats::deepflow::write(p, w, out, d);
-    double t2 = now();
+    double t2 = fg::bench::cpu_seconds();
     read_s.push_back(t1 - t0);
     write_s.push_back(t2 - t1);
   }

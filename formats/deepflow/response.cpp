@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 
 #include <unistd.h>
 
@@ -66,6 +67,7 @@ class ResponseParser::Impl {
     throw ParseError(position(static_cast<std::uint64_t>(where - data_)), message);
   }
   [[noreturn]] void fail_json(simdjson::error_code error);
+  void release_parser(Response& r);
   void parse_envelope(od::object envelope, Response& r);
   void parse_list(od::value list, Response& r);
   RawNode parse_node(od::value node, const Response& r, std::size_t index);
@@ -81,6 +83,7 @@ class ResponseParser::Impl {
   od::parser parser_;
   od::document doc_;
   bool iterating_ = false;  // doc_ is set: it can say where an error is
+  std::deque<std::string> unescaped_;  // strings with escapes, once the parser is gone
   mutable std::vector<std::uint64_t> line_starts_;  // made on the first position() call
 };
 
@@ -165,7 +168,27 @@ Response ResponseParser::Impl::parse() {
   } else {
     fail_at(data_, "expected DeepFlow's response object or a list of nodes");
   }
+  release_parser(r);
   return r;
+}
+
+// The parser's index of the document is as large as the node list; the
+// tree is built without it. Strings that simdjson unescaped into its own
+// buffer (the rare names with escapes) are copied out first.
+void ResponseParser::Impl::release_parser(Response& r) {
+  auto keep = [this](std::string_view& s) {
+    if (s.empty() || (s.data() >= data_ && s.data() < data_ + size_)) return;
+    unescaped_.emplace_back(s);
+    s = unescaped_.back();
+  };
+  for (RawNode& n : r.nodes) {
+    keep(n.name);
+    keep(n.id);
+    keep(n.parent);
+  }
+  iterating_ = false;
+  doc_ = od::document();
+  parser_ = od::parser();
 }
 
 void ResponseParser::Impl::parse_envelope(od::object envelope, Response& r) {

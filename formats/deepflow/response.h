@@ -36,8 +36,8 @@ struct Response {
   std::uint64_t schema_version_offset = 0;
 };
 
-/// Owns the input's bytes and the parser, which the RawNode strings point
-/// into: keep it alive while the nodes are used.
+/// Owns the input's bytes (or mapping) and the unescaped strings, which the
+/// RawNode strings point into: keep it alive while the nodes are used.
 class ResponseParser {
  public:
   /// Reads the whole (inflated) input; throws fg::Error on I/O failure.
