@@ -18,6 +18,7 @@ namespace fg::formats::deepflow {
 namespace {
 
 constexpr std::uint32_t kNone = UINT32_MAX;
+constexpr FrameId kThreadNode = UINT32_MAX - 1;  // a [t] node that is no frame (--thread-as label|fold)
 constexpr std::size_t kListedAtMost = 5;  // nodes named in one message
 
 std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
@@ -108,6 +109,7 @@ class Linker {
   void check_totals() const;
   void build(ProfileBuilder& b, std::uint32_t root, const std::vector<std::uint32_t>& orphans);
   void push_subtree(ProfileBuilder& b, std::uint32_t top, StackId stack, LabelSetId labels);
+  FrameId frame_of(ProfileBuilder& b, std::string_view text);
   void add(ProfileBuilder& b, std::uint32_t node, StackId parent_stack, LabelSetId parent_labels);
   std::vector<bool> reached_from(std::uint32_t root, const std::vector<std::uint32_t>& orphans) const;
 
@@ -121,7 +123,8 @@ class Linker {
   std::vector<std::uint32_t> children_;
   std::vector<StackId> stack_of_;           // per node, once pushed
   std::vector<LabelSetId> labels_of_;
-  std::uint64_t unresolved_ = 0;
+  std::vector<FrameId> frame_of_text_;     // by the string id of a node's text
+  std::uint64_t unresolved_ = 0;           // distinct unresolved frames
   StringId thread_key_ = 0;
 };
 
@@ -250,25 +253,37 @@ void Linker::check_totals() const {
   }
 }
 
-void Linker::add(ProfileBuilder& b, std::uint32_t node, StackId parent_stack, LabelSetId parent_labels) {
-  const RawNode& n = r_.nodes[node];
-  const NodeName name = parse_node_name(n.name);
-  const std::span<const std::int64_t> self(&n.self, 1);
-  if (name.role == NodeRole::kThread && options_.thread_as != ThreadAs::kFrame) {
-    // Not a frame: the thread's subtree hangs from the thread's parent.
-    LabelSetId labels = parent_labels;
-    if (options_.thread_as == ThreadAs::kLabel) labels = b.labels({Label{thread_key_, b.intern(name.bare)}});
-    if (n.self != 0) b.add_sample(parent_stack, self, labels);
-    stack_of_[node] = parent_stack;
-    labels_of_[node] = labels;
-    return;
-  }
-  FrameId f;
+// A node's text is interned once and its frame remembered by the text's
+// string id: names repeat across the tree, so most nodes cost one lookup.
+FrameId Linker::frame_of(ProfileBuilder& b, std::string_view text) {
+  const StringId t = b.intern(text);
+  if (t >= frame_of_text_.size()) frame_of_text_.resize(t + 1 + t / 2, kNone);
+  FrameId& f = frame_of_text_[t];
+  if (f != kNone) return f;
+  const NodeName name = parse_node_name(text);
+  if (name.role == NodeRole::kThread && options_.thread_as != ThreadAs::kFrame) return f = kThreadNode;
   if (name.unresolved) {
     ++unresolved_;
     f = b.frame(b.function(name.name), name.kind, 0, 0, name.module.empty() ? 0 : b.intern(name.module));
   } else {
     f = b.frame(name.name, name.kind);
+  }
+  return f;
+}
+
+void Linker::add(ProfileBuilder& b, std::uint32_t node, StackId parent_stack, LabelSetId parent_labels) {
+  const RawNode& n = r_.nodes[node];
+  const std::span<const std::int64_t> self(&n.self, 1);
+  const FrameId f = frame_of(b, n.name);
+  if (f == kThreadNode) {
+    // Not a frame: the thread's subtree hangs from the thread's parent.
+    LabelSetId labels = parent_labels;
+    if (options_.thread_as == ThreadAs::kLabel)
+      labels = b.labels({Label{thread_key_, b.intern(parse_node_name(n.name).bare)}});
+    if (n.self != 0) b.add_sample(parent_stack, self, labels);
+    stack_of_[node] = parent_stack;
+    labels_of_[node] = labels;
+    return;
   }
   stack_of_[node] = b.add_node(parent_stack, f, self, parent_labels);
   labels_of_[node] = parent_labels;
