@@ -10,6 +10,7 @@
 #include "formats/deepflow/deepflow.h"
 #include "formats/deepflow/json_escape.h"
 #include "formats/deepflow/node_id.h"
+#include "formats/gzip.h"
 #include "test_util.h"
 
 using namespace fg;
@@ -190,6 +191,17 @@ TEST_CASE("deepflow: a total that is not self plus the children's totals is a wa
   CHECK(r.warnings[0] == "t.json:2:1: result[0] \"app\": total_value 9 is not self_value 0 + the children's total_value 7");
   CHECK(r.warnings[1] == "t.json:3:1: result[1] \"main\": total_value 7 is not self_value 5 + the children's total_value 1");
   CHECK(test::collapsed(p) == "main 5\nmain;f 1\n");
+}
+
+TEST_CASE("deepflow: --strict makes a total mismatch an error; gzip is read like plain JSON") {
+  std::string doc = envelope({node("app", "", "-1", 0, 9), node("main", "a", "", 5, 5)});
+  Diagnostics strict(true);
+  auto in = formats::Input::from_bytes("t.json", doc);
+  CHECK_THROWS_WITH_AS(formats::deepflow::read(*in, {}, strict),
+                       "t.json:2:1: result[0] \"app\": total_value 9 is not self_value 0 + the children's total_value 5",
+                       ParseError);
+  Read r;
+  CHECK(test::collapsed(r(formats::gzip_compress(doc))) == "main 5\n");
 }
 
 TEST_CASE("deepflow: --thread-as frame, label or fold") {
