@@ -398,6 +398,9 @@ TEST_CASE("deepflow: the synthetic responses read as the folded files they were 
     CHECK(!std::getline(got, g));
     CHECK(lines > 10);
   }
+  // The same response in random order, the root too, reads the same.
+  CHECK(test::collapsed(read_json(file("process_cpuwork_golang.shuffled.json"))) ==
+        test::collapsed(read_json(file("process_cpuwork_golang.json"))));
   // With a scale of 1 the collapsed text is the folded file itself, sorted.
   CHECK(test::collapsed(read_json(file("total_host.json"))) == test::collapsed(test::folded(file("total_host.folded"))));
 }
