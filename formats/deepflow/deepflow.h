@@ -45,8 +45,10 @@ Sniff sniff(std::string_view head, std::string_view filename);
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics);
 
 /// Writes the call tree of the selected column (--value) as a node list,
-/// root first, then depth first with siblings in bytewise name order; node
-/// ids as DeepFlow computes them; `[k]` and `[l]` prefixes from frame kinds.
+/// root first, then depth first with siblings in bytewise name order
+/// (siblings of one written name merged, nodes with a zero total left out);
+/// node ids as DeepFlow computes them; `[k]` and `[l]` prefixes from frame
+/// kinds, `_[j]`-style suffixes for the kinds DeepFlow has no prefix for.
 /// Streams; names pass through append_json_string(), and invalid UTF-8
 /// replaced there is reported as one warning.
 void write(const Profile& profile, const WriteOptions& options, std::ostream& out,
