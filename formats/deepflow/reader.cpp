@@ -343,8 +343,14 @@ Profile Linker::run() {
 }  // namespace
 
 Sniff sniff(std::string_view head, std::string_view) {
-  std::size_t i = head.find_first_not_of(" \t\r\n");
+  // A JSON object ({ then a key) or a list of objects ([ then {): "[unknown];main 3",
+  // the start of a folded line, is neither.
+  constexpr std::string_view kBlanks = " \t\r\n";
+  std::size_t i = head.find_first_not_of(kBlanks);
   if (i == std::string_view::npos || (head[i] != '{' && head[i] != '[')) return Sniff::kNo;
+  std::size_t j = head.find_first_not_of(kBlanks, i + 1);
+  if (j != std::string_view::npos && head[j] != (head[i] == '{' ? '"' : '{') && head[j] != (head[i] == '{' ? '}' : ']'))
+    return Sniff::kNo;
   for (std::string_view key : {"\"OPT_STATUS\"", "\"profile_location_str\"", "\"parent_node_id\""})
     if (head.find(key) != std::string_view::npos) return Sniff::kYes;
   return Sniff::kMaybe;

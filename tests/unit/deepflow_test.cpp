@@ -260,6 +260,9 @@ TEST_CASE("deepflow: sniffing") {
   CHECK(formats::deepflow::sniff(" [\n {\"profile_location_str\": \"a\"", "x") == Sniff::kYes);
   CHECK(formats::deepflow::sniff("{\"other\": 1}", "x") == Sniff::kMaybe);
   CHECK(formats::deepflow::sniff("main;a 1\n", "x") == Sniff::kNo);
+  CHECK(formats::deepflow::sniff("[unknown];main 3\n", "x") == Sniff::kNo);
+  CHECK(formats::deepflow::sniff("{main} 3\n", "x") == Sniff::kNo);
+  CHECK(formats::deepflow::sniff("[]", "x") == Sniff::kMaybe);
 }
 
 TEST_CASE("deepflow: node ids are DeepFlow's (UUIDv5 in the OID namespace of the path)") {
