@@ -4,12 +4,9 @@
 // bench_flamegraph.py measures the real binary beside flamegraph.pl.
 //
 // usage: flamegraph_perftest FILE.folded [RUNS]
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <ostream>
-#include <streambuf>
 #include <vector>
 
 #include "fg/call_tree.h"
@@ -17,31 +14,11 @@
 #include "formats/collapsed/collapsed.h"
 #include "formats/input.h"
 #include "formats/svg/flamegraph.h"
+#include "perftest_util.h"
 
-namespace {
-
-class NullBuffer : public std::streambuf {
- protected:
-  std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
-  int overflow(int c) override { return c; }
-};
-
-// CPU time of this process (user + system): steadier than wall time on a
-// shared machine, and equal to it for this single-threaded work.
-double now() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
-
-long peak_rss_mb() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_maxrss / 1024;
-}
-
-}  // namespace
+using fg::bench::NullBuffer;
+using fg::bench::peak_rss_mb;
+inline double now() { return fg::bench::cpu_seconds(); }
 
 int main(int argc, char** argv) {
   if (argc < 2) {

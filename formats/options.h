@@ -73,12 +73,35 @@ struct JfrOptions {
   bool bci = false;      ///< frame names with @bci
 };
 
+/// What the DeepFlow reader makes of `[t]` (thread) nodes.
+enum class ThreadAs {
+  kFrame,  ///< a frame named as written ("[t] name"), as DeepFlow draws them
+  kLabel,  ///< no frame: a `thread` label on the samples below the node
+  kFold,   ///< no frame and no label: the threads of a process merge
+};
+
+/// Options of the DeepFlow ProfileTracing JSON reader.
+struct DeepFlowReadOptions {
+  /// --deepflow-event: on-cpu, off-cpu, mem-alloc, mem-inuse or TYPE/UNIT;
+  /// unset: the value type fg wrote into the envelope, else on-cpu.
+  std::optional<std::string> event;
+  ThreadAs thread_as = ThreadAs::kFrame;
+  bool lenient = false;  ///< keep orphaned nodes under an "[orphaned]" frame
+};
+
 struct ReadOptions {
   SymbolizeOptions symbolize;
   JfrOptions jfr;
   /// Receives informational notes for the user (not warnings: --strict
   /// does not turn them into errors), e.g. which other events a file holds.
   std::function<void(const std::string&)> note;
+  DeepFlowReadOptions deepflow;
+};
+
+/// Options of the node/parent JSON writer (--to json).
+struct JsonWriteOptions {
+  std::string root_name;  ///< "" means the profile's own root name, else "Total"
+  bool envelope = false;  ///< wrap the node list in DeepFlow's response envelope
 };
 
 struct WriteOptions {
@@ -92,6 +115,7 @@ struct WriteOptions {
   double edge_fraction = 0.001;  ///< drop edges whose |weight| is under this share of the total
   bool sort_by_cum = false;      ///< top table order: cum first instead of flat
   FlameGraphOptions flame;
+  JsonWriteOptions json;
 };
 
 }  // namespace fg::formats

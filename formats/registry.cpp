@@ -5,6 +5,7 @@
 
 #include "fg/error.h"
 #include "formats/collapsed/collapsed.h"
+#include "formats/deepflow/deepflow.h"
 #include "formats/dot/dot.h"
 #include "formats/dump/dump.h"
 #include "formats/jemalloc/jemalloc.h"
@@ -45,6 +46,9 @@ const std::vector<Format>& all_formats() {
        dot::write_svg, false, true},
       {"dump", {".dump"}, "canonical text dump of the profile model (for tests and debugging)",
        nullptr, nullptr, dump::write, false},
+      {"json", {".json"},
+       "node/parent JSON: DeepFlow's ProfileTracing flame graph nodes (see fg-json(5))", deepflow::sniff,
+       deepflow::read, deepflow::write, false},
   };
   return formats;
 }

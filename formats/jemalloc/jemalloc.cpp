@@ -33,30 +33,46 @@ std::int64_t to_int(double v) {
 void apportion(std::int64_t total, const std::vector<double>& weights, std::vector<std::int64_t>& out) {
   const std::size_t n = weights.size();
   out.assign(n, 0);
-  double sum = std::accumulate(weights.begin(), weights.end(), 0.0);
   if (n == 0) return;
-  if (!(sum > 0)) {
-    out[0] = total;
+  double sum = 0;
+  std::size_t heaviest = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!(weights[i] >= 0) || !std::isfinite(weights[i])) sum = -1;  // damaged counts
+    if (sum >= 0) sum += weights[i];
+    if (weights[i] > weights[heaviest]) heaviest = i;
+  }
+  // Nothing to split by, or nothing sane to split: all to one part.
+  if (total <= 0 || !(sum > 0) || !std::isfinite(sum)) {
+    out[heaviest] = total;
     return;
   }
   std::vector<std::pair<double, std::size_t>> fractions(n);
   std::int64_t given = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    double exact = static_cast<double>(total) * weights[i] / sum;
+    const double exact = static_cast<double>(total) * weights[i] / sum;
     out[i] = static_cast<std::int64_t>(std::floor(exact));
     given += out[i];
     fractions[i] = {exact - std::floor(exact), i};
   }
+  // Exact arithmetic leaves less than one unit per part to give; floating
+  // point can leave a little more or take a little too much. Beyond that
+  // the inputs are absurd: give everything to the heaviest part.
+  const std::int64_t rest = total - given;
+  if (rest < -static_cast<std::int64_t>(n) || rest > static_cast<std::int64_t>(n)) {
+    out.assign(n, 0);
+    out[heaviest] = total;
+    return;
+  }
   std::stable_sort(fractions.begin(), fractions.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (std::size_t k = 0; given < total; k = (k + 1) % n, ++given) ++out[fractions[k].second];
-  // Floating-point error can make the floors overshoot: take the excess
-  // back from the smallest fractions.
-  for (std::size_t k = n; given > total;) {
-    k = k == 0 ? n - 1 : k - 1;
+  for (std::int64_t k = 0; k < rest; ++k) ++out[fractions[static_cast<std::size_t>(k)].second];
+  // Too much given: take it back from the smallest fractions, one pass.
+  std::int64_t excess = -rest;
+  for (std::size_t k = n; excess > 0 && k-- > 0;) {
     std::int64_t& part = out[fractions[k].second];
-    if (part > 0) --part, --given;
+    if (part > 0) --part, --excess;
   }
+  if (excess > 0) out[heaviest] -= excess;  // keeps the sum exact
 }
 
 class SampleWriter {

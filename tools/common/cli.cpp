@@ -215,6 +215,29 @@ void print_info(const Profile& p, std::ostream& out) {
   out << "samples: " << p.sample_count() << ", stacks: " << p.stack_count() - 1 << '\n';
 }
 
+po::options_description json_options(formats::ReadOptions& r, formats::WriteOptions& w) {
+  po::options_description d("JSON options (DeepFlow ProfileTracing, see fg-json(5))");
+  d.add_options()
+      ("deepflow-event", po::value<std::string>()->value_name("EVENT")->notifier([&r](const std::string& v) {
+         r.deepflow.event = v;
+       }),
+       "what the values measure: on-cpu (default), off-cpu (microseconds), mem-alloc, mem-inuse (bytes) or TYPE/UNIT")
+      ("thread-as", po::value<std::string>()->value_name("frame|label|fold")->notifier([&r](const std::string& v) {
+         if (v == "frame") r.deepflow.thread_as = formats::ThreadAs::kFrame;
+         else if (v == "label") r.deepflow.thread_as = formats::ThreadAs::kLabel;
+         else if (v == "fold") r.deepflow.thread_as = formats::ThreadAs::kFold;
+         else throw UsageError("--thread-as " + v + ": expected frame, label or fold");
+       }),
+       "[t] thread nodes become frames (default), a 'thread' label, or nothing (threads merged)")
+      ("lenient", po::bool_switch(&r.deepflow.lenient),
+       "keep nodes whose parent is missing under an [orphaned] frame instead of failing")
+      ("root-name", po::value<std::string>(&w.json.root_name)->value_name("NAME"),
+       "name of the root node written (default: the input's root, else the input's name, else Total)")
+      ("json-envelope", po::bool_switch(&w.json.envelope),
+       "wrap the nodes in DeepFlow's response object {\"OPT_STATUS\", \"result\", ...}");
+  return d;
+}
+
 Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o) {
   Diagnostics::Sink sink;
   if (!o.quiet) sink = [tool](const std::string& m) { std::cerr << tool << ": warning: " << m << '\n'; };

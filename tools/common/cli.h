@@ -35,7 +35,7 @@ struct CommonOptions {
   bool quiet = false;
   std::uint64_t max_inflated = 0;    ///< 0: the default limit
   bool info = false;                 ///< --info: summarise the input instead of converting
-  formats::ReadOptions read;         ///< format-specific reading options (symbolization, JFR events, naming)
+  formats::ReadOptions read;         ///< format-specific reading options (symbolization, JFR, DeepFlow)
 };
 
 /// --from, --strict, --max-inflated and the positional inputs.
@@ -70,6 +70,9 @@ void enable_notes(const std::string& tool, CommonOptions& o);
 /// The --info summary of a profile: format, sources, time span, the
 /// metadata's properties and each value column with its total.
 void print_info(const Profile& profile, std::ostream& out);
+/// DeepFlow / node-parent JSON: --deepflow-event, --thread-as, --lenient
+/// (reading) and --root-name, --json-envelope (writing).
+po::options_description json_options(formats::ReadOptions& r, formats::WriteOptions& w);
 
 /// Prints warnings as "<tool>: warning: ..." unless quiet.
 Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o);

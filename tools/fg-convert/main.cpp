@@ -25,6 +25,8 @@ Examples:
   fg-convert --info app.jfr
   fg-convert --alloc --total --to collapsed app.jfr -o alloc.folded
   fg-convert --wall --threads frame --time-from 10000 --time-to 20000 app.jfr -o wall.svg
+  fg-convert deepflow-response.json -o cpu.svg
+  fg-convert --to json --json-envelope cpu.pb.gz -o tree.json
 
 JFR recordings are read as async-profiler's converter reads them, with its
 option names; its --from/--to (time range) are --time-from/--time-to here,
@@ -47,6 +49,7 @@ int main(int argc, char** argv) {
         .add(fg::cli::flamegraph_options(write.flame))
         .add(fg::cli::report_options(write))
         .add(fg::cli::jfr_options(common.read.jfr))
+        .add(fg::cli::json_options(common.read, write))
         .add(fg::cli::info_options(common));
     if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
     write.value = common.value;

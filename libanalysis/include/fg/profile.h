@@ -34,13 +34,14 @@ enum class FrameKind : std::uint8_t {
   kC1Compiled,   ///< JIT-compiled at a lower tier, HotSpot C1 (`_[1]`)
   kCpp,          ///< C++ runtime code inside a managed runtime (the JVM)
   kWaker,        ///< waker stack of an off-CPU chain graph (`_[w]`)
+  kLibrary,      ///< a dynamic (shared) library's code (DeepFlow's `[l]`)
 };
 
 /// A short lower-case name for a kind, e.g. "kernel"; used in dumps.
 std::string_view frame_kind_name(FrameKind kind);
 /// The collapsed-stack annotation for a kind ("_[k]"; async-profiler's
 /// "_[0]" for interpreted and "_[1]" for C1-compiled frames), or "" when
-/// the kind has none (kNative, kCpp).
+/// the kind has none (kNative, kCpp, kLibrary).
 std::string_view frame_kind_suffix(FrameKind kind);
 /// The kind of a collapsed-stack annotation, if `suffix` is one ("_[j]").
 std::optional<FrameKind> frame_kind_from_suffix(std::string_view suffix);
