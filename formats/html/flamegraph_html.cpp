@@ -112,6 +112,10 @@ class Writer {
     append_script_string(buf_, value);
   }
   void number_field(std::string_view name, double value);
+  void int_field(std::string_view name, std::int64_t value) {
+    key(name);
+    append_int(buf_, value);
+  }
   void bool_field(std::string_view name, bool value) {
     key(name);
     buf_ += value ? "true" : "false";
@@ -147,7 +151,6 @@ void Writer::header_fields() {
   string_field("type", vt.type);
   string_field("unit", vt.unit);
   string_field("countName", !o_.count_name.empty() ? o_.count_name : vt.unit == "count" ? "samples" : vt.unit);
-  string_field("nameType", o_.name_type);
   key("sources");
   buf_ += '[';
   for (std::size_t i = 0; i < p_.metadata().sources.size(); ++i) {
@@ -240,11 +243,11 @@ void Writer::run() {
   buf_ += kFlameGraphTemplate.substr(0, marker);
   header_fields();
   name_fields(names);
-  number_field("scale", static_cast<double>(scale));
-  number_field("rootSelf", static_cast<double>(tree_.self(kRootStack, col_) / scale));
+  int_field("scale", scale);
+  int_field("rootSelf", tree_.self(kRootStack, col_) / scale);
   node_array(names, nodes, scale);
   if (base_) {
-    number_field("rootBase", static_cast<double>(tree_.self(kRootStack, *base_) / scale));
+    int_field("rootBase", tree_.self(kRootStack, *base_) / scale);
     value_array("base", *base_, nodes, scale);
   }
   buf_ += '}';
