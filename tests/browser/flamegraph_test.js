@@ -335,6 +335,9 @@ const cases = {
     const first = await page.locator('#table tbody tr').first().locator('td').allTextContents();
     check(first[5] === top && first[0] === selfOf[top].toLocaleString('en-US'), 'table row 1: ' + first + ', expected ' + top);
     check(!(await page.locator('#flame').isVisible()), 'the canvas is still shown beside the table');
+    await page.screenshot({ path: path.join(args.out, 'java-table.png'), fullPage: true });
+    await page.uncheck('#tableview');
+    await hover(page, await widest(page, 'tcp_sendmsg'));
     return { browser, page, problems };
   },
 };
