@@ -13,6 +13,7 @@
 #include "fg/granularity.h"
 #include "html/flamegraph_template.h"  // generated from formats/html/flamegraph.html
 #include "formats/html/script_escape.h"
+#include "formats/svg/flamegraph.h"
 #include "formats/svg/palette.h"
 
 namespace fg::formats::html {
@@ -150,7 +151,7 @@ void Writer::header_fields() {
   string_field("notes", o_.notes);
   string_field("type", vt.type);
   string_field("unit", vt.unit);
-  string_field("countName", !o_.count_name.empty() ? o_.count_name : vt.unit == "count" ? "samples" : vt.unit);
+  string_field("countName", svg::count_name(vt, o_));
   key("sources");
   buf_ += '[';
   for (std::size_t i = 0; i < p_.metadata().sources.size(); ++i) {
@@ -228,13 +229,7 @@ void Writer::value_array(std::string_view name, std::size_t column, const std::v
 }
 
 void Writer::run() {
-  const std::int64_t total = tree_.total(kRootStack, col_);
-  if (total <= 0) {
-    std::string where;
-    for (const std::string& s : p_.metadata().sources) where += s + ": ";
-    throw Error(where + "nothing to draw: the total of value column '" + p_.value_types()[col_].type +
-                "' is " + std::to_string(total));
-  }
+  svg::require_something_to_draw(tree_, col_);
   const std::vector<StackId> nodes = preorder(tree_);
   const NameTable names = name_table(p_, tree_, nodes);
   const std::int64_t scale = common_divisor(tree_, nodes, {col_, base_});
