@@ -139,6 +139,10 @@ const cases = {
     const expected = 'total: ' + total.toLocaleString('en-US') + ' samples, ' + pct(total, all) + ' of all';
     check(text.includes(expected), 'tooltip lacks "' + expected + '": ' + text);
     check(text.includes('self: ' + self.toLocaleString('en-US') + ' samples'), 'tooltip has the wrong self: ' + text);
+    // the colour is the SVG's: flamegraph.pl's palette from a hash of the name
+    const svg = execFileSync(args['fg-convert'], ['--to', 'svg', path.join(args.samples, 'go-cpu.folded')]).toString();
+    const fill = svg.split('<title>main.fibWorker (')[1].match(/fill="rgb\((\d+),(\d+),(\d+)\)"/).slice(1).join();
+    check((await pixel(page, node)).join() === fill, 'colour ' + (await pixel(page, node)) + ', the SVG has ' + fill);
     check((await page.locator('#meta').textContent()).includes('samples/go-cpu.folded'), 'header lacks the source file');
     check((await page.locator('#meta').textContent()).includes('samples (count)'), 'header lacks the value type and unit');
     return { browser, page, problems };
@@ -308,6 +312,9 @@ const cases = {
       check(legend.includes(k), 'legend lacks ' + k + ': ' + legend);
     const kernel = await widest(page, 'do_syscall_64');
     check((await hover(page, kernel)).includes('kind: kernel'), 'do_syscall_64 is not a kernel frame');
+    const svg = execFileSync(args['fg-convert'], ['--to', 'svg', '--colors=java', path.join(args.samples, 'java-annotated.folded')]).toString();
+    const fill = svg.split('<title>do_syscall_64 (')[1].match(/fill="rgb\((\d+),(\d+),(\d+)\)"/).slice(1).join();
+    check((await pixel(page, kernel)).join() === fill, 'kernel colour ' + (await pixel(page, kernel)) + ', the SVG has ' + fill);
     const jit = await widest(page, 'java/lang/Thread.run');
     const green = await pixel(page, jit);
     check(green[1] > green[0] && green[1] > green[2], 'a JIT frame is not green: ' + green);
