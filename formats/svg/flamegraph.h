@@ -7,6 +7,7 @@
 #pragma once
 
 #include <ostream>
+#include <string>
 
 #include "fg/call_tree.h"
 #include "fg/diagnostics.h"
