@@ -158,7 +158,7 @@ const cases = {
     await page.mouse.click(p.x, p.y);
     check((await state(page)).zoom === worker, 'click did not zoom to main.dataWorker');
     const r = await page.evaluate((i) => fgPage.rectOf(i), worker);
-    const width = await page.evaluate(() => fgPage.tree() && document.getElementById('flame').getBoundingClientRect().width);
+    const width = await page.evaluate(() => document.getElementById('flame').getBoundingClientRect().width);
     check(Math.abs(r.x) < 0.5 && Math.abs(r.x + r.w - width) < 0.5, 'zoomed frame does not fill the width: ' + JSON.stringify(r) + ' of ' + width);
     for (const fx of [0.002, 0.998]) {
       const text = await hover(page, worker, fx);
