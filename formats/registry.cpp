@@ -8,6 +8,7 @@
 #include "formats/deepflow/deepflow.h"
 #include "formats/dot/dot.h"
 #include "formats/dump/dump.h"
+#include "formats/html/flamegraph_html.h"
 #include "formats/jemalloc/jemalloc.h"
 #include "formats/jeprof_dot/jeprof_dot.h"
 #include "formats/jfr/jfr.h"
@@ -36,6 +37,9 @@ const std::vector<Format>& all_formats() {
        jfr::sniff, jfr::read, nullptr, false},
       {"svg", {".svg"}, "flame graph SVG, as flamegraph.pl draws it", nullptr, nullptr,
        svg::write_flamegraph, false},
+      {"html", {".html", ".htm"},
+       "interactive flame graph: one self-contained HTML page drawn on a canvas (zoom, search, icicle, reversed)",
+       nullptr, nullptr, html::write_flamegraph, false},
       {"top", {".top"}, "top table of functions (flat, flat%, sum%, cum, cum%), as go tool pprof -top",
        nullptr, nullptr, top::write_text, false, true},
       {"top-csv", {".csv"}, "the top table as CSV, values as integers in the column's unit", nullptr, nullptr,

@@ -15,6 +15,7 @@ packages=(
   libdw-dev libelf-dev
   libjemalloc-dev  # jeprof and libjemalloc, for bench/bench_jemalloc.py
   golang-go
+  chromium nodejs  # the HTML flame graph's browser tests (tests/browser)
 )
 
 sudo=""
@@ -23,3 +24,12 @@ if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${packages[@]}"
+
+# Debian ships npm apart from nodejs; NodeSource's nodejs includes it (and
+# conflicts with Debian's npm package), so install it only when missing.
+command -v npm >/dev/null || $sudo apt-get install -y -qq --no-install-recommends npm
+
+# playwright-core for tests/browser, pinned by its package-lock.json and
+# installed beside the tests; it drives Debian's chromium (no browser download).
+here="$(cd "$(dirname "$0")/.." && pwd)"
+(cd "$here/tests/browser" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)

@@ -349,16 +349,10 @@ void Writer::removed_frame(const Removed& m, const Canvas& c, std::int64_t base_
 }
 
 void Writer::run() {
-  const ValueType& vt = p_.value_types()[col_];
-  count_name_ = !o_.count_name.empty() ? o_.count_name : vt.unit == "count" ? "samples" : vt.unit;
+  require_something_to_draw(tree_, col_);
+  count_name_ = count_name(p_.value_types()[col_], o_);
   base_col_ = p_.base_of(col_);
   total_ = static_cast<double>(tree_.total(kRootStack, col_));
-  if (!(total_ > 0)) {
-    std::string where;
-    for (const std::string& s : p_.metadata().sources) where += s + ": ";
-    throw Error(where + "nothing to draw: the total of value column '" + vt.type + "' is " +
-                std::to_string(tree_.total(kRootStack, col_)));
-  }
 
   Canvas c;
   c.width = o_.width;
@@ -412,6 +406,20 @@ void Writer::run() {
 }
 
 }  // namespace
+
+std::string count_name(const ValueType& column, const FlameGraphOptions& options) {
+  if (!options.count_name.empty()) return options.count_name;
+  return column.unit == "count" ? "samples" : column.unit;
+}
+
+void require_something_to_draw(const CallTree& tree, std::size_t col) {
+  const std::int64_t total = tree.total(kRootStack, col);
+  if (total > 0) return;
+  std::string where;
+  for (const std::string& s : tree.profile().metadata().sources) where += s + ": ";
+  throw Error(where + "nothing to draw: the total of value column '" + tree.profile().value_types()[col].type +
+              "' is " + std::to_string(total));
+}
 
 void write_flamegraph(const Profile& profile, const WriteOptions& options, std::ostream& out,
                       Diagnostics&) {

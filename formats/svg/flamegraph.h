@@ -7,7 +7,9 @@
 #pragma once
 
 #include <ostream>
+#include <string>
 
+#include "fg/call_tree.h"
 #include "fg/diagnostics.h"
 #include "fg/profile.h"
 #include "formats/options.h"
@@ -18,5 +20,14 @@ namespace fg::formats::svg {
 /// --width, ...) and Error when the selected column has nothing to draw.
 void write_flamegraph(const Profile& profile, const WriteOptions& options, std::ostream& out,
                       Diagnostics& diagnostics);
+
+// Shared with the HTML flame graph (formats/html).
+
+/// What the values are called in frame titles: --countname, else "samples"
+/// for a count column, else the column's unit.
+std::string count_name(const ValueType& column, const FlameGraphOptions& options);
+/// Throws Error, naming the inputs, when column `col` of `tree` totals
+/// zero or less: there is nothing to draw.
+void require_something_to_draw(const CallTree& tree, std::size_t col);
 
 }  // namespace fg::formats::svg

@@ -1,0 +1,104 @@
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include "fg/error.h"
+#include "formats/html/flamegraph_html.h"
+#include "formats/html/script_escape.h"
+#include "test_util.h"
+
+using namespace fg;
+using namespace fg::formats;
+
+namespace {
+
+std::string page(const Profile& p, const WriteOptions& o = {}) {
+  std::ostringstream out;
+  Diagnostics d;
+  html::write_flamegraph(p, o, out, d);
+  return out.str();
+}
+
+std::string escaped(std::string_view text) {
+  std::string out;
+  html::append_script_string(out, text);
+  return out;
+}
+
+// The JSON the page carries, between its element's tags.
+std::string data_of(const std::string& html) {
+  const std::string open = "<script type=\"application/json\" id=\"fg-data\">";
+  const std::size_t begin = html.find(open) + open.size();
+  return html.substr(begin, html.find("</script>", begin) - begin);
+}
+
+}  // namespace
+
+TEST_CASE("script string escaping is the one path for text into the page") {
+  CHECK(escaped("plain") == "\"plain\"");
+  CHECK(escaped("</script><img src=x onerror=alert(1)>") ==
+        "\"\\u003c/script\\u003e\\u003cimg src=x onerror=alert(1)\\u003e\"");
+  CHECK(escaped("a&b\"c\\d") == "\"a\\u0026b\\\"c\\\\d\"");
+  CHECK(escaped("<!-- x") == "\"\\u003c!-- x\"");
+  CHECK(escaped(std::string("\x01\n\x7f", 3)) == "\"\\u0001\\u000a\\u007f\"");
+  CHECK(escaped("caf\xC3\xA9") == "\"caf\xC3\xA9\"");
+  CHECK(escaped("bad\xC3(") == "\"bad\\ufffd(\"");
+  CHECK(escaped("\xE2\x80\xA8|\xE2\x80\xA9") == "\"\\u2028|\\u2029\"");
+}
+
+TEST_CASE("the page carries the tree as a name table and three numbers a node") {
+  Profile p = test::folded("main;b 2\nmain;a;x 3\nmain 1\nother 4\n");
+  const std::string data = data_of(page(p));
+  // names sorted in flamegraph.pl's order; pre-order nodes: main a x b other
+  CHECK(data.find("\"names\":[\"a\",\"b\",\"main\",\"other\",\"x\"]") != std::string::npos);
+  CHECK(data.find("\"nodes\":[2,0,1,0,0,0,4,0,3,1,2,2,3,2,4]") != std::string::npos);
+  CHECK(data.find("\"scale\":1,") != std::string::npos);
+  CHECK(data.find("\"diff\":false") != std::string::npos);
+  CHECK(data.find("\"base\":") == std::string::npos);
+}
+
+TEST_CASE("values are divided by their common divisor") {
+  Profile p = test::folded("a;b 30000000\na 10000000\n");
+  const std::string data = data_of(page(p));
+  CHECK(data.find("\"scale\":10000000,") != std::string::npos);
+  CHECK(data.find("\"nodes\":[0,0,1,1,0,3]") != std::string::npos);
+}
+
+TEST_CASE("a diff profile carries the base column's own values") {
+  Profile p = test::folded("a;b 1 4\na 2 0\n");
+  const std::string data = data_of(page(p));
+  CHECK(data.find("\"diff\":true") != std::string::npos);
+  CHECK(data.find("\"nodes\":[0,0,0,1,0,4]") != std::string::npos);
+  CHECK(data.find("\"base\":[2,1]") != std::string::npos);
+}
+
+TEST_CASE("markup in names and options stays inside the data element, escaped") {
+  Profile p = test::folded("main;</script><img src=x onerror=alert(1)> 5\nmain;<!--x 1\n");
+  WriteOptions o;
+  o.flame.title = "</title><script>alert(1)</script>";
+  const std::string html = page(p, o);
+  const std::string data = data_of(html);
+  CHECK(data.find('<') == std::string::npos);
+  CHECK(data.find('>') == std::string::npos);
+  CHECK(html.find("<img") == std::string::npos);
+  CHECK(html.find("alert(1)</script>") == std::string::npos);
+  CHECK(page(p, o) == html);  // deterministic
+}
+
+TEST_CASE("frame kinds are kept apart in the name table") {
+  Profile p = test::folded("f_[j];g 1\nf;g_[k] 1\n");
+  const std::string data = data_of(page(p));
+  CHECK(data.find("\"names\":[\"f\",\"f\",\"g\",\"g\"]") != std::string::npos);
+  CHECK(data.find("\"nameKinds\":[0,2,0,1]") != std::string::npos);
+}
+
+TEST_CASE("options the page cannot honour are usage errors") {
+  Profile p = test::folded("a 1\n");
+  WriteOptions o;
+  o.flame.flame_chart = true;
+  CHECK_THROWS_AS(page(p, o), UsageError);
+  o = {};
+  o.flame.colors = "rainbow";
+  CHECK_THROWS_WITH_AS(page(p, o), doctest::Contains("--colors rainbow"), UsageError);
+  CHECK_THROWS_WITH_AS(page(test::folded("a 0\n")), doctest::Contains("nothing to draw"), Error);
+}
