@@ -36,7 +36,8 @@ std::string root_name(const Profile& p, const JsonWriteOptions& o) {
 class Writer {
  public:
   Writer(const Profile& p, const CallTree& tree, std::size_t column, std::ostream& out)
-      : p_(p), tree_(tree), col_(column), out_(out), texts_(p.frame_count()), made_(p.frame_count()) {}
+      : p_(p), tree_(tree), col_(column), base_(p.base_of(column)), out_(out), texts_(p.frame_count()),
+        made_(p.frame_count()) {}
 
   /// Writes the node list, root first; returns the invalid UTF-8 sequences replaced.
   std::uint64_t run(const std::string& root);
@@ -48,8 +49,15 @@ class Writer {
     std::size_t depth = 0;       // 0 for the root's children
   };
 
-  void record(std::string_view name, std::string_view id, std::string_view parent, std::int64_t self,
-              std::int64_t total);
+  void record(std::string_view name, std::string_view id, std::string_view parent,
+              const std::vector<StackId>& nodes);
+  // A node's value in column `c`: self or total, summed over the tree
+  // nodes written as one.
+  std::int64_t sum(const std::vector<StackId>& nodes, std::size_t c, bool total) const {
+    std::int64_t v = 0;
+    for (StackId n : nodes) v += total ? tree_.total(n, c) : tree_.self(n, c);
+    return v;
+  }
   void visit(const Work& w);
   void expand(const std::vector<StackId>& nodes, std::size_t depth);
   void append_int(std::int64_t v) {
@@ -77,6 +85,7 @@ class Writer {
   const Profile& p_;
   const CallTree& tree_;
   std::size_t col_;
+  std::optional<std::size_t> base_;  // a differential profile's base column
   std::ostream& out_;
   std::vector<std::string> texts_;
   std::vector<bool> made_;
@@ -88,8 +97,9 @@ class Writer {
   std::uint64_t replaced_ = 0;
 };
 
-void Writer::record(std::string_view name, std::string_view id, std::string_view parent, std::int64_t self,
-                    std::int64_t total) {
+void Writer::record(std::string_view name, std::string_view id, std::string_view parent,
+                    const std::vector<StackId>& nodes) {
+  const std::int64_t self = sum(nodes, col_, false), total = sum(nodes, col_, true);
   buf_ += first_ ? "{\"profile_location_str\":" : ",{\"profile_location_str\":";
   first_ = false;
   append_json_string(buf_, name, replaced_);
@@ -101,23 +111,27 @@ void Writer::record(std::string_view name, std::string_view id, std::string_view
   append_int(self);
   buf_ += ",\"total_value\":";
   append_int(total);
+  if (base_) {  // fg-diff: the base beside the new values, and the change
+    const std::int64_t base_total = sum(nodes, *base_, true);
+    buf_ += ",\"base_self_value\":";
+    append_int(sum(nodes, *base_, false));
+    buf_ += ",\"base_total_value\":";
+    append_int(base_total);
+    buf_ += ",\"delta_total_value\":";
+    append_int(total - base_total);
+  }
   buf_ += '}';
   if (buf_.size() > (1 << 20)) flush();
 }
 
 void Writer::visit(const Work& w) {
-  std::int64_t self = 0, total = 0;
-  for (StackId n : w.nodes) {
-    self += tree_.self(n, col_);
-    total += tree_.total(n, col_);
-  }
   hashes_.resize(w.depth + 1);
   ids_.resize(w.depth + 1);
   hashes_[w.depth] = w.depth == 0 ? node_id_hasher() : hashes_[w.depth - 1];
   if (w.depth > 0) hashes_[w.depth].update(";");
   hashes_[w.depth].update(w.text);
   ids_[w.depth] = node_id(hashes_[w.depth]);
-  record(w.text, ids_[w.depth], w.depth == 0 ? std::string_view() : ids_[w.depth - 1], self, total);
+  record(w.text, ids_[w.depth], w.depth == 0 ? std::string_view() : ids_[w.depth - 1], w.nodes);
   expand(w.nodes, w.depth + 1);
 }
 
@@ -128,7 +142,8 @@ void Writer::expand(const std::vector<StackId>& nodes, std::size_t depth) {
   std::vector<std::pair<std::string_view, StackId>> kids;
   for (StackId n : nodes)
     for (StackId c : tree_.children(n))
-      if (tree_.total(c, col_) != 0) kids.emplace_back(text_of(tree_.frame(c)), c);
+      if (tree_.total(c, col_) != 0 || (base_ && tree_.total(c, *base_) != 0))  // removed paths stay in a diff
+        kids.emplace_back(text_of(tree_.frame(c)), c);
   std::sort(kids.begin(), kids.end());
   std::size_t end = kids.size();
   while (end > 0) {
@@ -144,7 +159,7 @@ void Writer::expand(const std::vector<StackId>& nodes, std::size_t depth) {
 }
 
 std::uint64_t Writer::run(const std::string& root) {
-  record(root, "", "-1", tree_.self(kRootStack, col_), tree_.total(kRootStack, col_));
+  record(root, "", "-1", {kRootStack});
   expand({kRootStack}, 0);
   while (!work_.empty()) {
     Work w = std::move(work_.back());

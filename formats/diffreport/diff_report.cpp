@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fg/error.h"
+#include "formats/deepflow/json_escape.h"
 #include "formats/report/table_text.h"
 
 namespace fg::formats::diffreport {
@@ -100,6 +101,34 @@ void markdown(const Diff& d, const std::vector<Row>& rows, const ReportOptions& 
   }
 }
 
+void json(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, std::ostream& out) {
+  std::uint64_t replaced = 0;  // names were checked when read; counted, not reported
+  std::string j = "{\"base\":";
+  deepflow::append_json_string(j, o.base_name, replaced);
+  j += ",\"new\":";
+  deepflow::append_json_string(j, o.new_name, replaced);
+  const ValueType& t = d.profile.value_types()[1];
+  j += ",\"type\":";
+  deepflow::append_json_string(j, t.type, replaced);
+  j += ",\"unit\":";
+  deepflow::append_json_string(j, t.unit, replaced);
+  j += ",\"normalization\":";
+  deepflow::append_json_string(j, d.normalization, replaced);
+  j += ",\"ranked_by\":\"" + std::string(o.by_self ? "self" : "share") + "\"";
+  j += ",\"total\":{\"base\":" + std::to_string(d.base_total_raw) + ",\"new\":" + std::to_string(d.new_total) + "}";
+  j += ",\"functions\":[";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const FunctionDelta& f = *rows[i].f;
+    j += i ? ",{\"name\":" : "{\"name\":";
+    deepflow::append_json_string(j, f.name, replaced);
+    j += ",\"base_self\":" + std::to_string(f.base_self) + ",\"new_self\":" + std::to_string(f.new_self) +
+         ",\"self_delta\":" + std::to_string(rows[i].self_delta) + ",\"base_share\":" +
+         fixed(share(f.base_total, d.base_total), "%.4f") + ",\"new_share\":" +
+         fixed(share(f.new_total, d.new_total), "%.4f") + ",\"share_delta\":" + fixed(rows[i].share_delta, "%.4f") + "}";
+  }
+  out << j << "]}\n";
+}
+
 void csv(const Diff& d, const std::vector<Row>& rows, std::ostream& out) {
   out << "base_self,new_self,self_delta,base_share,new_share,share_delta,function\n";
   out << d.base_total_raw << ',' << d.new_total << ',' << d.new_total - d.base_total_raw << ",100,100,0,"
@@ -115,12 +144,13 @@ void csv(const Diff& d, const std::vector<Row>& rows, std::ostream& out) {
 }  // namespace
 
 void write_report(const Diff& d, const ReportOptions& o, std::ostream& out) {
-  if (o.format != "text" && o.format != "markdown" && o.format != "csv")
-    throw UsageError("--format " + o.format + ": expected text, markdown or csv");
+  if (o.format != "text" && o.format != "markdown" && o.format != "csv" && o.format != "json")
+    throw UsageError("--format " + o.format + ": expected text, markdown, csv or json");
   const std::vector<FunctionDelta> functions = function_deltas(d);
   const std::vector<Row> rows = ranked(d, functions, o);
   if (o.format == "text") text(d, rows, o, out);
   else if (o.format == "markdown") markdown(d, rows, o, out);
+  else if (o.format == "json") json(d, rows, o, out);
   else csv(d, rows, out);
 }
 

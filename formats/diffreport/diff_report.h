@@ -1,5 +1,5 @@
 // fg-diff's report: the totals before and after, then the functions that
-// changed most, as text, Markdown or CSV. Deterministic: the same diff gives
+// changed most, as text, Markdown, CSV or JSON. Deterministic: the same diff gives
 // the same bytes.
 #pragma once
 
@@ -12,7 +12,7 @@
 namespace fg::formats::diffreport {
 
 struct ReportOptions {
-  std::string format = "text";  ///< text | markdown | csv
+  std::string format = "text";  ///< text | markdown | csv | json
   std::size_t top = 10;         ///< rows; 0: every function that changed
   bool by_self = false;         ///< rank by the change of self value instead of share of the total
   double min_delta = 0;         ///< leave out changes under this many points of share (and self %)

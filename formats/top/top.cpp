@@ -10,6 +10,7 @@
 #include "fg/error.h"
 #include "fg/units.h"
 #include "formats/report/profile_labels.h"
+#include "formats/deepflow/json_escape.h"
 #include "formats/report/table_text.h"
 
 namespace fg::formats::top {
@@ -194,6 +195,32 @@ void write_all_columns(const Profile& p, const WriteOptions& o, std::ostream& ou
     }
     out << line << ' ' << row_name(rows.graph.nodes[n]) << '\n';
   }
+}
+
+void write_json(const Profile& p, const WriteOptions& o, std::ostream& out, Diagnostics&) {
+  Table t = make_table(p, o);
+  std::uint64_t replaced = 0;
+  std::string j = "{\"type\":";
+  deepflow::append_json_string(j, t.type, replaced);
+  j += ",\"unit\":";
+  deepflow::append_json_string(j, t.unit, replaced);
+  j += ",\"total\":" + std::to_string(t.graph.total) + ",\"dropped\":" + std::to_string(t.dropped) + ",\"rows\":[";
+  std::int64_t sum = 0;
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    const CallGraphNode& node = t.graph.nodes[t.rows[i]];
+    sum += node.flat;
+    auto pct = [&](std::int64_t v) {
+      std::string s = percent(v, t.graph.total);
+      s.pop_back();
+      return s;
+    };
+    j += i ? ",{\"name\":" : "{\"name\":";
+    deepflow::append_json_string(j, node.name, replaced);
+    j += ",\"flat\":" + std::to_string(node.flat) + ",\"flat_pct\":" + pct(node.flat) + ",\"sum_pct\":" + pct(sum) +
+         ",\"cum\":" + std::to_string(node.cum) + ",\"cum_pct\":" + pct(node.cum) + ",\"inline\":\"" +
+         (node.inlined ? "inline" : node.partly_inlined ? "partial-inline" : "") + "\"}";
+  }
+  out << j << "]}\n";
 }
 
 }  // namespace fg::formats::top

@@ -49,7 +49,7 @@ fg::cli::po::options_description diff_options(DiffCli& d) {
       ("total", fg::cli::po::bool_switch(&d.total), "rank the report by the change of share of the total (the default)")
       ("top", fg::cli::po::value<std::size_t>(&d.report.top)->value_name("N"),
        "functions in the report (default 10; 0: all that changed)")
-      ("format", fg::cli::po::value<std::string>(&d.report.format)->value_name("text|markdown|csv"),
+      ("format", fg::cli::po::value<std::string>(&d.report.format)->value_name("text|markdown|csv|json"),
        "form of --to report (default text)")
       ("fail-if", fg::cli::po::value<std::vector<std::string>>(&d.fail_if)->value_name("COND"),
        "exit 3 when COND holds: total>+5%, function:REGEX>+2% (points of share), or < for a drop; repeatable")

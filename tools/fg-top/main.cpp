@@ -38,9 +38,9 @@ int main(int argc, char** argv) {
         ("value", fg::cli::po::value<std::string>()->value_name("NAME|INDEX|all")->notifier(
              [&common](const std::string& v) { common.value = v; }),
          "value column (default: the profile's default, else the last); all: every column side by side")
-        ("format", fg::cli::po::value<std::string>(&format)->value_name("text|csv|markdown"),
-         "text (pprof's layout, the default), csv (header flat,flat%,sum%,cum,cum%,name; integer values) or "
-         "markdown");
+        ("format", fg::cli::po::value<std::string>(&format)->value_name("text|csv|markdown|json"),
+         "text (pprof's layout, the default), csv (header flat,flat%,sum%,cum,cum%,name; integer values), "
+         "markdown or json");
     fg::cli::po::options_description options;
     options.add(fg::cli::input_options(common))
         .add(out)
@@ -48,8 +48,8 @@ int main(int argc, char** argv) {
         .add(fg::cli::symbolization_options(common.read.symbolize))
         .add(fg::cli::filter_options(filters));
     if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
-    if (format != "text" && format != "csv" && format != "markdown")
-      throw fg::UsageError("--format " + format + ": expected text, csv or markdown");
+    if (format != "text" && format != "csv" && format != "markdown" && format != "json")
+      throw fg::UsageError("--format " + format + ": expected text, csv, markdown or json");
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
     const fg::Profile profile = fg::cli::read_filtered(common, filters, diagnostics);
     fg::formats::Output output(common.output, false);
@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
       write.value = common.value;
       if (format == "text") fg::formats::top::write_text(profile, write, output.stream(), diagnostics);
       else if (format == "csv") fg::formats::top::write_csv(profile, write, output.stream(), diagnostics);
+      else if (format == "json") fg::formats::top::write_json(profile, write, output.stream(), diagnostics);
       else fg::formats::top::write_markdown(profile, write, output.stream(), diagnostics);
     }
     output.commit();
