@@ -127,7 +127,7 @@ class SampleFilter {
       const std::string text = folded_text(frames);
       auto any = [&](const std::vector<filter::Pattern>& list) {
         return std::any_of(list.begin(), list.end(), [&](const filter::Pattern& r) {
-          if (text.size() <= filter::kRegexSubjectLimit || r.literal) return filter::regex_find(text, r);
+          if (text.size() <= filter::kRegexSubjectLimit || !r.literals.empty()) return filter::regex_find(text, r);
           return std::any_of(frames.begin(), frames.end(), [&](FrameId f) {
             return filter::regex_find(std::string(p_.frame_name(f)) + std::string(frame_kind_suffix(p_.frame(f).kind)), r);
           });

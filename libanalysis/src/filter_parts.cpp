@@ -12,12 +12,16 @@
 namespace fg::filter {
 
 bool regex_find(std::string_view s, const Pattern& p) {
-  if (p.literal) {
-    const std::string& l = *p.literal;
-    if (p.at_start && p.at_end) return s == l;
-    if (p.at_start) return s.substr(0, l.size()) == l;
-    if (p.at_end) return s.size() >= l.size() && s.substr(s.size() - l.size()) == l;
-    return s.find(l) != std::string_view::npos;
+  if (!p.literals.empty()) {
+    for (const Pattern::Literal& lit : p.literals) {
+      const std::string& l = lit.text;
+      if (lit.at_start && lit.at_end ? s == l
+          : lit.at_start             ? s.substr(0, l.size()) == l
+          : lit.at_end               ? s.size() >= l.size() && s.substr(s.size() - l.size()) == l
+                                     : s.find(l) != std::string_view::npos)
+        return true;
+    }
+    return false;
   }
   if (s.size() > kRegexSubjectLimit) s = s.substr(0, kRegexSubjectLimit);
   return std::regex_search(s.begin(), s.end(), p.re);
@@ -57,7 +61,25 @@ std::optional<Pattern> compile(const std::string& option, const std::string& tex
   } catch (const std::regex_error& e) {
     throw UsageError(option + " '" + text + "': not a regular expression: " + e.what());
   }
-  p.literal = literal_text(text, p.at_start, p.at_end);
+  // Alternatives split at each | outside brackets and escapes: a literal
+  // pattern only if every one of them is.
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\') ++i;
+    else if (text[i] == '|') parts.push_back(std::string_view(text).substr(start, i - start)), start = i + 1;
+  }
+  parts.push_back(std::string_view(text).substr(start));
+  for (std::string_view part : parts) {
+    Pattern::Literal lit;
+    std::optional<std::string> t = literal_text(part, lit.at_start, lit.at_end);
+    if (!t || t->empty()) {
+      p.literals.clear();
+      break;
+    }
+    lit.text = std::move(*t);
+    p.literals.push_back(std::move(lit));
+  }
   return p;
 }
 

@@ -24,9 +24,14 @@ inline constexpr std::size_t kRegexSubjectLimit = 8192;
 /// ("java\\.util", "^main\\.", "gc$"): those are searched as strings,
 /// many times faster than std::regex; the rest go to std::regex.
 struct Pattern {
+  struct Literal {
+    std::string text;
+    bool at_start = false, at_end = false;  ///< its ^ and $
+  };
   std::regex re;
-  std::optional<std::string> literal;  ///< the text, when the pattern is literal
-  bool at_start = false, at_end = false;  ///< a literal's ^ and $
+  /// The alternatives, when the pattern is literal text or literal texts
+  /// joined by | ("Parser|parse"); empty otherwise.
+  std::vector<Literal> literals;
 };
 
 /// Searches `s` (regex subjects capped at kRegexSubjectLimit bytes).

@@ -173,6 +173,21 @@ TEST_CASE("filter: the order is documented: hide before show_from, skip after bo
   CHECK(filtered("a;b;c;d;e 1\n", o) == "d;e 1\n");
 }
 
+TEST_CASE("filter: literal patterns and alternatives of them match as the regex would") {
+  // Searched as strings (fast), with the regex's meaning: anchors per
+  // alternative, escapes, and a | inside brackets that is no alternative.
+  const char* stacks = "main;parse;lex 5\nmain;runtime.gc 2\nmain;eval;add 4\nmain.x;y|z 1\n";
+  FilterOptions o;
+  o.focus = "^lex$|^add";
+  CHECK(filtered(stacks, o) == "main;eval;add 4\nmain;parse;lex 5\n");
+  o.focus = "runtime\\.gc|nothing";
+  CHECK(filtered(stacks, o) == "main;runtime.gc 2\n");
+  o.focus = "y\\|z";
+  CHECK(filtered(stacks, o) == "main.x;y|z 1\n");
+  o.focus = "[|]z";  // a regex, not two literals
+  CHECK(filtered(stacks, o) == "main.x;y|z 1\n");
+}
+
 TEST_CASE("filter: bad regular expressions name the option") {
   FilterOptions o;
   o.focus = "(";
