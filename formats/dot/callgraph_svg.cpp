@@ -14,30 +14,33 @@ namespace fg::formats::dot {
 
 namespace {
 
-struct GraphvizContext {
-  GVC_t* gvc = gvContext();
-  ~GraphvizContext() {
-    if (gvc) gvFreeContext(gvc);
-  }
-};
+// One Graphviz context for the process, never freed: Graphviz's pango
+// plugin keeps a static pointer into the context's font table from one
+// layout to the next, so a context freed after a graph leaves the next
+// layout reading freed memory (AddressSanitizer caught it in the damaged-
+// input sweep). Used only under the Graphviz lock.
+GVC_t* shared_context() {
+  static GVC_t* const gvc = gvContext();
+  return gvc;
+}
 
 }  // namespace
 
 void write_svg(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics&) {
   const std::string text = call_graph_dot(profile, options);
   GraphvizSession session;
-  GraphvizContext context;
-  if (!context.gvc) throw Error("callgraph-svg: Graphviz could not start");
+  GVC_t* const gvc = shared_context();
+  if (!gvc) throw Error("callgraph-svg: Graphviz could not start");
   std::unique_ptr<Agraph_t, int (*)(Agraph_t*)> graph(agmemread(text.c_str()), agclose);
   if (!graph) throw Error("callgraph-svg: Graphviz could not read the call graph: " + session.errors());
-  if (gvLayout(context.gvc, graph.get(), "dot") != 0)
+  if (gvLayout(gvc, graph.get(), "dot") != 0)
     throw Error("callgraph-svg: Graphviz could not lay out the call graph: " + session.errors());
   char* data = nullptr;
   unsigned int length = 0;
-  const int rendered = gvRenderData(context.gvc, graph.get(), "svg", &data, &length);
+  const int rendered = gvRenderData(gvc, graph.get(), "svg", &data, &length);
   if (rendered == 0 && data) out.write(data, length);
   if (data) gvFreeRenderData(data);
-  gvFreeLayout(context.gvc, graph.get());
+  gvFreeLayout(gvc, graph.get());
   if (rendered != 0) throw Error("callgraph-svg: Graphviz could not render SVG: " + session.errors());
 }
 
