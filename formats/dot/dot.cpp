@@ -18,8 +18,6 @@ namespace fg::formats::dot {
 
 namespace {
 
-constexpr std::size_t kMaxNodelets = 4;
-
 // pprof's dotColor: grey at 0, red toward +1, green toward -1; light for
 // backgrounds.
 std::string color(double score, bool background) {
@@ -85,13 +83,7 @@ Writer::Writer(const Profile& p, const WriteOptions& o) : p_(p), o_(o) {
   t_ = trim_call_graph(p, go, to);
   unit_ = p.value_types()[column_].unit;
   // pprof's selectOutputUnit: the smallest value shown decides.
-  std::int64_t min_value = 0;
-  for (std::uint32_t n : t_.nodes) {
-    std::int64_t v = std::llabs(t_.graph.nodes[n].flat);
-    if (v == 0) v = std::llabs(t_.graph.nodes[n].cum);
-    if (v > 0 && (min_value == 0 || v < min_value)) min_value = v;
-  }
-  output_unit_ = units::output_unit(min_value, t_.graph.total, unit_);
+  output_unit_ = units::output_unit(smallest_shown_value(t_.graph, t_.nodes), t_.graph.total, unit_);
   id_.assign(t_.graph.nodes.size(), 0);
   for (std::size_t i = 0; i < t_.nodes.size(); ++i) id_[t_.nodes[i]] = i + 1;
   has_out_.assign(t_.graph.nodes.size(), false);
@@ -226,7 +218,7 @@ bool Writer::nodelets(std::uint32_t n, std::size_t id) {
   // nodes their flat ones.
   const bool flat_tags = has_out_[n];
   sort_tags(tags.labels, flat_tags);
-  if (tags.labels.size() > kMaxNodelets) tags.labels.resize(kMaxNodelets);
+  if (tags.labels.size() > kMaxTagBoxes) tags.labels.resize(kMaxTagBoxes);
   auto numeric_of = [&](const std::string& key) -> const std::vector<GraphTag>* {
     for (const auto& [k, list] : tags.numeric)
       if (k == key) return &list;
@@ -249,17 +241,17 @@ bool Writer::nodelets(std::uint32_t n, std::size_t id) {
 // the box whose first value is nearest, shown as a range "min..max".
 std::vector<GraphTag> collapse(std::vector<GraphTag> tags, bool flat_tags) {
   sort_tags(tags, flat_tags);
-  if (tags.size() <= kMaxNodelets) return tags;
-  std::vector<std::vector<const GraphTag*>> groups(kMaxNodelets);
-  for (std::size_t i = 0; i < kMaxNodelets; ++i) groups[i].push_back(&tags[i]);
+  if (tags.size() <= kMaxTagBoxes) return tags;
+  std::vector<std::vector<const GraphTag*>> groups(kMaxTagBoxes);
+  for (std::size_t i = 0; i < kMaxTagBoxes; ++i) groups[i].push_back(&tags[i]);
   auto distance = [](const GraphTag& a, const GraphTag& b) {
     const double v = units::scale(b.value, b.unit, a.unit).value;
     return std::fabs(static_cast<double>(a.value) - v);
   };
-  for (std::size_t i = kMaxNodelets; i < tags.size(); ++i) {
+  for (std::size_t i = kMaxTagBoxes; i < tags.size(); ++i) {
     std::size_t best = 0;
     double d = distance(tags[i], *groups[0][0]);
-    for (std::size_t g = 1; g < kMaxNodelets; ++g) {
+    for (std::size_t g = 1; g < kMaxTagBoxes; ++g) {
       const double nd = distance(tags[i], *groups[g][0]);
       if (nd < d) best = g, d = nd;
     }

@@ -89,13 +89,7 @@ struct Scale {
   std::string from, to;
 };
 Scale scale_for(const Table& t) {
-  std::int64_t min_value = 0;
-  for (std::uint32_t n : t.rows) {
-    std::int64_t v = std::llabs(t.graph.nodes[n].flat);
-    if (v == 0) v = std::llabs(t.graph.nodes[n].cum);
-    if (v > 0 && (min_value == 0 || v < min_value)) min_value = v;
-  }
-  return {t.unit, units::output_unit(min_value, t.graph.total, t.unit)};
+  return {t.unit, units::output_unit(smallest_shown_value(t.graph, t.rows), t.graph.total, t.unit)};
 }
 
 std::string scaled(std::int64_t v, const Scale& s) { return units::scaled_label(v, s.from, s.to); }

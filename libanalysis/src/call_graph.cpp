@@ -204,6 +204,16 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
   return out;
 }
 
+std::int64_t smallest_shown_value(const CallGraph& g, const std::vector<std::uint32_t>& nodes) {
+  std::int64_t smallest = 0;
+  for (std::uint32_t n : nodes) {
+    std::int64_t v = std::llabs(g.nodes[n].flat);
+    if (v == 0) v = std::llabs(g.nodes[n].cum);
+    if (v > 0 && (smallest == 0 || v < smallest)) smallest = v;
+  }
+  return smallest;
+}
+
 namespace {
 
 std::vector<std::uint32_t> sorted(const CallGraph& g, bool cum_first) {

@@ -16,12 +16,6 @@ namespace fg {
 
 namespace {
 
-std::int64_t column_total(const Profile& p, std::size_t column) {
-  std::int64_t t = 0;
-  for (std::size_t i = 0; i < p.sample_count(); ++i) t += p.values(i)[column];
-  return t;
-}
-
 // The samples of a diff: one per call path and label set, in the order
 // they first appear, with the value of each side.
 struct Rows {
@@ -90,7 +84,7 @@ Diff diff_profiles(const Profile& base_in, const Profile& next_in, const DiffOpt
   add_side(next, o.new_column, 1, b, rows);
   std::vector<std::array<std::int64_t, 2>>& values = rows.values;
 
-  std::int64_t base_total_raw = column_total(base, o.base_column), new_total = column_total(next, o.new_column);
+  const std::int64_t base_total_raw = base.totals()[o.base_column], new_total = next.totals()[o.new_column];
   double scale = 1;
   std::string words;
   char buf[96];

@@ -14,7 +14,6 @@ namespace fg {
 
 namespace {
 
-constexpr std::size_t kMaxNodelets = 4;  // tag boxes drawn (and counted) per node
 
 // What a label set contributes to tags: its string labels joined as pprof
 // joins them, and its "bytes" numeric labels (the only numeric label pprof
@@ -265,7 +264,7 @@ TrimmedGraph trim_call_graph(const Profile& p, const CallGraphOptions& go, const
   if (o.node_count > 0) {
     std::size_t limit = o.node_count, count = 0;
     for (std::size_t i = 0; i < t.nodes.size(); ++i) {
-      count += std::min(count_tags(t.tags[t.nodes[i]]), kMaxNodelets) + 1;
+      count += std::min(count_tags(t.tags[t.nodes[i]]), kMaxTagBoxes) + 1;
       if (count >= limit) {
         limit = i + 1;
         break;

@@ -75,6 +75,11 @@ std::vector<CallGraphEdge> kept_edges(const Profile& profile, const CallGraph& g
                                       const std::vector<bool>& kept, double edge_fraction,
                                       const std::vector<bool>* callees = nullptr);
 
+/// The smallest value a report shows of `nodes`: each node's |flat|, or its
+/// |cum| when flat is 0; 0 when all are 0. pprof's selectOutputUnit chooses
+/// the report's unit from it (units::output_unit).
+std::int64_t smallest_shown_value(const CallGraph& graph, const std::vector<std::uint32_t>& nodes);
+
 /// Node indices sorted as pprof's top table sorts them: by |flat|
 /// descending, then by name.
 std::vector<std::uint32_t> top_order(const CallGraph& graph);

@@ -20,6 +20,10 @@
 
 namespace fg {
 
+/// Tag boxes drawn per node (and counted against --node-count), as pprof's
+/// maxNodelets.
+inline constexpr std::size_t kMaxTagBoxes = 4;
+
 struct GraphTag {
   std::string name;         ///< "k:v" lines joined by '\n', or the value with its unit
   std::int64_t flat = 0, cum = 0;
