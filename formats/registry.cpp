@@ -140,10 +140,15 @@ void warn_if_stacks_estimated(const Profile& profile, const Format& writer, Diag
   std::string where = sources.size() == 1 ? sources[0] + ": a call graph" : "a call graph among the merged inputs (";
   for (std::size_t i = 0; sources.size() != 1 && i < sources.size(); ++i) where += (i ? ", " : "") + sources[i];
   if (sources.size() != 1) where += ")";
+  std::string recursion;
+  if (const std::size_t n = jeprof_dot::recursive_edges(profile); n > 0)
+    recursion = " and leave out its " + std::to_string(n) +
+                " recursive edge(s) (calls back to a function already on the stack)";
   diagnostics.warn("stacks estimated from a call graph",
                    where + " has no stacks; the " + std::string(writer.name) +
                        " output shows stacks unfolded from it (each function's value split over its callees "
-                       "by edge weight), which are estimates; prefer the call graph views (dot, callgraph-svg, top, top-csv)");
+                       "by edge weight), which are estimates" + recursion +
+                       "; prefer the call graph views (dot, callgraph-svg, top, top-csv), which draw the graph as recorded");
 }
 
 void print_formats(std::ostream& out) {

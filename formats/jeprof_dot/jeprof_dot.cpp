@@ -1,5 +1,6 @@
 #include "formats/jeprof_dot/jeprof_dot.h"
 
+#include <cmath>
 #include <string>
 
 #include "fg/builder.h"
@@ -21,11 +22,17 @@ void warn_about(const UnfoldResult& r, const std::string& file, std::size_t limi
     d.warn("call graph too large to unfold",
            file + ": unfolding the call graph stopped at " + std::to_string(limit) +
                " stacks (64 per node and edge, plus 10,000); values further down stay with their callers");
-  if (r.recursive_edges > 0)
-    d.warn("recursive call graph",
-           file + ": " + std::to_string(r.recursive_edges) +
-               " recursive edge(s) (a call back to a function already on the stack) were not unfolded; "
-               "their weights, and the cum of the functions involved, come back only approximately");
+}
+
+// The graph's own numbers, as written (not reconciled), for the call graph
+// views: jeprof's nodes and edges come back from them exactly.
+RecordedCallGraph recorded_graph(const JeprofGraph& g, ProfileBuilder& b) {
+  RecordedCallGraph rec;
+  rec.total = std::llround(g.total);
+  for (const JeprofNode& n : g.nodes)
+    rec.nodes.push_back({b.frame(b.function(n.name, n.label)), std::llround(n.flat), std::llround(n.cum)});
+  for (const JeprofEdge& e : g.edges) rec.edges.push_back({e.caller, e.callee, std::llround(e.weight)});
+  return rec;
 }
 
 }  // namespace
@@ -41,7 +48,8 @@ Sniff sniff(std::string_view head, std::string_view) {
 
 Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
   const std::string text = read_all(input);
-  const JeprofGraph graph = reconcile(parse_jeprof_graph(text, input.name()));
+  const JeprofGraph recorded = parse_jeprof_graph(text, input.name());
+  const JeprofGraph graph = reconcile(recorded);
   ProfileBuilder b({ValueType{graph.value_type, graph.value_unit}});
   Metadata& m = b.metadata();
   m.source_format = "jeprof-dot";
@@ -54,7 +62,16 @@ Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
   const std::size_t limit = unfold_limit(graph);
   const UnfoldResult r = unfold(graph, b, limit);
   warn_about(r, input.name(), limit, diagnostics);
+  if (r.recursive_edges > 0)
+    m.properties.emplace_back(std::string(kRecursiveEdgesProperty), std::to_string(r.recursive_edges));
+  b.set_recorded_graph(recorded_graph(recorded, b));
   return std::move(b).finish();
+}
+
+std::size_t recursive_edges(const Profile& profile) {
+  for (const auto& [key, value] : profile.metadata().properties)
+    if (key == kRecursiveEdgesProperty) return std::stoul(value);
+  return 0;
 }
 
 bool unfolded(const Profile& profile) {

@@ -1,6 +1,7 @@
 #include "fg/builder.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "fg/error.h"
 
@@ -164,6 +165,22 @@ StackId ProfileBuilder::add_node(StackId parent, FrameId frame,
 void ProfileBuilder::reserve_stacks(std::size_t n) {
   profile_.stacks_.reserve(n);
   stack_flags_.reserve(n);
+}
+
+void ProfileBuilder::set_recorded_graph(RecordedCallGraph graph) {
+  for (const RecordedCallGraph::Node& n : graph.nodes)
+    if (n.frame >= profile_.frames_.size()) throw Error("recorded call graph: frame out of range");
+  for (const RecordedCallGraph::Edge& e : graph.edges)
+    if (e.caller >= graph.nodes.size() || e.callee >= graph.nodes.size())
+      throw Error("recorded call graph: edge to a node out of range");
+  if (graph.column >= profile_.value_types_.size()) throw Error("recorded call graph: column out of range");
+  // Every sum a view makes of the graph's values stays inside 64 bits.
+  double magnitude = std::fabs(static_cast<double>(graph.total));
+  for (const RecordedCallGraph::Node& n : graph.nodes)
+    magnitude += std::fabs(static_cast<double>(n.flat)) + std::fabs(static_cast<double>(n.cum));
+  for (const RecordedCallGraph::Edge& e : graph.edges) magnitude += std::fabs(static_cast<double>(e.weight));
+  if (magnitude >= 0x1p62) throw Error("recorded call graph: values too large (their magnitudes add up past 2^62)");
+  profile_.recorded_graph_ = std::make_shared<const RecordedCallGraph>(std::move(graph));
 }
 
 Profile ProfileBuilder::finish() && {

@@ -95,6 +95,39 @@ std::vector<std::uint32_t> packed_nodes(const Profile& p, const CallGraph& g) {
   return packed;
 }
 
+// The call graph of a recorded graph: `g` has a node per frame key; keep
+// the nodes the recording names, with its values and edges.
+void take_recorded(const RecordedCallGraph& rec, bool with_edges, CallGraph& g) {
+  std::vector<std::uint32_t> renumber(g.nodes.size(), kNoNode);
+  std::vector<CallGraphNode> nodes;
+  std::vector<std::uint32_t> node_of_record(rec.nodes.size());
+  for (std::size_t i = 0; i < rec.nodes.size(); ++i) {
+    const std::uint32_t old = g.node_of_frame[rec.nodes[i].frame];
+    if (renumber[old] == kNoNode) {
+      renumber[old] = static_cast<std::uint32_t>(nodes.size());
+      nodes.push_back(std::move(g.nodes[old]));
+    }
+    const std::uint32_t n = renumber[old];
+    node_of_record[i] = n;
+    nodes[n].flat += rec.nodes[i].flat;
+    nodes[n].cum += rec.nodes[i].cum;
+    g.flat_sum += rec.nodes[i].flat;
+  }
+  for (std::uint32_t& n : g.node_of_frame) n = renumber[n];
+  g.nodes = std::move(nodes);
+  if (with_edges) {
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> index;
+    for (const RecordedCallGraph::Edge& e : rec.edges) {
+      const std::uint32_t a = node_of_record[e.caller], b = node_of_record[e.callee];
+      auto [it, added] = index.try_emplace({a, b}, g.edges.size());
+      if (added) g.edges.push_back({a, b, 0, false, false});
+      g.edges[it->second].weight += e.weight;
+    }
+  }
+  g.total = rec.total;
+  g.recorded = true;
+}
+
 }  // namespace
 
 CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
@@ -125,6 +158,11 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
       g.nodes[it->second].inlined = false;
     }
     node_of[f] = it->second;
+  }
+  if (const RecordedCallGraph* rec = p.recorded_graph();
+      rec && rec->column == o.column && o.granularity == Granularity::kFunction) {
+    take_recorded(*rec, o.edges, g);
+    return g;
   }
 
   // Each sample walked from its leaf up: a node (and an edge) counts once
@@ -170,31 +208,44 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
                                       const std::vector<bool>& kept, double edge_fraction,
                                       const std::vector<bool>* callees) {
   std::vector<CallGraphEdge> edges;
-  EdgeCounter counter(edges);
-  // Each frame's node, or kDropped: one lookup per step up a stack.
-  constexpr std::uint32_t kDropped = UINT32_MAX;
-  std::vector<std::uint32_t> packed = packed_nodes(p, g);
-  for (std::uint32_t& x : packed)
-    if (!kept[x >> 1]) x = kDropped;
-  for (std::size_t i = 0; i < p.sample_count(); ++i) {
-    const std::int64_t v = p.values(i)[column];
-    if (v == 0) continue;
-    const auto stamp = static_cast<std::uint32_t>(i);
-    // From the leaf up: each kept node and the next kept node above it.
-    std::uint32_t callee = UINT32_MAX;
-    bool callee_inlined = false, skipped = false;
-    for (StackId at = p.sample(i).stack; at != kRootStack; at = p.stack(at).parent) {
-      const std::uint32_t x = packed[p.stack(at).frame];
-      if (x == kDropped) {
-        skipped = true;
-        continue;
+  if (g.recorded) {
+    const RecordedCallGraph& rec = *p.recorded_graph();
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> index;
+    for (const RecordedCallGraph::Edge& e : rec.edges) {
+      const std::uint32_t a = g.node_of_frame[rec.nodes[e.caller].frame];
+      const std::uint32_t b = g.node_of_frame[rec.nodes[e.callee].frame];
+      if (!kept[a] || !kept[b] || (callees && !(*callees)[b])) continue;
+      auto [it, added] = index.try_emplace({a, b}, edges.size());
+      if (added) edges.push_back({a, b, 0, false, false});
+      edges[it->second].weight += e.weight;
+    }
+  } else {
+    EdgeCounter counter(edges);
+    // Each frame's node, or kDropped: one lookup per step up a stack.
+    constexpr std::uint32_t kDropped = UINT32_MAX;
+    std::vector<std::uint32_t> packed = packed_nodes(p, g);
+    for (std::uint32_t& x : packed)
+      if (!kept[x >> 1]) x = kDropped;
+    for (std::size_t i = 0; i < p.sample_count(); ++i) {
+      const std::int64_t v = p.values(i)[column];
+      if (v == 0) continue;
+      const auto stamp = static_cast<std::uint32_t>(i);
+      // From the leaf up: each kept node and the next kept node above it.
+      std::uint32_t callee = UINT32_MAX;
+      bool callee_inlined = false, skipped = false;
+      for (StackId at = p.sample(i).stack; at != kRootStack; at = p.stack(at).parent) {
+        const std::uint32_t x = packed[p.stack(at).frame];
+        if (x == kDropped) {
+          skipped = true;
+          continue;
+        }
+        const std::uint32_t n = x >> 1;
+        if (callee != UINT32_MAX && callee != n && (!callees || (*callees)[callee]))
+          counter.add(n, callee, callee_inlined, skipped, v, stamp);
+        callee = n;
+        callee_inlined = x & 1;
+        skipped = false;
       }
-      const std::uint32_t n = x >> 1;
-      if (callee != UINT32_MAX && callee != n && (!callees || (*callees)[callee]))
-        counter.add(n, callee, callee_inlined, skipped, v, stamp);
-      callee = n;
-      callee_inlined = x & 1;
-      skipped = false;
     }
   }
   const std::int64_t cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(g.flat_sum) * edge_fraction));

@@ -101,7 +101,7 @@ std::vector<NodeTags> collect_tags(const Profile& p, const CallGraph& g, std::si
     bool leaf = true;
     for (StackId at = p.sample(i).stack; at != kRootStack; at = p.stack(at).parent) {
       const std::uint32_t n = g.node_of_frame[p.stack(at).frame];
-      if (kept[n]) {
+      if (n != kNoNode && kept[n]) {
         if (leaf) collector.add(n, info, v, true);
         if (seen[n] != stamp) {
           seen[n] = stamp;
@@ -247,9 +247,10 @@ TrimmedGraph trim_call_graph(const Profile& p, const CallGraphOptions& go, const
   t.node_cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(flat_sum) * o.node_fraction));
   t.edge_cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(flat_sum) * o.edge_fraction));
 
-  // Nodes with a value, then those at or over the node cutoff.
+  // Nodes with a value (or that a recorded graph drew, though its printed
+  // values round to 0), then those at or over the node cutoff.
   for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
-    if (g.nodes[n].flat == 0 && g.nodes[n].cum == 0) continue;
+    if (g.nodes[n].flat == 0 && g.nodes[n].cum == 0 && !g.recorded) continue;
     if (std::llabs(g.nodes[n].cum) < t.node_cutoff) ++t.dropped_nodes;
     else t.nodes.push_back(n);
   }

@@ -2,6 +2,7 @@
 
 #include "fg/builder.h"
 #include "fg/call_graph.h"
+#include "fg/error.h"
 #include "test_util.h"
 
 using namespace fg;
@@ -68,4 +69,68 @@ TEST_CASE("top order: flat, then name; or cum, then name") {
   for (auto n : top_order_by_cum(g)) cum.push_back(g.nodes[n].name);
   CHECK(flat == std::vector<std::string>{"c", "b", "a", "d"});
   CHECK(cum == std::vector<std::string>{"c", "a", "b", "d"});
+}
+
+namespace {
+// A graph-shaped recording: f calls itself and g; the stacks reconstructed
+// from it (here one stack, as an unfolding would give) cannot say so.
+Profile recorded_profile() {
+  ProfileBuilder b(std::vector<ValueType>{{"space", "bytes"}});
+  const FrameId main = b.frame("main"), f = b.frame("f"), g = b.frame("g"), extra = b.frame("[dropped]");
+  const std::vector<std::int64_t> v{10};
+  b.add_sample(std::vector<FrameId>{main, f, g}, v);
+  b.add_sample(std::vector<FrameId>{main, extra}, std::vector<std::int64_t>{1});
+  RecordedCallGraph rec;
+  rec.total = 12;
+  rec.nodes = {{main, 0, 11}, {f, 1, 11}, {g, 9, 9}};
+  rec.edges = {{0, 1, 11}, {1, 1, 7}, {1, 2, 9}};
+  b.set_recorded_graph(std::move(rec));
+  return std::move(b).finish();
+}
+}  // namespace
+
+TEST_CASE("call graph: a recorded graph is drawn as recorded, per function only") {
+  Profile p = recorded_profile();
+  REQUIRE(p.recorded_graph() != nullptr);
+  CallGraph g = build_call_graph(p, {});
+  CHECK(g.recorded);
+  REQUIRE(g.nodes.size() == 3);  // the frame the recording did not name has no node
+  CHECK(g.total == 12);
+  CHECK(g.flat_sum == 10);
+  CHECK(node(g, "f").flat == 1);
+  CHECK(node(g, "f").cum == 11);
+  CHECK(node(g, "g").flat == 9);
+  CHECK(edge(g, "f", "f") == 7);  // the recorded self-edge
+  CHECK(edge(g, "f", "g") == 9);
+  CHECK(edge(g, "main", "f") == 11);
+
+  std::vector<bool> kept(g.nodes.size(), true);
+  for (std::size_t n = 0; n < g.nodes.size(); ++n) kept[n] = g.nodes[n].name != "main";
+  auto edges = kept_edges(p, g, 0, kept, 0.8);  // cut-off 8 of the flat sum 10
+  REQUIRE(edges.size() == 1);
+  CHECK(g.nodes[edges[0].caller].name == "f");
+  CHECK(g.nodes[edges[0].callee].name == "g");
+  CHECK(edges[0].weight == 9);
+
+  CallGraphOptions per_line;
+  per_line.granularity = Granularity::kLine;
+  CallGraph from_stacks = build_call_graph(p, per_line);
+  CHECK(!from_stacks.recorded);
+  CHECK(from_stacks.total == 11);
+  CHECK(node(from_stacks, "g").flat == 10);
+}
+
+TEST_CASE("recorded graph: frames and nodes out of range, and values past 2^62, are refused") {
+  ProfileBuilder b(std::vector<ValueType>{{"space", "bytes"}});
+  const FrameId f = b.frame("f");
+  RecordedCallGraph bad_frame;
+  bad_frame.nodes = {{f + 1, 0, 0}};
+  CHECK_THROWS_AS(b.set_recorded_graph(bad_frame), Error);
+  RecordedCallGraph bad_edge;
+  bad_edge.nodes = {{f, 0, 0}};
+  bad_edge.edges = {{0, 1, 1}};
+  CHECK_THROWS_AS(b.set_recorded_graph(bad_edge), Error);
+  RecordedCallGraph huge;
+  huge.nodes = {{f, std::int64_t(1) << 61, std::int64_t(1) << 61}};
+  CHECK_THROWS_AS(b.set_recorded_graph(huge), Error);
 }

@@ -118,9 +118,28 @@ TEST_CASE("jeprof-dot: objects, self-recursion and dropped callees") {
   CHECK(p.value_types()[0].type == "objects");
   // f's 90 objects beyond its flat went to callees jeprof did not draw.
   CHECK(test::collapsed(p) == "main;f 10\nmain;f;[callees dropped by jeprof] 90\n");
+  // Reading warns of nothing; the views that show stacks name the edge
+  // they leave out, and --strict makes that an error.
+  CHECK(warnings.empty());
+  CHECK(recursive_edges(p) == 1);
+  Diagnostics d(false, [&](const std::string& m) { warnings.push_back(m); });
+  formats::warn_if_stacks_estimated(p, *formats::find_format("collapsed"), d);
   REQUIRE(warnings.size() == 1);
-  CHECK(warnings[0].find("1 recursive edge(s)") != std::string::npos);
-  CHECK_THROWS_AS(read_dot(text, nullptr, true), Error);
+  CHECK(warnings[0].find("leave out its 1 recursive edge(s)") != std::string::npos);
+  Diagnostics strict(true, [](const std::string&) {});
+  CHECK_THROWS_AS(formats::warn_if_stacks_estimated(p, *formats::find_format("collapsed"), strict), Error);
+  // The call graph views draw the graph as recorded, the self-edge included.
+  const CallGraph g = build_call_graph(p, {});
+  CHECK(g.recorded);
+  REQUIRE(g.nodes.size() == 2);
+  CHECK(g.total == 100);
+  CHECK(g.nodes[1].name == "f");
+  CHECK(g.nodes[1].flat == 10);
+  CHECK(g.nodes[1].cum == 100);
+  REQUIRE(g.edges.size() == 2);
+  CHECK(g.edges[1].caller == 1);
+  CHECK(g.edges[1].callee == 1);
+  CHECK(g.edges[1].weight == 50);
 }
 
 TEST_CASE("jeprof-dot: a hostile graph of many diamonds stays within the stack limit") {

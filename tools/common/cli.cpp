@@ -274,7 +274,7 @@ Profile apply_remaining_filters(Profile p, FilterOptions filters) {
     filters.time_from.clear();
     filters.time_to.clear();
   }
-  if (filters.empty() && !filters.relative) return p;
+  if (!filters_change(p, filters)) return p;
   return apply_filters(p, filters);
 }
 

@@ -73,6 +73,9 @@ class ProfileBuilder {
   std::size_t stack_count() const { return profile_.stacks_.size(); }
   const Profile& peek() const { return profile_; }
 
+  /// Keeps the call graph a graph-shaped input recorded (see
+  /// RecordedCallGraph); its frames must be frames of this builder.
+  void set_recorded_graph(RecordedCallGraph graph);
   /// The finished profile; the builder must not be used afterwards.
   Profile finish() &&;
 

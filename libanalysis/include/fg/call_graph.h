@@ -49,8 +49,14 @@ struct CallGraph {
   /// profile (those labelled kDiffBaseLabel) when there are any.
   std::int64_t total = 0;
   std::int64_t flat_sum = 0;  ///< the nodes' flat values summed: pprof's base for the node and edge cut-offs
-  std::vector<std::uint32_t> node_of_frame;  ///< the node of each frame of the profile
+  /// The node of each frame of the profile; kNoNode for a frame that a
+  /// recorded graph has no node for.
+  std::vector<std::uint32_t> node_of_frame;
+  /// Drawn from the profile's RecordedCallGraph rather than its stacks.
+  bool recorded = false;
 };
+
+inline constexpr std::uint32_t kNoNode = UINT32_MAX;
 
 /// The label key that marks the negated base samples of a delta profile
 /// (pprof's own, so that pprof reads such profiles the same way).
@@ -62,14 +68,20 @@ struct CallGraphOptions {
   bool edges = true;  ///< false: leave CallGraph::edges empty (views that redraw them with kept_edges())
 };
 
-/// Builds the call graph of one value column of `profile`.
+/// Builds the call graph of one value column of `profile`. When the
+/// profile carries a RecordedCallGraph of that column and the granularity
+/// is per function, the nodes, values and edges are the recorded ones (the
+/// frames the recording did not name get no node); otherwise they are
+/// computed from the samples.
 CallGraph build_call_graph(const Profile& profile, const CallGraphOptions& options);
 
 /// The edges among the `kept` nodes only, as pprof redraws a graph after
 /// dropping nodes: a kept node's nearest kept caller on each stack becomes
 /// its caller (a residual edge when nodes were skipped between them), each
 /// edge counted once per sample; then edges whose |weight| is under
-/// `edge_fraction` of the total are dropped. With `callees`, only the edges
+/// `edge_fraction` of the total are dropped. For a recorded graph, the
+/// recorded edges between kept nodes (a graph does not say which paths
+/// ran through a dropped node). With `callees`, only the edges
 /// into those nodes are counted (a view that needs no others saves the work).
 std::vector<CallGraphEdge> kept_edges(const Profile& profile, const CallGraph& graph, std::size_t column,
                                       const std::vector<bool>& kept, double edge_fraction,
