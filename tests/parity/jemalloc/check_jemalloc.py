@@ -6,7 +6,9 @@ usage: check_jemalloc.py FG_CONVERT collapsed DUMP COLUMN
        check_jemalloc.py FG_CONVERT top DUMP COLUMN
            fg --to top-csv vs jeprof --text, flat and cum per function
        check_jemalloc.py FG_CONVERT threadN DUMP COLUMN
-           the samples fg labels thread=tN vs jeprof --collapsed --thread=N
+           the samples fg labels thread=tN vs jeprof --collapsed --thread=N,
+           each stack within 5% (fg splits t*: values in proportion to the
+           threads, jeprof unsamples each tN: line alone)
        check_jemalloc.py FG_CONVERT buildid DUMP COLUMN
            as collapsed, with the binaries stripped and their DWARF in
            separate files found by build-id (DEBUGDIR/.build-id/xx/rest.debug)
@@ -36,6 +38,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUR_MODULES = ("jemwork", "libjemshapes.so")
 FOREIGN = "[foreign]"
+THREAD_SHARE = 0.05
 UNSYMBOLIZED = re.compile(r"^(.*)\+0x[0-9a-f]+$")
 
 
@@ -250,8 +253,15 @@ def check_collapsed(fg, tmp, dump, column, thread=None, with_fg_diff=False):
     bad = []
     for k in sorted(set(mine) | set(want)):
         (a, na), (b, nb) = mine.get(k, (0, 0)), want.get(k, (0, 0))
-        # jeprof truncates each of its lines; fg rounds each of its samples
-        if abs(a - b) > max(1, na + nb):
+        # jeprof truncates each of its lines; fg rounds each of its samples.
+        # Per thread, jeprof unsamples each tN: line on its own, fg splits
+        # the stack's t*: value over its threads in proportion to them: the
+        # two differ by the threads' differing mean sizes (README.md), a
+        # bound of THREAD_SHARE of the value.
+        slack = max(1, na + nb)
+        if thread is not None:
+            slack = max(slack, THREAD_SHARE * max(abs(a), abs(b)))
+        if abs(a - b) > slack:
             bad.append("  %s\n    fg %d (%d lines), jeprof %d (%d lines)" % (";".join(k), a, na, b, nb))
     total_a, total_b = sum(v[0] for v in mine.values()), sum(v[0] for v in want.values())
     print("%s %s: %d stacks, fg total %d, jeprof total %d" % (dump, column, len(want), total_a, total_b))
