@@ -74,6 +74,15 @@ double min_width_value(const Profile& p, std::size_t col, const FlameGraphOption
   return min_width_value(static_cast<double>(p.totals()[col]), o);
 }
 
+// What a frame's name becomes in the SVG, made once per frame rather than
+// once per rectangle: a deep graph draws one frame at thousands of places.
+struct NameText {
+  std::string escaped;  // the name through xml_escape
+  bool plain = false;   // ASCII that escaping leaves as it is: a prefix of n chars is n bytes
+  bool has_colour = false;
+  Rgb colour;           // the frame's colour outside a differential graph
+};
+
 class Writer {
  public:
   Writer(const Profile& p, const CallTree& tree, std::size_t col, const FlameGraphOptions& o,
@@ -94,7 +103,10 @@ class Writer {
   std::vector<Removed> removed_frames(const Canvas& c, const FlameLayoutOptions& lo, double band_left);
   void removed_frame(const Removed& r, const Canvas& c, std::int64_t base_total);
   double frame_y(std::uint32_t depth, const Canvas& c) const;
-  void frame_text(std::string_view name, double x1, double width, double y1, double y2);
+  void frame_text(std::string_view name, double x1, double width, double y1, double y2,
+                  const NameText* cached = nullptr);
+  // The frame's NameText; valid until the next call.
+  NameText& name_text(FrameId f);
   void flush(bool force = false) {
     if (!force && buf_.size() < (1 << 20)) return;
     out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
@@ -111,7 +123,23 @@ class Writer {
   std::string count_name_;
   double total_ = 0;
   std::optional<std::size_t> base_col_;  // the base column of a differential graph
+  std::vector<std::uint32_t> name_slot_;  // per frame: index into names_ + 1, or 0
+  std::vector<NameText> names_;
 };
+
+NameText& Writer::name_text(FrameId f) {
+  if (name_slot_.empty()) name_slot_.assign(p_.frame_count(), 0);
+  std::uint32_t& slot = name_slot_[f];
+  if (slot != 0) return names_[slot - 1];
+  NameText t;
+  const std::string_view name = p_.frame_name(f);
+  xml_escape(t.escaped, name);
+  t.plain = t.escaped == name &&
+            std::all_of(name.begin(), name.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x80; });
+  names_.push_back(std::move(t));
+  slot = static_cast<std::uint32_t>(names_.size());
+  return names_.back();
+}
 
 void Writer::text(const char* id, double x, double y, std::string_view content, const char* extra) {
   buf_ += "<text id=\"";
@@ -192,6 +220,7 @@ void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layou
   const bool root = r.node == kRootStack;
   const FrameId f = root ? 0 : tree_.frame(r.node);
   std::string_view name = root ? std::string_view("all") : p_.frame_name(f);
+  NameText* cached = root ? nullptr : &name_text(f);
 
   if (layout.diff && base_col_) {
     // The details line shows these on hover; the title stays flamegraph.pl's.
@@ -210,7 +239,8 @@ void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layou
   } else {
     buf_ += "<g>\n<title>";
   }
-  xml_escape(buf_, name);
+  if (cached) buf_ += cached->escaped;
+  else xml_escape(buf_, name);
   buf_ += " (";
   buf_ += with_commas(std::to_string(r.width));
   buf_ += ' ';
@@ -241,8 +271,13 @@ void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layou
     if (suffix.empty() && name == "--") colour = {160, 160, 160};
     else if (suffix.empty() && name == "-") colour = {200, 200, 200};
     else if (layout.diff) colour = diff_color(r.self_delta, layout.max_abs_delta, o_.negate, o_.colorblind);
-    else if (suffix.empty()) colour = frame_color(o_.colors, o_.hash, name);
-    else colour = frame_color(o_.colors, o_.hash, std::string(name).append(suffix));
+    else if (cached->has_colour) colour = cached->colour;
+    else {
+      if (suffix.empty()) colour = frame_color(o_.colors, o_.hash, name);
+      else colour = frame_color(o_.colors, o_.hash, std::string(name).append(suffix));
+      cached->colour = colour;
+      cached->has_colour = true;
+    }
   }
   if (root && layout.diff) colour = diff_color(r.self_delta, layout.max_abs_delta, o_.negate, o_.colorblind);
 
@@ -265,7 +300,7 @@ void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layou
   append_int(buf_, colour.b);
   buf_ += ")\" rx=\"2\" ry=\"2\" />\n";
 
-  frame_text(name, x1, x2 - x1, y1, y2);
+  frame_text(name, x1, x2 - x1, y1, y2, cached);
   flush();
 }
 
@@ -274,14 +309,22 @@ double Writer::frame_y(std::uint32_t depth, const Canvas& c) const {
                      : c.ypad1 + depth * c.frame_height;
 }
 
-void Writer::frame_text(std::string_view name, double x1, double width, double y1, double y2) {
+void Writer::frame_text(std::string_view name, double x1, double width, double y1, double y2,
+                        const NameText* cached) {
   const auto chars = static_cast<std::size_t>(std::max(0.0, width / (o_.font_size * o_.font_width)));
   buf_ += "<text  x=\"";
   append_fixed(buf_, x1 + 3, 2);
   buf_ += "\" y=\"";
   append_perl_number(buf_, 3 + (y1 + y2) / 2);
   buf_ += "\" >";
-  if (chars >= 3) {
+  if (chars >= 3 && cached && cached->plain) {
+    if (chars < name.size()) {
+      buf_.append(name.data(), chars - 2);
+      buf_ += "..";
+    } else {
+      buf_ += cached->escaped;
+    }
+  } else if (chars >= 3) {
     std::size_t len = code_point_count(name);
     if (chars < len) {
       xml_escape(buf_, name.substr(0, code_point_prefix(name, chars - 2)));
