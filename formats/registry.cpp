@@ -134,21 +134,32 @@ const Format& choose_output_format(const std::optional<std::string>& to,
   return *find_format("svg");
 }
 
-void warn_if_stacks_estimated(const Profile& profile, const Format& writer, Diagnostics& diagnostics) {
-  if (writer.graph_view || !jeprof_dot::unfolded(profile)) return;
+void warn_if_stacks_estimated(const Profile& profile, const Format& writer, Granularity granularity,
+                              Diagnostics& diagnostics) {
+  if (!jeprof_dot::unfolded(profile)) return;
+  // The graph as read is drawn exactly (build_call_graph).
+  const bool exact = writer.graph_view && profile.recorded_graph() && granularity == Granularity::kFunction;
+  if (exact) return;
   const std::vector<std::string>& sources = profile.metadata().sources;
   std::string where = sources.size() == 1 ? sources[0] + ": a call graph" : "a call graph among the merged inputs (";
   for (std::size_t i = 0; sources.size() != 1 && i < sources.size(); ++i) where += (i ? ", " : "") + sources[i];
   if (sources.size() != 1) where += ")";
   std::string recursion;
   if (const std::size_t n = jeprof_dot::recursive_edges(profile); n > 0)
-    recursion = " and leave out its " + std::to_string(n) +
-                " recursive edge(s) (calls back to a function already on the stack)";
+    recursion = sources.size() == 1 ? " and leave out its " + std::to_string(n) +
+                                          " recursive edge(s) (calls back to a function already on the stack)"
+                                    : " and leave out recursive edges (calls back to a function already on the stack)";
+  const std::string what = writer.graph_view
+                               ? " output's call graph is computed from stacks unfolded from it"
+                               : " output shows stacks unfolded from it";
   diagnostics.warn("stacks estimated from a call graph",
-                   where + " has no stacks; the " + std::string(writer.name) +
-                       " output shows stacks unfolded from it (each function's value split over its callees "
-                       "by edge weight), which are estimates" + recursion +
-                       "; prefer the call graph views (dot, callgraph-svg, top, top-csv), which draw the graph as recorded");
+                   where + " has no stacks; the " + std::string(writer.name) + what +
+                       " (each function's value split over its callees by edge weight), which are estimates" +
+                       recursion +
+                       (writer.graph_view ? "; the graph as read is drawn only for one input, unfiltered, "
+                                            "per function"
+                                          : "; prefer the call graph views (dot, callgraph-svg, top, top-csv), "
+                                            "which draw the graph as read"));
 }
 
 void print_formats(std::ostream& out) {

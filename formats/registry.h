@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fg/diagnostics.h"
+#include "fg/granularity.h"
 #include "fg/profile.h"
 #include "formats/input.h"
 #include "formats/options.h"
@@ -47,8 +48,11 @@ const Format& choose_output_format(const std::optional<std::string>& to,
                                    const std::string& output_path);
 
 /// Warns, once, when `writer` shows the stacks of a profile that was
-/// unfolded from a call graph (jeprof-dot): they are estimates.
-void warn_if_stacks_estimated(const Profile& profile, const Format& writer, Diagnostics& diagnostics);
+/// unfolded from a call graph (jeprof-dot), or a call graph computed from
+/// them: they are estimates. A call graph view at function granularity of
+/// a profile that kept the graph as read (Profile::recorded_graph) is exact.
+void warn_if_stacks_estimated(const Profile& profile, const Format& writer, Granularity granularity,
+                              Diagnostics& diagnostics);
 
 /// The table that --list-formats prints.
 void print_formats(std::ostream& out);

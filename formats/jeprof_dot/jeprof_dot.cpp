@@ -1,5 +1,6 @@
 #include "formats/jeprof_dot/jeprof_dot.h"
 
+#include <charconv>
 #include <cmath>
 #include <string>
 
@@ -64,13 +65,21 @@ Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
   warn_about(r, input.name(), limit, diagnostics);
   if (r.recursive_edges > 0)
     m.properties.emplace_back(std::string(kRecursiveEdgesProperty), std::to_string(r.recursive_edges));
-  b.set_recorded_graph(recorded_graph(recorded, b));
+  try {
+    b.set_recorded_graph(recorded_graph(recorded, b));
+  } catch (const Error& e) {
+    throw ParseError(SourcePosition::text(input.name(), 1), e.what());
+  }
   return std::move(b).finish();
 }
 
 std::size_t recursive_edges(const Profile& profile) {
   for (const auto& [key, value] : profile.metadata().properties)
-    if (key == kRecursiveEdgesProperty) return std::stoul(value);
+    if (key == kRecursiveEdgesProperty) {
+      std::size_t n = 0;
+      std::from_chars(value.data(), value.data() + value.size(), n);
+      return n;
+    }
   return 0;
 }
 

@@ -174,12 +174,12 @@ void ProfileBuilder::set_recorded_graph(RecordedCallGraph graph) {
     if (e.caller >= graph.nodes.size() || e.callee >= graph.nodes.size())
       throw Error("recorded call graph: edge to a node out of range");
   if (graph.column >= profile_.value_types_.size()) throw Error("recorded call graph: column out of range");
-  // Every sum a view makes of the graph's values stays inside 64 bits.
-  double magnitude = std::fabs(static_cast<double>(graph.total));
-  for (const RecordedCallGraph::Node& n : graph.nodes)
-    magnitude += std::fabs(static_cast<double>(n.flat)) + std::fabs(static_cast<double>(n.cum));
-  for (const RecordedCallGraph::Edge& e : graph.edges) magnitude += std::fabs(static_cast<double>(e.weight));
-  if (magnitude >= 0x1p62) throw Error("recorded call graph: values too large (their magnitudes add up past 2^62)");
+  // The flat values added up (pprof's node and edge cut-offs) stay inside
+  // 64 bits; what one node or caller -> callee pair gathers saturates.
+  if (std::fabs(static_cast<double>(graph.total)) >= 0x1p62) throw Error("recorded call graph: total too large (past 2^62)");
+  double flat = 0;
+  for (const RecordedCallGraph::Node& n : graph.nodes) flat += std::fabs(static_cast<double>(n.flat));
+  if (flat >= 0x1p62) throw Error("recorded call graph: values too large (the flat values add up past 2^62)");
   profile_.recorded_graph_ = std::make_shared<const RecordedCallGraph>(std::move(graph));
 }
 

@@ -95,6 +95,12 @@ std::vector<std::uint32_t> packed_nodes(const Profile& p, const CallGraph& g) {
   return packed;
 }
 
+// a + b, held at the int64 bounds: the entries of a recorded graph that
+// one node or edge gathers are not bounded together.
+void add_saturated(std::int64_t& a, std::int64_t b) {
+  if (__builtin_add_overflow(a, b, &a)) a = b < 0 ? -INT64_MAX : INT64_MAX;  // |a| stays defined
+}
+
 // The call graph of a recorded graph: `g` has a node per frame key; keep
 // the nodes the recording names, with its values and edges.
 void take_recorded(const RecordedCallGraph& rec, bool with_edges, CallGraph& g) {
@@ -109,9 +115,9 @@ void take_recorded(const RecordedCallGraph& rec, bool with_edges, CallGraph& g) 
     }
     const std::uint32_t n = renumber[old];
     node_of_record[i] = n;
-    nodes[n].flat += rec.nodes[i].flat;
-    nodes[n].cum += rec.nodes[i].cum;
-    g.flat_sum += rec.nodes[i].flat;
+    add_saturated(nodes[n].flat, rec.nodes[i].flat);
+    add_saturated(nodes[n].cum, rec.nodes[i].cum);
+    g.flat_sum += rec.nodes[i].flat;  // bounded by set_recorded_graph
   }
   for (std::uint32_t& n : g.node_of_frame) n = renumber[n];
   g.nodes = std::move(nodes);
@@ -121,7 +127,7 @@ void take_recorded(const RecordedCallGraph& rec, bool with_edges, CallGraph& g) 
       const std::uint32_t a = node_of_record[e.caller], b = node_of_record[e.callee];
       auto [it, added] = index.try_emplace({a, b}, g.edges.size());
       if (added) g.edges.push_back({a, b, 0, false, false});
-      g.edges[it->second].weight += e.weight;
+      add_saturated(g.edges[it->second].weight, e.weight);
     }
   }
   g.total = rec.total;
@@ -217,7 +223,7 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
       if (!kept[a] || !kept[b] || (callees && !(*callees)[b])) continue;
       auto [it, added] = index.try_emplace({a, b}, edges.size());
       if (added) edges.push_back({a, b, 0, false, false});
-      edges[it->second].weight += e.weight;
+      add_saturated(edges[it->second].weight, e.weight);
     }
   } else {
     EdgeCounter counter(edges);

@@ -24,18 +24,6 @@ bool FilterOptions::empty() const {
          !collapse_recursion && rename.empty() && max_depth == 0 && !invert && min_percent == 0;
 }
 
-bool filters_change(const Profile& p, const FilterOptions& o) {
-  if (o.relative) return true;
-  if (o.threads != ThreadMode::kFrame) return !o.empty();
-  FilterOptions rest = o;
-  rest.threads = ThreadMode::kLabel;
-  if (!rest.empty()) return true;
-  for (LabelSetId l = 0; l < p.label_set_count(); ++l)
-    for (const Label& label : p.labels(l))
-      if (p.str(label.key) == kThreadLabel) return true;
-  return false;
-}
-
 namespace {
 
 using filter::compile;

@@ -131,6 +131,15 @@ TEST_CASE("recorded graph: frames and nodes out of range, and values past 2^62, 
   bad_edge.edges = {{0, 1, 1}};
   CHECK_THROWS_AS(b.set_recorded_graph(bad_edge), Error);
   RecordedCallGraph huge;
-  huge.nodes = {{f, std::int64_t(1) << 61, std::int64_t(1) << 61}};
-  CHECK_THROWS_AS(b.set_recorded_graph(huge), Error);
+  huge.nodes = {{f, std::int64_t(1) << 61, std::int64_t(1) << 61}, {f, std::int64_t(1) << 61, 0}};
+  CHECK_THROWS_AS(b.set_recorded_graph(huge), Error);  // flat values adding up to 2^62
+  // Deep graphs gather large cums and weights: those saturate, never refused.
+  RecordedCallGraph deep;
+  deep.total = std::int64_t(1) << 60;
+  for (int i = 0; i < 64; ++i) deep.nodes.push_back({f, 0, std::int64_t(1) << 60});
+  CHECK_NOTHROW(b.set_recorded_graph(deep));
+  const Profile p = std::move(b).finish();
+  const CallGraph g = build_call_graph(p, {});
+  REQUIRE(g.nodes.size() == 1);
+  CHECK(g.nodes[0].cum == INT64_MAX);
 }

@@ -97,9 +97,9 @@ TEST_CASE("jeprof-dot: the metadata says the stacks were unfolded, and stack wri
   CHECK(p.metadata().source_format == "jeprof-dot");
   std::vector<std::string> warnings;
   Diagnostics d(false, [&](const std::string& m) { warnings.push_back(m); });
-  formats::warn_if_stacks_estimated(p, *formats::find_format("dot"), d);
+  formats::warn_if_stacks_estimated(p, *formats::find_format("dot"), Granularity::kFunction, d);
   CHECK(warnings.empty());
-  formats::warn_if_stacks_estimated(p, *formats::find_format("svg"), d);
+  formats::warn_if_stacks_estimated(p, *formats::find_format("svg"), Granularity::kFunction, d);
   REQUIRE(warnings.size() == 1);
   CHECK(warnings[0].find("t.dot: a call graph has no stacks") != std::string::npos);
 }
@@ -123,11 +123,19 @@ TEST_CASE("jeprof-dot: objects, self-recursion and dropped callees") {
   CHECK(warnings.empty());
   CHECK(recursive_edges(p) == 1);
   Diagnostics d(false, [&](const std::string& m) { warnings.push_back(m); });
-  formats::warn_if_stacks_estimated(p, *formats::find_format("collapsed"), d);
+  formats::warn_if_stacks_estimated(p, *formats::find_format("collapsed"), Granularity::kFunction, d);
   REQUIRE(warnings.size() == 1);
   CHECK(warnings[0].find("leave out its 1 recursive edge(s)") != std::string::npos);
   Diagnostics strict(true, [](const std::string&) {});
-  CHECK_THROWS_AS(formats::warn_if_stacks_estimated(p, *formats::find_format("collapsed"), strict), Error);
+  CHECK_THROWS_AS(formats::warn_if_stacks_estimated(p, *formats::find_format("collapsed"), Granularity::kFunction, strict),
+                  Error);
+  // A call graph view is exact per function; per line it comes from the stacks.
+  warnings.clear();
+  formats::warn_if_stacks_estimated(p, *formats::find_format("top"), Granularity::kFunction, d);
+  CHECK(warnings.empty());
+  formats::warn_if_stacks_estimated(p, *formats::find_format("top"), Granularity::kLine, d);
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].find("call graph is computed from stacks unfolded from it") != std::string::npos);
   // The call graph views draw the graph as recorded, the self-edge included.
   const CallGraph g = build_call_graph(p, {});
   CHECK(g.recorded);

@@ -274,7 +274,7 @@ Profile apply_remaining_filters(Profile p, FilterOptions filters) {
     filters.time_from.clear();
     filters.time_to.clear();
   }
-  if (!filters_change(p, filters)) return p;
+  if (filters.empty() && !filters.relative) return p;  // the input's own profile, recorded graph and all
   return apply_filters(p, filters);
 }
 
@@ -287,7 +287,7 @@ Profile read_filtered(const CommonOptions& o, const FilterOptions& filters, Diag
 void write_output(const Profile& profile, const CommonOptions& o, const formats::WriteOptions& w,
                   Diagnostics& diagnostics) {
   const formats::Format& f = formats::choose_output_format(o.to, o.output);
-  formats::warn_if_stacks_estimated(profile, f, diagnostics);
+  formats::warn_if_stacks_estimated(profile, f, w.granularity, diagnostics);
   formats::Output out(o.output, f.binary);
   f.write(profile, w, out.stream(), diagnostics);
   out.commit();

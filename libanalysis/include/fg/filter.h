@@ -57,12 +57,6 @@ struct FilterOptions {
 /// The label key that names a sample's thread.
 inline constexpr const char* kThreadLabel = "thread";
 
-/// False when apply_filters(profile, options) would give `profile` back
-/// unchanged: no filter is set, or only --threads frame on a profile
-/// without thread labels. Callers then keep the profile itself, with what
-/// only the input's own profile carries (Profile::recorded_graph).
-bool filters_change(const Profile& profile, const FilterOptions& options);
-
 /// Applies every filter of `options` to `profile`, in the documented order.
 /// Throws UsageError naming the option for a regular expression that does
 /// not compile or a value that does not parse.
