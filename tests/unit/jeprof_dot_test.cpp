@@ -12,23 +12,8 @@ using namespace fg::formats::jeprof_dot;
 
 namespace {
 
-const std::string kHead =
-    "digraph \"app; 10.0 MB\" {\n"
-    "node [width=0.375,height=0.25];\n"
-    "Legend [shape=box,fontsize=24,shape=plaintext,label=\"app\\lTotal MB: 10.0\\lFocusing on: 10.0\\l"
-    "Dropped nodes with <= 0.0 abs(MB)\\lDropped edges with <= 0.0 MB\\l\"];\n";
-
-// main -> a -> c, main -> b -> c, a diamond: c's flat must split over a and b.
-const std::string kDiamond = kHead +
-    "N1 [label=\"main\\n0.0 (0.0%)\\rof 10.0 (100.0%)\\r\",shape=box,fontsize=8.0];\n"
-    "N2 [label=\"ns\\nA\\nrun\\n2.0 (20.0%)\\rof 6.0 (60.0%)\\r\",shape=box,fontsize=8.0];\n"
-    "N3 [label=\"b\\n0.0 (0.0%)\\rof 4.0 (40.0%)\\r\",shape=box,fontsize=8.0];\n"
-    "N4 [label=\"c\\n(inline)\\n8.0 (80.0%)\\r\",shape=box,fontsize=8.0];\n"
-    "N1 -> N2 [label=6.0, weight=100000, style=\"setlinewidth(2.000000)\"];\n"
-    "N1 -> N3 [label=4.0, weight=100000, style=\"setlinewidth(2.000000)\"];\n"
-    "N2 -> N4 [label=4.0, weight=100000, style=\"setlinewidth(2.000000),dashed\"];\n"
-    "N3 -> N4 [label=4.0, weight=100000, style=\"setlinewidth(2.000000),dashed\"];\n"
-    "}\n";
+const std::string& kHead = test::kJeprofDotHead;
+const std::string kDiamond = test::jeprof_diamond_dot();
 
 Profile read_dot(const std::string& text, std::vector<std::string>* warnings = nullptr, bool strict = false) {
   return test::read_as("jeprof-dot", text, warnings, strict, "t.dot");

@@ -54,18 +54,7 @@ TEST_CASE("damaged inputs give a profile or an error, never a crash") {
       "550000001000-550000003000 r-xp 00001000 fe:00 7 /nonexistent/app\n"
       "7f0000000000-7f0000002000 r-xp 00009000 fe:00 9 /nonexistent/libjemalloc.so.2\n",
       // jeprof's DOT call graph, with a diamond, recursion and an inlined node
-      "digraph \"app; 10.0 MB\" {\nnode [width=0.375,height=0.25];\n"
-      "Legend [shape=box,fontsize=24,shape=plaintext,label=\"app\\lTotal MB: 10.0\\lFocusing on: 10.0\\l"
-      "Dropped nodes with <= 0.0 abs(MB)\\lDropped edges with <= 0.0 MB\\l\"];\n"
-      "N1 [label=\"main\\n0.0 (0.0%)\\rof 10.0 (100.0%)\\r\",shape=box,fontsize=8.0];\n"
-      "N2 [label=\"ns\\nA\\nrun\\n2.0 (20.0%)\\rof 6.0 (60.0%)\\r\",shape=box,fontsize=8.0];\n"
-      "N3 [label=\"b\\n0.0 (0.0%)\\rof 4.0 (40.0%)\\r\",shape=box,fontsize=8.0];\n"
-      "N4 [label=\"c\\n(inline)\\n8.0 (80.0%)\\r\",shape=box,fontsize=8.0];\n"
-      "N1 -> N2 [label=6.0, weight=100000, style=\"setlinewidth(2.000000)\"];\n"
-      "N1 -> N3 [label=4.0, weight=100000, style=\"setlinewidth(2.000000)\"];\n"
-      "N2 -> N4 [label=4.0, weight=100000, style=\"setlinewidth(2.000000),dashed\"];\n"
-      "N3 -> N4 [label=4.0, weight=100000, style=\"setlinewidth(2.000000),dashed\"];\n"
-      "N3 -> N3 [label=1.0, weight=100000, style=\"setlinewidth(2.000000)\"];\n}\n",
+      fg::test::jeprof_diamond_dot("N3 -> N3 [label=1.0, weight=100000, style=\"setlinewidth(2.000000)\"];\n"),
       // DeepFlow ProfileTracing JSON, nodes out of order
       "{\"OPT_STATUS\":\"SUCCESS\",\"DESCRIPTION\":\"\",\"result\":[{\"profile_location_str\":\"[k] r\","
       "\"node_id\":\"b\",\"parent_node_id\":\"a\",\"self_value\":3,\"total_value\":3},"

@@ -47,4 +47,27 @@ inline std::string collapsed(const Profile& p, const formats::WriteOptions& o = 
   return out.str();
 }
 
+/// The head of a jeprof --dot graph in MB (total 10.0), up to its Legend.
+inline const std::string kJeprofDotHead =
+    "digraph \"app; 10.0 MB\" {\n"
+    "node [width=0.375,height=0.25];\n"
+    "Legend [shape=box,fontsize=24,shape=plaintext,label=\"app\\lTotal MB: 10.0\\lFocusing on: 10.0\\l"
+    "Dropped nodes with <= 0.0 abs(MB)\\lDropped edges with <= 0.0 MB\\l\"];\n";
+
+/// A jeprof DOT diamond: main -> ns::A::run -> c (inline), main -> b -> c,
+/// so c's flat must split over its two callers; `extra` lines (more edges)
+/// go before the closing brace.
+inline std::string jeprof_diamond_dot(const std::string& extra = "") {
+  return kJeprofDotHead +
+         "N1 [label=\"main\\n0.0 (0.0%)\\rof 10.0 (100.0%)\\r\",shape=box,fontsize=8.0];\n"
+         "N2 [label=\"ns\\nA\\nrun\\n2.0 (20.0%)\\rof 6.0 (60.0%)\\r\",shape=box,fontsize=8.0];\n"
+         "N3 [label=\"b\\n0.0 (0.0%)\\rof 4.0 (40.0%)\\r\",shape=box,fontsize=8.0];\n"
+         "N4 [label=\"c\\n(inline)\\n8.0 (80.0%)\\r\",shape=box,fontsize=8.0];\n"
+         "N1 -> N2 [label=6.0, weight=100000, style=\"setlinewidth(2.000000)\"];\n"
+         "N1 -> N3 [label=4.0, weight=100000, style=\"setlinewidth(2.000000)\"];\n"
+         "N2 -> N4 [label=4.0, weight=100000, style=\"setlinewidth(2.000000),dashed\"];\n"
+         "N3 -> N4 [label=4.0, weight=100000, style=\"setlinewidth(2.000000),dashed\"];\n" +
+         extra + "}\n";
+}
+
 }  // namespace fg::test
