@@ -27,11 +27,12 @@ void warn_about(const UnfoldResult& r, const std::string& file, std::size_t limi
 
 // The graph's own numbers, as written (not reconciled), for the call graph
 // views: jeprof's nodes and edges come back from them exactly.
-RecordedCallGraph recorded_graph(const JeprofGraph& g, ProfileBuilder& b) {
+// `frames` are the frames unfolding made for the nodes, in their order.
+RecordedCallGraph recorded_graph(const JeprofGraph& g, const std::vector<FrameId>& frames) {
   RecordedCallGraph rec;
   rec.total = std::llround(g.total);
-  for (const JeprofNode& n : g.nodes)
-    rec.nodes.push_back({b.frame(b.function(n.name, n.label)), std::llround(n.flat), std::llround(n.cum)});
+  for (std::size_t i = 0; i < g.nodes.size(); ++i)
+    rec.nodes.push_back({frames[i], std::llround(g.nodes[i].flat), std::llround(g.nodes[i].cum)});
   for (const JeprofEdge& e : g.edges) rec.edges.push_back({e.caller, e.callee, std::llround(e.weight)});
   return rec;
 }
@@ -66,7 +67,7 @@ Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
   if (r.recursive_edges > 0)
     m.properties.emplace_back(std::string(kRecursiveEdgesProperty), std::to_string(r.recursive_edges));
   try {
-    b.set_recorded_graph(recorded_graph(recorded, b));
+    b.set_recorded_graph(recorded_graph(recorded, r.node_frames));
   } catch (const Error& e) {
     throw ParseError(SourcePosition::text(input.name(), 1), e.what());
   }

@@ -252,6 +252,7 @@ UnfoldResult Unfolder::run() {
     work_.push_back({s, w.node, 0, true});
     expand(s, w.node, w.amount);
   }
+  result_.node_frames = std::move(frame_);  // the walk is over
   return result_;
 }
 

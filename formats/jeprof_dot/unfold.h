@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "fg/builder.h"
 #include "formats/jeprof_dot/jeprof_graph.h"
@@ -39,6 +40,7 @@ struct UnfoldResult {
   std::size_t stacks = 0;          ///< tree nodes made
   std::size_t recursive_edges = 0; ///< edges not unfolded because they close a cycle on some path
   bool truncated = false;          ///< the limit was reached: deeper values were kept by the caller
+  std::vector<FrameId> node_frames;  ///< the frame made for each node of the graph, in its order
 };
 
 /// The most tree nodes unfolding makes for `graph`: 64 per node and edge,

@@ -101,35 +101,42 @@ void add_saturated(std::int64_t& a, std::int64_t b) {
   if (__builtin_add_overflow(a, b, &a)) a = b < 0 ? -INT64_MAX : INT64_MAX;  // |a| stays defined
 }
 
+// The recorded edges between nodes of `g` that `keep(caller, callee)`
+// accepts, one per node pair: what kept_edges() and the graph itself draw
+// of a recorded graph.
+template <class Keep>
+std::vector<CallGraphEdge> recorded_edges(const RecordedCallGraph& rec, const CallGraph& g, Keep keep) {
+  std::vector<CallGraphEdge> edges;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> index;
+  for (const RecordedCallGraph::Edge& e : rec.edges) {
+    const std::uint32_t a = g.node_of_frame[rec.nodes[e.caller].frame];
+    const std::uint32_t b = g.node_of_frame[rec.nodes[e.callee].frame];
+    if (!keep(a, b)) continue;
+    auto [it, added] = index.try_emplace({a, b}, edges.size());
+    if (added) edges.push_back({a, b, 0, false, false});
+    add_saturated(edges[it->second].weight, e.weight);
+  }
+  return edges;
+}
+
 // The call graph of a recorded graph: `g` has a node per frame key; keep
 // the nodes the recording names, with its values and edges.
 void take_recorded(const RecordedCallGraph& rec, bool with_edges, CallGraph& g) {
   std::vector<std::uint32_t> renumber(g.nodes.size(), kNoNode);
   std::vector<CallGraphNode> nodes;
-  std::vector<std::uint32_t> node_of_record(rec.nodes.size());
-  for (std::size_t i = 0; i < rec.nodes.size(); ++i) {
-    const std::uint32_t old = g.node_of_frame[rec.nodes[i].frame];
-    if (renumber[old] == kNoNode) {
-      renumber[old] = static_cast<std::uint32_t>(nodes.size());
-      nodes.push_back(std::move(g.nodes[old]));
+  for (const RecordedCallGraph::Node& r : rec.nodes) {
+    std::uint32_t& n = renumber[g.node_of_frame[r.frame]];
+    if (n == kNoNode) {
+      n = static_cast<std::uint32_t>(nodes.size());
+      nodes.push_back(std::move(g.nodes[g.node_of_frame[r.frame]]));
     }
-    const std::uint32_t n = renumber[old];
-    node_of_record[i] = n;
-    add_saturated(nodes[n].flat, rec.nodes[i].flat);
-    add_saturated(nodes[n].cum, rec.nodes[i].cum);
-    g.flat_sum += rec.nodes[i].flat;  // bounded by set_recorded_graph
+    add_saturated(nodes[n].flat, r.flat);
+    add_saturated(nodes[n].cum, r.cum);
+    g.flat_sum += r.flat;  // bounded by set_recorded_graph
   }
   for (std::uint32_t& n : g.node_of_frame) n = renumber[n];
   g.nodes = std::move(nodes);
-  if (with_edges) {
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> index;
-    for (const RecordedCallGraph::Edge& e : rec.edges) {
-      const std::uint32_t a = node_of_record[e.caller], b = node_of_record[e.callee];
-      auto [it, added] = index.try_emplace({a, b}, g.edges.size());
-      if (added) g.edges.push_back({a, b, 0, false, false});
-      add_saturated(g.edges[it->second].weight, e.weight);
-    }
-  }
+  if (with_edges) g.edges = recorded_edges(rec, g, [](std::uint32_t, std::uint32_t) { return true; });
   g.total = rec.total;
   g.recorded = true;
 }
@@ -215,16 +222,9 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
                                       const std::vector<bool>* callees) {
   std::vector<CallGraphEdge> edges;
   if (g.recorded) {
-    const RecordedCallGraph& rec = *p.recorded_graph();
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> index;
-    for (const RecordedCallGraph::Edge& e : rec.edges) {
-      const std::uint32_t a = g.node_of_frame[rec.nodes[e.caller].frame];
-      const std::uint32_t b = g.node_of_frame[rec.nodes[e.callee].frame];
-      if (!kept[a] || !kept[b] || (callees && !(*callees)[b])) continue;
-      auto [it, added] = index.try_emplace({a, b}, edges.size());
-      if (added) edges.push_back({a, b, 0, false, false});
-      add_saturated(edges[it->second].weight, e.weight);
-    }
+    edges = recorded_edges(*p.recorded_graph(), g, [&](std::uint32_t a, std::uint32_t b) {
+      return kept[a] && kept[b] && (!callees || (*callees)[b]);
+    });
   } else {
     EdgeCounter counter(edges);
     // Each frame's node, or kDropped: one lookup per step up a stack.
