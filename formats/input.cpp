@@ -21,6 +21,7 @@ class Input::Impl {
   std::string memory;
   std::size_t memory_pos = 0;
   bool from_memory = false;
+  bool mappable = false;  // from_memory, and map_whole() hands out `memory`
 
   bool inflating = false;
   z_stream zs{};
@@ -81,9 +82,10 @@ std::unique_ptr<Input> Input::open(const std::string& path, std::uint64_t max_in
 }
 
 std::unique_ptr<Input> Input::from_bytes(std::string name, std::string bytes,
-                                         std::uint64_t max_inflated) {
+                                         std::uint64_t max_inflated, bool mappable) {
   auto in = InputFactory::make(std::move(name), max_inflated);
   in->impl_->from_memory = true;
+  in->impl_->mappable = mappable;
   in->impl_->memory = std::move(bytes);
   return in;
 }
@@ -191,6 +193,14 @@ std::size_t Input::read(char* buf, std::size_t n) {
 
 std::optional<std::string_view> Input::map_whole() {
   Impl& m = *impl_;
+  if (m.mappable && offset_ == 0 && !m.memory.empty()) {
+    head(2);  // decides gzip
+    if (compressed_) return std::nullopt;
+    offset_ = m.memory.size();
+    lookahead_.clear();
+    lookahead_pos_ = 0;
+    return std::string_view(m.memory);
+  }
   if (m.from_memory || m.fd < 0 || offset_ != 0) return std::nullopt;
   head(2);  // decides gzip
   if (compressed_) return std::nullopt;

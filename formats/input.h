@@ -20,9 +20,12 @@ class Input {
   /// when it cannot be opened.
   static std::unique_ptr<Input> open(const std::string& path,
                                      std::uint64_t max_inflated = kDefaultMaxInflated);
-  /// An input over bytes already in memory (tests, fuzzing).
+  /// An input over bytes already in memory (tests, fuzzing). `mappable`:
+  /// map_whole() hands them out as it would a plain file's mapping, so a
+  /// test can take a reader's in-place path as well as its streaming one.
   static std::unique_ptr<Input> from_bytes(std::string name, std::string bytes,
-                                           std::uint64_t max_inflated = kDefaultMaxInflated);
+                                           std::uint64_t max_inflated = kDefaultMaxInflated,
+                                           bool mappable = false);
   virtual ~Input();
 
   /// The name used in messages: the path, or "<stdin>".

@@ -1,6 +1,7 @@
 #include "formats/jemalloc/heap_dump.h"
 
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -34,10 +35,13 @@ std::int64_t read_count(TextCursor& c) {
 
 class Parser {
  public:
-  Parser(Input& input, Diagnostics& diag) : input_(input), diag_(diag) {}
+  Parser(Input& input, Diagnostics& diag, const std::function<void(std::string_view)>& on_mapped)
+      : input_(input), diag_(diag), on_mapped_(on_mapped) {}
   HeapDump run();
 
  private:
+  HeapDump run_in_place(std::string_view text);
+  HeapDump finish(std::string_view rest);
   void line(std::string_view text);
   void header(std::string_view text);
   void stack_line(std::string_view text);
@@ -49,15 +53,20 @@ class Parser {
 
   Input& input_;
   Diagnostics& diag_;
+  const std::function<void(std::string_view)>& on_mapped_;
   HeapDump dump_;
   U64Map address_index_;
   std::uint64_t line_no_ = 0;
   bool in_maps_ = false;
   bool in_stack_ = false;  // counts lines now belong to dump_.stacks.back()
   std::vector<std::uint64_t> scratch_;  // the addresses of the line being read
+  // The previous stack's adjusted addresses and their indices, leaf first.
+  std::vector<std::uint64_t> prev_addresses_, addresses_;
+  std::vector<std::uint32_t> prev_indices_, indices_;
 };
 
 HeapDump Parser::run() {
+  if (auto whole = input_.map_whole()) return run_in_place(*whole);
   // Lines are cut out of fixed-size chunks; only a partial line is carried
   // over, so memory stays with the parsed stacks, not the input.
   constexpr std::size_t kChunk = 1 << 20;
@@ -75,11 +84,31 @@ HeapDump Parser::run() {
     }
     buf.erase(0, begin);
   }
-  if (line_no_ == 0 && buf.empty()) throw ParseError(SourcePosition::text(input_.name(), 1, 1), "empty input");
-  if (!buf.empty()) {
-    std::string_view last = buf;
-    if (last.back() == '\r') last.remove_suffix(1);
-    throw ParseError(SourcePosition::text(input_.name(), line_no_ + 1, last.size() + 1),
+  return finish(buf);
+}
+
+HeapDump Parser::run_in_place(std::string_view text) {
+  if (on_mapped_) on_mapped_(text);
+  const char* p = text.data();
+  const char* const e = p + text.size();
+  const char* next_release = p + (1 << 20);
+  while (const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(e - p))) {
+    const char* end = static_cast<const char*>(nl);
+    line(std::string_view(p, static_cast<std::size_t>(end - p)));
+    p = end + 1;
+    if (p >= next_release) {  // read pages leave memory as they are done with
+      input_.release_mapped(static_cast<std::size_t>(p - text.data()));
+      next_release = p + (1 << 20);
+    }
+  }
+  return finish(std::string_view(p, static_cast<std::size_t>(e - p)));
+}
+
+HeapDump Parser::finish(std::string_view rest) {
+  if (line_no_ == 0 && rest.empty()) throw ParseError(SourcePosition::text(input_.name(), 1, 1), "empty input");
+  if (!rest.empty()) {
+    if (rest.back() == '\r') rest.remove_suffix(1);
+    throw ParseError(SourcePosition::text(input_.name(), line_no_ + 1, rest.size() + 1),
                      "the dump ends in the middle of a line (cut off?)");
   }
   dump_.maps.finish();
@@ -170,19 +199,36 @@ void Parser::stack_line(std::string_view text) {
   add_stack(scratch_);
 }
 
-void Parser::add_stack(const std::vector<std::uint64_t>& addresses) {
+void Parser::add_stack(const std::vector<std::uint64_t>& raw) {
   DumpStack s;
   s.first_address = static_cast<std::uint32_t>(dump_.stack_addresses.size());
   s.first_thread = static_cast<std::uint32_t>(dump_.threads.size());
-  for (std::uint64_t a : addresses) {
+  s.address_count = static_cast<std::uint32_t>(raw.size());
+  const std::size_t n = raw.size(), prev_n = prev_addresses_.size();
+  addresses_.resize(n);
+  indices_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
     // Every address but the leaf is a return address: step back into the call.
-    if (s.address_count > 0 && a > 0) --a;
-    auto next = static_cast<std::uint32_t>(dump_.addresses.size());
-    std::uint32_t index = address_index_.insert(a, next);
-    if (index == next) dump_.addresses.push_back(a);
-    dump_.stack_addresses.push_back(index);
-    ++s.address_count;
+    std::uint64_t a = raw[i];
+    if (i > 0 && a > 0) --a;
+    // Stacks listed one after another mostly share their outer part: an
+    // address equal to the previous stack's at the same depth from the
+    // root has its index without a lookup.
+    const std::size_t depth = n - 1 - i;
+    std::uint32_t index;
+    if (depth < prev_n && prev_addresses_[prev_n - 1 - depth] == a) {
+      index = prev_indices_[prev_n - 1 - depth];
+    } else {
+      auto next = static_cast<std::uint32_t>(dump_.addresses.size());
+      index = address_index_.insert(a, next);
+      if (index == next) dump_.addresses.push_back(a);
+    }
+    addresses_[i] = a;
+    indices_[i] = index;
   }
+  dump_.stack_addresses.insert(dump_.stack_addresses.end(), indices_.begin(), indices_.end());
+  std::swap(addresses_, prev_addresses_);
+  std::swap(indices_, prev_indices_);
   dump_.stacks.push_back(s);
   in_stack_ = true;
 }
@@ -238,8 +284,70 @@ void Parser::maps_line(std::string_view text) {
 
 }  // namespace
 
-HeapDump parse_heap_dump(Input& input, Diagnostics& diagnostics) {
-  return Parser(input, diagnostics).run();
+HeapDump parse_heap_dump(Input& input, Diagnostics& diagnostics,
+                         const std::function<void(std::string_view)>& on_mapped) {
+  return Parser(input, diagnostics, on_mapped).run();
+}
+
+DumpPreview preview_dump(std::string_view whole, std::size_t max_stacks) {
+  DumpPreview out;
+  // The maps section is the dump's last: look for its marker near the end
+  // only, so a dump without one is not read twice.
+  constexpr std::size_t kWindow = 8 << 20;
+  const std::size_t from = whole.size() > kWindow ? whole.size() - kWindow : 0;
+  std::size_t at = std::string_view::npos;
+  for (std::size_t pos = whole.size(); pos > from;) {
+    std::size_t hit = whole.rfind(kMapsMarker, pos - 1);
+    if (hit == std::string_view::npos || hit < from) break;
+    if (hit > 0 && whole[hit - 1] == '\n') {
+      at = hit;
+      break;
+    }
+    pos = hit;
+  }
+  if (at == std::string_view::npos) return {};
+  MappedLibraries maps;
+  std::size_t p = whole.find('\n', at);
+  while (p != std::string_view::npos && p + 1 < whole.size()) {
+    std::size_t end = whole.find('\n', p + 1);
+    if (end == std::string_view::npos) return {};  // cut off: the parse says so
+    std::string_view text = whole.substr(p + 1, end - p - 1);
+    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    std::uint64_t column = 0;
+    if (text.find_first_not_of(" \t") != std::string_view::npos && !maps.add_line(text, column).empty())
+      return {};
+    p = end;
+  }
+  maps.finish();
+  out.maps = std::move(maps);
+  // Addresses of the first stacks, adjusted as the parse adjusts them.
+  // Only the first: reading a few lines spread over the whole dump would
+  // map pages that stay in memory until the parse gets to them.
+  U64Map seen;
+  std::size_t stacks = 0;
+  for (std::size_t b = 0; b < at && stacks < max_stacks;) {
+    std::size_t e = whole.find('\n', b);
+    if (e == std::string_view::npos || e > at) break;
+    std::string_view text = whole.substr(b, e - b);
+    b = e + 1;
+    std::size_t first = text.find_first_not_of(" \t");
+    if (first == std::string_view::npos || text[first] != '@') continue;
+    ++stacks;
+    std::size_t k = 0;
+    for (std::size_t q = first + 1; q < text.size();) {
+      while (q < text.size() && (text[q] == ' ' || text[q] == '\t')) ++q;
+      if (q + 2 >= text.size() || text[q] != '0' || text[q + 1] != 'x') break;
+      q += 2;
+      std::uint64_t v = 0;
+      std::size_t digits = 0;
+      for (int d; q < text.size() && (d = hex_digit(text[q])) >= 0; ++q, ++digits) v = v << 4 | static_cast<unsigned>(d);
+      if (digits == 0 || digits > 16) break;
+      if (k++ > 0 && v > 0) --v;
+      const auto next = static_cast<std::uint32_t>(out.addresses.size());
+      if (seen.insert(v, next) == next) out.addresses.push_back(v);
+    }
+  }
+  return out;
 }
 
 }  // namespace fg::formats::jemalloc

@@ -19,6 +19,8 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <string_view>
 #include <vector>
 
 #include "fg/diagnostics.h"
@@ -59,11 +61,28 @@ struct HeapDump {
   bool has_maps = false;  ///< a MAPPED_LIBRARIES: section was present
 };
 
-/// Parses a whole dump from `input`, streaming. Throws ParseError
+/// Parses a whole dump from `input`: in place when it is a plain regular
+/// file (Input::map_whole), then first handing the whole text to
+/// `on_mapped` (for work that can start before the parse ends), streaming
+/// otherwise. Throws ParseError
 /// ("file:line:col: message") for a bad header, an `@` line without
 /// addresses or with a bad one, counts that are not numbers, a maps line
 /// that does not parse, and a dump cut off mid-line. Lines it does not
 /// know are warnings.
-HeapDump parse_heap_dump(Input& input, Diagnostics& diagnostics);
+HeapDump parse_heap_dump(Input& input, Diagnostics& diagnostics,
+                         const std::function<void(std::string_view)>& on_mapped = {});
+
+/// A first look at a whole dump, before it is parsed.
+struct DumpPreview {
+  MappedLibraries maps;                  ///< its MAPPED_LIBRARIES, finished
+  std::vector<std::uint64_t> addresses;  ///< distinct adjusted addresses of its first stacks
+};
+
+/// The maps and the addresses of the first `max_stacks` stacks of a dump
+/// held whole in memory, read in a few lines instead of all of them. Empty
+/// when the maps section is not within the last 8 MiB or one of its lines
+/// does not parse; stops at the first address it cannot read. Never throws
+/// for bad text: parse_heap_dump is the one that reports it.
+DumpPreview preview_dump(std::string_view whole, std::size_t max_stacks);
 
 }  // namespace fg::formats::jemalloc

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <vector>
@@ -79,10 +80,10 @@ class SampleWriter {
  public:
   SampleWriter(const HeapDump& dump, const ResolvedAddresses& resolved, bool keep_allocator,
                ProfileBuilder& builder)
-      : dump_(dump), resolved_(resolved), keep_allocator_(keep_allocator), b_(builder) {}
+      : dump_(dump), resolved_(resolved), keep_allocator_(keep_allocator), b_(builder), stacks_(builder) {}
 
   void add(const DumpStack& s) {
-    StackId stack = b_.stack(frames_of(s));
+    StackId stack = stacks_.stack(frames_of(s));
     std::array<double, kColumns> total{};
     if (s.has_total) {
       total = unsample(s.total, dump_.period);
@@ -158,6 +159,7 @@ class SampleWriter {
   const ResolvedAddresses& resolved_;
   bool keep_allocator_;
   ProfileBuilder& b_;
+  PrefixStacks stacks_;  // dumps list stacks that share their outer frames one after another
   std::vector<FrameId> frames_;
   std::vector<double> weights_;
   std::vector<std::int64_t> shares_;
@@ -187,14 +189,6 @@ Sniff sniff(std::string_view head, std::string_view) {
 }
 
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics) {
-  HeapDump dump = parse_heap_dump(input, diagnostics);
-  ProfileBuilder builder(value_types());
-  Metadata& meta = builder.metadata();
-  meta.source_format = "jemalloc";
-  meta.sources.push_back(input.name());
-  meta.period_type = {"space", "bytes", ValueRole::kPlain};
-  meta.period = dump.period;
-  meta.default_value = "inuse_space";
   // A dump copied from another machine with its binaries beside it: the
   // dump's own directory is searched after --symbol-path.
   SymbolizeOptions symbolize = options.symbolize;
@@ -203,7 +197,23 @@ Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics)
     std::size_t slash = name.find_last_of('/');
     symbolize.symbol_paths.emplace_back(slash == std::string_view::npos ? "." : name.substr(0, slash + 1));
   }
-  ResolvedAddresses resolved(dump, symbolize, builder, diagnostics);
+  auto symbolizer = std::make_unique<Symbolizer>(symbolize);
+  // The modules the first stacks point into are opened on another thread
+  // while the rest is parsed: a large program's debug information takes
+  // about as long to inflate as a large dump takes to parse.
+  constexpr std::size_t kPreviewStacks = 1024;
+  HeapDump dump = parse_heap_dump(input, diagnostics, [&](std::string_view whole) {
+    symbolizer->prefetch(prefetch_work(preview_dump(whole, kPreviewStacks), symbolize));
+  });
+  ProfileBuilder builder(value_types());
+  Metadata& meta = builder.metadata();
+  meta.source_format = "jemalloc";
+  meta.sources.push_back(input.name());
+  meta.period_type = {"space", "bytes", ValueRole::kPlain};
+  meta.period = dump.period;
+  meta.default_value = "inuse_space";
+  ResolvedAddresses resolved(dump, symbolize, *symbolizer, builder, diagnostics);
+  symbolizer.reset();  // its modules' debug information is large, and no longer needed
   SampleWriter writer(dump, resolved, options.symbolize.keep_allocator_frames, builder);
   for (const DumpStack& s : dump.stacks) writer.add(s);
   return std::move(builder).finish();

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "formats/jemalloc/symbolizer.h"
@@ -49,13 +50,12 @@ void open_modules(const HeapDump& dump, const std::vector<std::optional<Location
 }  // namespace
 
 ResolvedAddresses::ResolvedAddresses(const HeapDump& dump, const SymbolizeOptions& options,
-                                     ProfileBuilder& builder, Diagnostics& diag) {
+                                     Symbolizer& symbolizer, ProfileBuilder& builder, Diagnostics& diag) {
   const std::size_t n = dump.addresses.size();
   if (!dump.has_maps && n > 0)
     diag.warn("no maps", "the dump has no MAPPED_LIBRARIES section: frames shown as bare addresses");
   std::vector<std::optional<Location>> where(n);
   for (std::size_t i = 0; i < n; ++i) where[i] = dump.maps.find(dump.addresses[i]);
-  Symbolizer symbolizer(options);
   open_modules(dump, where, options, symbolizer, diag);
 
   begin_.reserve(n + 1);
@@ -88,6 +88,24 @@ ResolvedAddresses::ResolvedAddresses(const HeapDump& dump, const SymbolizeOption
     }
     begin_.push_back(frames_.size());
   }
+}
+
+std::vector<std::pair<std::string, std::vector<std::uint64_t>>> prefetch_work(const DumpPreview& preview,
+                                                                              const SymbolizeOptions& options) {
+  std::unordered_map<const Mapping*, std::vector<std::uint64_t>> offsets;
+  for (std::uint64_t a : preview.addresses)
+    if (auto w = preview.maps.find(a)) offsets[w->mapping].push_back(w->file_offset);
+  std::vector<std::pair<std::string, std::vector<std::uint64_t>>> work;
+  std::unordered_map<std::string_view, std::size_t> slot;  // path -> index in work
+  for (const Mapping& m : preview.maps.mappings()) {
+    auto it = offsets.find(&m);
+    if (it == offsets.end() || (!options.keep_allocator_frames && is_allocator_module(m.path))) continue;
+    auto [s, fresh] = slot.try_emplace(m.path, work.size());
+    if (fresh) work.emplace_back(m.path, std::vector<std::uint64_t>());
+    auto& list = work[s->second].second;
+    list.insert(list.end(), it->second.begin(), it->second.end());
+  }
+  return work;
 }
 
 bool is_allocator_module(std::string_view path) {

@@ -10,12 +10,15 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
 #include "fg/builder.h"
 #include "fg/diagnostics.h"
 #include "formats/jemalloc/heap_dump.h"
+#include "formats/jemalloc/symbolizer.h"
 #include "formats/options.h"
 
 namespace fg::formats::jemalloc {
@@ -23,12 +26,12 @@ namespace fg::formats::jemalloc {
 /// The frames of each distinct address of a dump.
 class ResolvedAddresses {
  public:
-  /// Symbolizes every address of `dump` into `builder`. Warns once about
+  /// Symbolizes every address of `dump` with `symbolizer` into `builder`. Warns once about
   /// the modules that were not found (naming them), once per module that
   /// could not be used, and about a dump without MAPPED_LIBRARIES; with
   /// --strict those warnings are errors.
-  ResolvedAddresses(const HeapDump& dump, const SymbolizeOptions& options, ProfileBuilder& builder,
-                    Diagnostics& diagnostics);
+  ResolvedAddresses(const HeapDump& dump, const SymbolizeOptions& options, Symbolizer& symbolizer,
+                    ProfileBuilder& builder, Diagnostics& diagnostics);
 
   /// The frames of address `index`, outermost first (the innermost is an
   /// inlined one when there are several).
@@ -47,6 +50,12 @@ class ResolvedAddresses {
   std::vector<std::size_t> begin_;
   std::vector<std::uint8_t> flags_;
 };
+
+/// What Symbolizer::prefetch can start on while a dump is parsed: the
+/// modules, in maps order, and file offsets of `preview`'s addresses that
+/// ResolvedAddresses will symbolize.
+std::vector<std::pair<std::string, std::vector<std::uint64_t>>> prefetch_work(const DumpPreview& preview,
+                                                                              const SymbolizeOptions& options);
 
 /// True for the file name of a jemalloc library ("libjemalloc.so.2").
 bool is_allocator_module(std::string_view path);

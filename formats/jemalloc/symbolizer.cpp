@@ -19,6 +19,7 @@ struct Symbolizer::Module {
   std::string recorded;
   std::string found;  // the file opened
   ModuleState state = ModuleState::kUnopened;
+  bool loaded = false;  // load_module() ran; open_module() has the architecture check left
   std::string reason;  // for kMissing and kUnusable
   Dwfl_Callbacks callbacks{};  // dwfl keeps a pointer to it
   Dwfl* dwfl = nullptr;
@@ -27,8 +28,18 @@ struct Symbolizer::Module {
   std::vector<GElf_Phdr> loads;
   std::unordered_map<std::uint64_t, std::vector<SymbolizedFrame>> cache;
 
-  ~Module() {
+  ~Module() { reset(); }
+  // Back to never opened.
+  void reset() {
     if (dwfl) dwfl_end(dwfl);
+    dwfl = nullptr;
+    mod = nullptr;
+    found.clear();
+    reason.clear();
+    state = ModuleState::kUnopened;
+    loaded = false;
+    loads.clear();
+    cache.clear();
   }
 };
 
@@ -167,7 +178,36 @@ Symbolizer::Symbolizer(SymbolizeOptions options) : options_(std::move(options)) 
   debuginfo_path_ptr_ = debuginfo_path_.data();
 }
 
-Symbolizer::~Symbolizer() = default;
+Symbolizer::~Symbolizer() { settle(); }
+
+void Symbolizer::prefetch(std::vector<std::pair<std::string, std::vector<std::uint64_t>>> work) {
+  settle();
+  std::vector<std::pair<Module*, std::vector<std::uint64_t>>> jobs;
+  for (auto& [path, offsets] : work) {
+    Module& m = module(path);
+    if (m.state == ModuleState::kUnopened && !m.loaded) jobs.emplace_back(&m, std::move(offsets));
+  }
+  if (jobs.empty()) return;
+  prefetch_ = std::thread([this, jobs = std::move(jobs)] {
+    for (const auto& [m, offsets] : jobs) {
+      try {
+        load_module(*m);
+        if (m->state != ModuleState::kUnopened) continue;  // missing or unusable: open_module says so
+        for (std::uint64_t offset : offsets)
+          if (!m->cache.count(offset)) m->cache.emplace(offset, lookup(*m, offset));
+      } catch (...) {
+        // Out of memory, most likely: the caller's own thread does it all
+        // again and meets the error where it can report it.
+        m->reset();
+        return;
+      }
+    }
+  });
+}
+
+void Symbolizer::settle() {
+  if (prefetch_.joinable()) prefetch_.join();
+}
 
 Symbolizer::Module& Symbolizer::module(const std::string& path) {
   auto& slot = modules_[path];
@@ -179,18 +219,24 @@ Symbolizer::Module& Symbolizer::module(const std::string& path) {
 }
 
 ModuleState Symbolizer::open(const std::string& path) {
+  settle();
   Module& m = module(path);
   if (m.state == ModuleState::kUnopened) open_module(m);
   return m.state;
 }
 
-std::string Symbolizer::describe(const std::string& path) const {
+std::string Symbolizer::describe(const std::string& path) {
+  settle();
   auto it = modules_.find(path);
   if (it == modules_.end()) return "not opened";
   return it->second->state == ModuleState::kOpen ? it->second->found : it->second->reason;
 }
 
-void Symbolizer::open_module(Module& m) {
+// Everything of opening but the architecture check, which depends on the
+// order modules are opened in: touches nothing but `m`, so it can run on
+// the prefetch thread. Leaves m.state kUnopened when the module is usable.
+void Symbolizer::load_module(Module& m) {
+  m.loaded = true;
   std::vector<std::string> candidates;
   for (const std::string& dir : options_.symbol_paths) candidates.push_back(join_path(dir, base_name(m.recorded)));
   candidates.push_back(options_.sysroot.empty() ? m.recorded : join_path(options_.sysroot, m.recorded));
@@ -220,23 +266,32 @@ void Symbolizer::open_module(Module& m) {
     m.reason = m.found + ": " + (dwfl_errmsg(-1) ? dwfl_errmsg(-1) : "not an ELF file");
     return;
   }
-  if (expected_machine_ < 0) expected_machine_ = ehdr.e_machine;
-  if (ehdr.e_machine != expected_machine_) {
-    m.state = ModuleState::kUnusable;
-    m.reason = m.found + ": built for another architecture (ELF machine " + std::to_string(ehdr.e_machine) +
-               ", expected " + std::to_string(expected_machine_) + ")";
-    return;
-  }
   std::size_t count = 0;
   if (elf_getphdrnum(elf, &count) == 0)
     for (std::size_t i = 0; i < count; ++i) {
       GElf_Phdr ph;
       if (gelf_getphdr(elf, static_cast<int>(i), &ph) && ph.p_type == PT_LOAD) m.loads.push_back(ph);
     }
+}
+
+void Symbolizer::open_module(Module& m) {
+  if (!m.loaded) load_module(m);
+  if (m.state != ModuleState::kUnopened) return;
+  GElf_Ehdr ehdr;
+  gelf_getehdr(dwfl_module_getelf(m.mod, &m.bias), &ehdr);  // load_module read it before
+  if (expected_machine_ < 0) expected_machine_ = ehdr.e_machine;
+  if (ehdr.e_machine != expected_machine_) {
+    m.state = ModuleState::kUnusable;
+    m.reason = m.found + ": built for another architecture (ELF machine " + std::to_string(ehdr.e_machine) +
+               ", expected " + std::to_string(expected_machine_) + ")";
+    m.cache.clear();  // looked up ahead, never to be used
+    return;
+  }
   m.state = ModuleState::kOpen;
 }
 
 const std::vector<SymbolizedFrame>& Symbolizer::symbolize(const std::string& path, std::uint64_t file_offset) {
+  settle();
   Module& m = module(path);
   if (m.state == ModuleState::kUnopened) open_module(m);
   if (m.state != ModuleState::kOpen) return kNoFrames;

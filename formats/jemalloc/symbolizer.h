@@ -14,6 +14,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "formats/options.h"
@@ -45,7 +47,16 @@ class Symbolizer {
   /// later one built for another is kUnusable. Never throws.
   ModuleState open(const std::string& path);
   /// The file opened for `path`, or why not ("not found", "not ELF: ...").
-  std::string describe(const std::string& path) const;
+  std::string describe(const std::string& path);
+
+  /// Starts opening the modules of `work` (module path, file offsets in
+  /// it), and symbolizing those offsets, on another thread: the slow part
+  /// of a module is inflating its debug information, which can happen
+  /// while the caller parses. Results are the same as without it: every
+  /// other call waits for that thread first, and the architecture check of
+  /// open() still happens there, in the caller's order. Call at most once,
+  /// before any other call.
+  void prefetch(std::vector<std::pair<std::string, std::vector<std::uint64_t>>> work);
 
   /// The frames of `file_offset` in the module recorded as `path`,
   /// innermost first; empty when the module or the address has no symbols.
@@ -55,14 +66,17 @@ class Symbolizer {
  private:
   struct Module;
   Module& module(const std::string& path);
+  void settle();
+  void load_module(Module& m);
   void open_module(Module& m);
-  std::vector<SymbolizedFrame> lookup(Module& m, std::uint64_t file_offset);
+  static std::vector<SymbolizedFrame> lookup(Module& m, std::uint64_t file_offset);
 
   SymbolizeOptions options_;
   std::string debuginfo_path_;
   char* debuginfo_path_ptr_ = nullptr;
   int expected_machine_ = -1;
   std::map<std::string, std::unique_ptr<Module>> modules_;
+  std::thread prefetch_;  // while it runs, only it touches the modules
 };
 
 /// `name` demangled when it is a mangled C++ name, else unchanged.

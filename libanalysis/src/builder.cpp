@@ -98,6 +98,21 @@ StackId ProfileBuilder::stack(std::span<const FrameId> root_to_leaf) {
   return s;
 }
 
+StackId PrefixStacks::stack(std::span<const FrameId> root_to_leaf) {
+  std::size_t shared = 0;
+  const std::size_t most = std::min(frames_.size(), root_to_leaf.size());
+  while (shared < most && frames_[shared] == root_to_leaf[shared]) ++shared;
+  frames_.resize(shared);
+  ids_.resize(shared);
+  StackId s = shared ? ids_.back() : kRootStack;
+  for (std::size_t i = shared; i < root_to_leaf.size(); ++i) {
+    s = b_.stack(s, root_to_leaf[i]);
+    frames_.push_back(root_to_leaf[i]);
+    ids_.push_back(s);
+  }
+  return s;
+}
+
 LabelSetId ProfileBuilder::labels(std::vector<Label> labels) {
   if (labels.empty()) return 0;
   std::stable_sort(labels.begin(), labels.end(), [this](const Label& a, const Label& b) {

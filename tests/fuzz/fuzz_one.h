@@ -1,6 +1,7 @@
 // One fuzzing step shared by the libFuzzer target and the deterministic
 // mutation test: read arbitrary bytes as every readable format and write
-// what was read in every format. Bad data may throw fg::Error (the tools
+// what was read in every format. `in_place`: the bytes are read as a plain
+// file is, whole and in place (Input::map_whole), instead of streamed. Bad data may throw fg::Error (the tools
 // report it and exit 1); anything else (a crash, another exception, a hang)
 // is a bug.
 #pragma once
@@ -15,12 +16,12 @@
 
 namespace fg::fuzz {
 
-inline void fuzz_one(const std::string& bytes) {
+inline void fuzz_one(const std::string& bytes, bool in_place = false) {
   for (const formats::Format& reader : formats::all_formats()) {
     if (!reader.read) continue;
     try {
       Diagnostics diagnostics;
-      auto in = formats::Input::from_bytes("fuzz", bytes, 1 << 24);
+      auto in = formats::Input::from_bytes("fuzz", bytes, 1 << 24, in_place);
       Profile p = reader.read(*in, formats::ReadOptions{}, diagnostics);
       for (const formats::Format& writer : formats::all_formats()) {
         if (!writer.write) continue;

@@ -7,6 +7,8 @@
 #include "fuzz/fuzz_one.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  fg::fuzz::fuzz_one(std::string(reinterpret_cast<const char*>(data), size));
+  const std::string bytes(reinterpret_cast<const char*>(data), size);
+  fg::fuzz::fuzz_one(bytes, false);
+  fg::fuzz::fuzz_one(bytes, true);
   return 0;
 }

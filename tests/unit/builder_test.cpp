@@ -54,6 +54,26 @@ TEST_CASE("stacks created out of order are found again, never duplicated") {
   CHECK(b.stack_count() == 105);
 }
 
+TEST_CASE("PrefixStacks gives the ids ProfileBuilder::stack gives, whatever the previous stack was") {
+  ProfileBuilder b(counts());
+  const FrameId m = b.frame("main"), a = b.frame("a"), c = b.frame("c"), d = b.frame("d");
+  // A deeper stack, a sibling, a prefix of the one before, the same again,
+  // the empty stack, a recursion, and one that shares nothing.
+  const std::vector<std::vector<FrameId>> stacks = {{m, a, c}, {m, a, d}, {m, a}, {m, a},
+                                                    {},        {m, m, m}, {d, c}, {m, a, c, d}};
+  PrefixStacks prefix(b);
+  std::vector<StackId> ids;
+  for (const auto& s : stacks) ids.push_back(prefix.stack(s));
+  for (std::size_t i = 0; i < stacks.size(); ++i) {
+    CAPTURE(i);
+    CHECK(ids[i] == b.stack(stacks[i]));
+  }
+  CHECK(ids[4] == kRootStack);
+  CHECK(ids[2] == ids[3]);
+  // root; m, m.a, m.a.c, m.a.d; m.m, m.m.m; d, d.c; m.a.c.d
+  CHECK(b.stack_count() == 10);
+}
+
 TEST_CASE("samples with equal stack and labels merge; timestamps keep them apart") {
   ProfileBuilder b({{"samples", "count"}, {"cpu", "nanoseconds"}});
   StackId s = b.stack(kRootStack, b.frame("main"));

@@ -23,25 +23,50 @@ struct Read {
   std::optional<Profile> profile;
 };
 
-// The dump is named t.heap (in the working directory, which is searched
-// for modules too) unless `name` says otherwise.
-Read read_heap(const std::string& text, formats::ReadOptions options = {}, bool strict = false,
-               const std::string& name = "t.heap") {
+Read read_one_way(const std::string& text, const formats::ReadOptions& options, bool strict, const std::string& name,
+                  bool in_place) {
   Read r;
   Diagnostics d(strict, [&r](const std::string& m) { r.warnings.push_back(m); }, 100);
-  auto in = formats::Input::from_bytes(name, text);
+  auto in = formats::Input::from_bytes(name, text, formats::kDefaultMaxInflated, in_place);
   r.profile.emplace(formats::jemalloc::read(*in, options, d));
+  return r;
+}
+
+std::string error_one_way(const std::string& text, const formats::ReadOptions& options, bool strict,
+                          const std::string& name, bool in_place) {
+  try {
+    read_one_way(text, options, strict, name, in_place);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string dump_of(const Profile& p) {
+  std::ostringstream out;
+  dump_profile(p, out);
+  return out.str();
+}
+
+// The dump is named t.heap (in the working directory, which is searched
+// for modules too) unless `name` says otherwise. It is read both ways a
+// file can be: streamed, and in place (a plain file, whose modules are
+// opened on a second thread while it is parsed); both must give the same
+// profile and the same warnings.
+Read read_heap(const std::string& text, formats::ReadOptions options = {}, bool strict = false,
+               const std::string& name = "t.heap") {
+  Read in_place = read_one_way(text, options, strict, name, true);
+  Read r = read_one_way(text, options, strict, name, false);
+  CHECK(in_place.warnings == r.warnings);
+  CHECK(dump_of(*in_place.profile) == dump_of(*r.profile));
   return r;
 }
 
 std::string error_of(const std::string& text, formats::ReadOptions options = {}, bool strict = false,
                      const std::string& name = "t.heap") {
-  try {
-    read_heap(text, options, strict, name);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  std::string streamed = error_one_way(text, options, strict, name, false);
+  CHECK(error_one_way(text, options, strict, name, true) == streamed);
+  return streamed;
 }
 
 constexpr const char* kHeader = "heap_v2/524288\n  t*: 3: 96 [3: 96]\n  t0: 3: 96 [3: 96]\n";
@@ -168,6 +193,50 @@ TEST_CASE("jemalloc: maps lines give module and file offset") {
   CHECK_FALSE(maps.find(0x7f0000000010));  // anonymous
   CHECK_FALSE(maps.find(0x7ffd00000010));  // the kernel's
   CHECK_FALSE(maps.find(0x10));
+}
+
+TEST_CASE("jemalloc: a first look at a whole dump finds its maps and the addresses of its first stacks") {
+  using formats::jemalloc::prefetch_work;
+  using formats::jemalloc::preview_dump;
+  // Ten stacks: "@ 0x101k 0x2020" (0x3031 for the first) and a t* line.
+  std::string stacks;
+  for (int k = 0; k < 10; ++k) {
+    char line[64];
+    std::snprintf(line, sizeof line, "@ 0x101%d 0x%s\n  t*: 1: 8 [1: 8]\n", k, k == 0 ? "3031" : "2020");
+    stacks += line;
+  }
+  const std::string maps =
+      "MAPPED_LIBRARIES:\n"
+      "1000-2000 r-xp 00000000 fe:00 1  /lib/a.so\n"
+      "2000-3000 r-xp 00004000 fe:00 2  /lib/libjemalloc.so.2\n"
+      "3000-4000 r-xp 00001000 fe:00 1  /lib/a.so\n";
+  const std::string dump = "heap_v2/1\n" + stacks + maps;
+  auto preview = preview_dump(dump, 2);
+  CHECK(preview.maps.mappings().size() == 3);
+  // The first two stacks' addresses, callers adjusted by -1.
+  CHECK(preview.addresses == std::vector<std::uint64_t>{0x1010, 0x3030, 0x1011, 0x201f});
+
+  // Modules in maps order with the file offsets in them; the allocator's
+  // only with --keep-allocator-frames.
+  using Work = std::vector<std::pair<std::string, std::vector<std::uint64_t>>>;
+  CHECK(prefetch_work(preview, {}) == Work{{"/lib/a.so", {0x10, 0x11, 0x1030}}});
+  formats::SymbolizeOptions keep;
+  keep.keep_allocator_frames = true;
+  CHECK(prefetch_work(preview, keep) ==
+        Work{{"/lib/a.so", {0x10, 0x11, 0x1030}}, {"/lib/libjemalloc.so.2", {0x401f}}});
+
+  // No look at all without a maps section, with a damaged maps line, or
+  // with the marker somewhere other than at a line's start.
+  CHECK(preview_dump("heap_v2/1\n" + stacks, 2).addresses.empty());
+  CHECK(preview_dump(dump + "not a maps line\n", 2).addresses.empty());
+  CHECK(preview_dump(dump.substr(0, dump.size() - 1), 2).addresses.empty());  // cut off
+  std::string moved = dump;
+  moved.replace(moved.find("MAPPED_LIBRARIES:"), 0, "x ");
+  CHECK(preview_dump(moved, 2).addresses.empty());
+  // An address it cannot read ends that stack's look, not the preview.
+  std::string odd = dump;
+  odd.replace(odd.find("0x1010"), 6, "0xZZZZ");
+  CHECK(preview_dump(odd, 2).addresses == std::vector<std::uint64_t>{0x1011, 0x201f});
 }
 
 TEST_CASE("jemalloc: allocator frames are recognised by module and by name") {

@@ -98,4 +98,20 @@ class ProfileBuilder {
       label_index_;
 };
 
+/// Makes stacks of frames given root first with a ProfileBuilder, reusing
+/// what a stack shares from the root with the one made just before it: a
+/// reader whose consecutive stacks share their outer frames (heap dumps,
+/// sorted inputs) skips a lookup per shared frame. Same ids as
+/// ProfileBuilder::stack(root_to_leaf).
+class PrefixStacks {
+ public:
+  explicit PrefixStacks(ProfileBuilder& builder) : b_(builder) {}
+  StackId stack(std::span<const FrameId> root_to_leaf);
+
+ private:
+  ProfileBuilder& b_;
+  std::vector<FrameId> frames_;  // the previous stack, root first
+  std::vector<StackId> ids_;     // ids_[i]: the stack of frames_[0..i]
+};
+
 }  // namespace fg
