@@ -22,34 +22,57 @@ std::size_t ChunkResolver::FrameKeyHash::operator()(const FrameKey& k) const {
   return static_cast<std::size_t>(h ^ (h >> 29));
 }
 
-ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const NamingOptions& naming, bool threads)
-    : builder_(builder), pools_(pools), naming_(naming), threads_(threads),
-      kernel_known_(pools.enum_has("jdk.types.FrameType", "Kernel")),
+ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const NamingOptions& naming, bool threads,
+                             EarlierStacks& earlier)
+    : builder_(builder), pools_(pools), naming_(naming), threads_(threads), earlier_(earlier),
+      kernel_known_(pools.enum_has("jdk.types.FrameType", "Kernel")), dense_(!naming.lines && !naming.bci),
       // Method keys up to the pool's size (async-profiler numbers them from
       // 1) get the dense table: 32 bytes per method entry read.
-      dense_frames_((pools.methods.size() + 1) * 8, U64Map::kMissing) {}
+      dense_frames_((pools.methods.size() + 1) * 8, U64Map::kMissing) {
+  stacks_.reserve(pools.stack_traces.size());  // about one key a trace (without --threads)
+}
 
 StackId ChunkResolver::stack(std::uint64_t trace, std::uint64_t thread) {
   if (!threads_) thread = 0;
   if (const StackId known = stacks_.find(trace, thread); known != U64Map::kMissing) return known;
   StackId s = kNoStack;
-  if (auto t = pools_.stack_traces.find(trace); trace != 0 && t != pools_.stack_traces.end()) {
-    s = kRootStack;
-    if (t->second.truncated) ++truncated_;
-    if (threads_) s = builder_.stack(s, builder_.frame(thread_frame_name(thread_name(thread), thread)));
+  if (const StackTraceRef* t = pools_.stack_traces.find(trace); trace != 0 && t) {
+    StackId base = kRootStack;
+    if (t->truncated) ++truncated_;
+    if (threads_) base = builder_.stack(base, builder_.frame(thread_frame_name(thread_name(thread), thread)));
     // The trace's frames were decoded long ago (a pool is read whole before
     // any event): ask for all their cache lines at once, not one miss at a time.
-    const char* first = reinterpret_cast<const char*>(pools_.frames.data() + t->second.first);
-    const char* end = reinterpret_cast<const char*>(pools_.frames.data() + t->second.first + t->second.count);
-    for (const char* p = first; p < end; p += 64) __builtin_prefetch(p);
-    for (std::size_t i = t->second.count; i-- > 0;)
-      s = builder_.stack(s, frame_of(pools_.frames[t->second.first + i]));
+    const FrameRef* frames = pools_.frames.data() + t->first;
+    const std::size_t count = t->count;
+    const char* end = reinterpret_cast<const char*>(frames + count);
+    for (const char* p = reinterpret_cast<const char*>(frames); p < end; p += 64) __builtin_prefetch(p);
+    const StackId before = earlier_.find(trace, thread);
+    if (before != U64Map::kMissing && is_stack_of(before, frames, count, base)) {
+      s = before;
+    } else {
+      s = base;
+      for (std::size_t i = count; i-- > 0;) s = builder_.stack(s, frame_of(frames[i]));
+      earlier_.assign(trace, thread, s);
+    }
   }
   stacks_.insert(trace, thread, s);
   return s;
 }
 
-FrameId ChunkResolver::frame_of(const FrameRef& f) {
+// Whether stack `s` is `base` followed by the frames of a trace: walks up
+// from the leaf, as the pool lists them.
+bool ChunkResolver::is_stack_of(StackId s, const FrameRef* leaf_first, std::size_t count, StackId base) {
+  const Profile& p = builder_.peek();
+  for (std::size_t i = 0; i < count; ++i) {
+    if (s == kRootStack || s >= p.stack_count()) return false;
+    const StackNode& node = p.stack(s);
+    if (node.frame != frame_of(leaf_first[i])) return false;
+    s = node.parent;
+  }
+  return s == base;
+}
+
+FrameId ChunkResolver::frame_of_slow(const FrameRef& f) {
   if (naming_.lines || naming_.bci || f.type >= 8) {
     const FrameKey key{f.method, f.type, naming_.lines ? f.line : 0, naming_.bci ? f.bci : 0};
     auto [it, fresh] = frames_.try_emplace(key, 0);

@@ -35,9 +35,17 @@ class PairIds {
     auto it = slow_.find({first, second});
     return it == slow_.end() ? U64Map::kMissing : it->second;
   }
+  /// Makes room for `n` pairs that pack.
+  void reserve(std::size_t n) { fast_.reserve(n); }
+  /// Stores `id` for the pair unless it has one.
   void insert(std::uint64_t first, std::uint64_t second, std::uint32_t id) {
     if (packs(first, second)) fast_.insert(first << kBits | second, id);
     else slow_.emplace(std::pair{first, second}, id);
+  }
+  /// Stores `id` for the pair, replacing what it had.
+  void assign(std::uint64_t first, std::uint64_t second, std::uint32_t id) {
+    if (packs(first, second)) fast_.assign(first << kBits | second, id);
+    else slow_[{first, second}] = id;
   }
 
  private:
@@ -59,9 +67,16 @@ class ChunkResolver {
   /// What stack() returns for a trace key the pools do not hold.
   static constexpr StackId kNoStack = U64Map::kMissing - 1;
 
-  /// `builder`, `pools` and `naming` must outlive the resolver. With
-  /// `threads`, each stack starts at a `[name tid=N]` frame.
-  ChunkResolver(ProfileBuilder& builder, const Pools& pools, const NamingOptions& naming, bool threads);
+  /// The stack each (trace, thread) key last resolved to, over the chunks
+  /// read so far: recorders keep a trace's key from chunk to chunk, so a
+  /// later chunk's trace is usually the stack it was before, which
+  /// ChunkResolver checks frame by frame instead of looking each up again.
+  using EarlierStacks = PairIds<24>;
+
+  /// `builder`, `pools`, `naming` and `earlier` must outlive the resolver.
+  /// With `threads`, each stack starts at a `[name tid=N]` frame.
+  ChunkResolver(ProfileBuilder& builder, const Pools& pools, const NamingOptions& naming, bool threads,
+                EarlierStacks& earlier);
 
   /// The stack of trace `trace` (root first, as the pool lists it leaf
   /// first), below the frame of `thread` with threads; kNoStack when the
@@ -80,8 +95,18 @@ class ChunkResolver {
   const std::string* thread_name(std::uint64_t thread) const;
 
  private:
-  FrameId frame_of(const FrameRef& f);
+  // The frame of a stack frame: from the dense table when it is there, as
+  // nearly every one is after a chunk's first few traces.
+  FrameId frame_of(const FrameRef& f) {
+    if (dense_ && f.type < 8 && f.method < dense_frames_.size() / 8) {
+      const FrameId id = dense_frames_[f.method << 3 | f.type];
+      if (id != U64Map::kMissing) return id;
+    }
+    return frame_of_slow(f);
+  }
+  FrameId frame_of_slow(const FrameRef& f);
   FrameId make_frame(const FrameRef& f);
+  bool is_stack_of(StackId s, const FrameRef* leaf_first, std::size_t count, StackId base);
 
   struct FrameKey {
     std::uint64_t method, type;
@@ -96,7 +121,9 @@ class ChunkResolver {
   const Pools& pools_;
   const NamingOptions& naming_;
   bool threads_;
+  EarlierStacks& earlier_;  // stacks by (trace, thread) over every chunk so far
   bool kernel_known_;  // FrameType has Kernel: then Native means C code (async-profiler)
+  bool dense_;         // frames are told apart by method and type only (no --lines, --bci)
   std::uint64_t truncated_ = 0;
   // Frames by method * 8 + type: in a table for method keys up to the pool's
   // size (async-profiler numbers methods from 1), else by the pair; with

@@ -113,7 +113,7 @@ class PoolReader {
           default: skip_field(c_, meta_, f);
         }
       }
-      pools_.stack_traces[key] = t;
+      pools_.stack_traces.set(key, t);
     }
   }
 
@@ -214,6 +214,14 @@ bool Pools::enum_has(const std::string& type, std::string_view name) const {
   for (const auto& [key, value] : e->second)
     if (const std::string* t = text(value); t && *t == name) return true;
   return false;
+}
+
+void StackTracePool::set(std::uint64_t key, const StackTraceRef& t) {
+  const std::size_t next = traces_.size();
+  if (next >= U64Map::kMissing) throw Error("more than 2^32 - 1 stack traces in one chunk");
+  const std::uint32_t i = index_.insert(key, static_cast<std::uint32_t>(next));
+  if (i == next) traces_.push_back(t);
+  else traces_[i] = t;
 }
 
 void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const ChunkMetadata& meta,

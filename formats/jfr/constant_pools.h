@@ -20,6 +20,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "fg/string_pool.h"
+
 #include "formats/jfr/cursor.h"
 #include "formats/jfr/metadata.h"
 
@@ -57,6 +59,28 @@ struct StackTraceRef {
   bool truncated = false;
 };
 
+/// Stack traces by pool key: a chunk can hold hundreds of thousands, so
+/// they sit in one array with an open-addressing index. A key given twice
+/// keeps its last trace.
+class StackTracePool {
+ public:
+  const StackTraceRef* find(std::uint64_t key) const {
+    const std::uint32_t i = index_.find(key);
+    return i == U64Map::kMissing ? nullptr : &traces_[i];
+  }
+  void set(std::uint64_t key, const StackTraceRef& t);
+  std::size_t size() const { return traces_.size(); }
+  /// Forgets every trace, keeping the room (chunks are alike).
+  void clear() {
+    index_.clear();
+    traces_.clear();
+  }
+
+ private:
+  U64Map index_;
+  std::vector<StackTraceRef> traces_;
+};
+
 /// The pools of one chunk.
 struct Pools {
   std::unordered_map<std::uint64_t, ThreadRef> threads;
@@ -64,7 +88,7 @@ struct Pools {
   std::unordered_map<std::uint64_t, MethodRef> methods;
   std::unordered_map<std::uint64_t, StringValue> symbols;
   std::unordered_map<std::uint64_t, StringValue> strings;
-  std::unordered_map<std::uint64_t, StackTraceRef> stack_traces;
+  StackTracePool stack_traces;
   std::vector<FrameRef> frames;
   /// Enumerations (simple types with one string field), by type name:
   /// "jdk.types.FrameType", "jdk.types.ThreadState", ...

@@ -146,6 +146,8 @@ class Reader {
   std::map<std::string, std::uint64_t> type_counts_;  // every event type of the file
   std::map<EventType, Selected> selected_;
   std::vector<FrameRef> spare_frames_;  // the last chunk's frame table, for its capacity
+  StackTracePool spare_traces_;         // and its stack traces
+  ChunkResolver::EarlierStacks earlier_stacks_;
   std::uint64_t no_stack_ = 0;
   std::uint64_t truncated_ = 0;  // stack traces cut by the recorder, among those used
   std::unordered_map<std::uint64_t, PendingMalloc> leaks_;
@@ -188,6 +190,8 @@ void Reader::read_chunk(const Chunk& c, std::size_t index) {
   // The frame table keeps its capacity from chunk to chunk: chunks are alike.
   st.pools.frames = std::move(spare_frames_);
   st.pools.frames.clear();
+  st.pools.stack_traces = std::move(spare_traces_);
+  st.pools.stack_traces.clear();
   try {
     Cursor meta = chunk.window(h.metadata_offset, h.size - h.metadata_offset, "metadata event");
     const std::uint64_t meta_size = static_cast<std::uint32_t>(meta.read_int());
@@ -195,7 +199,7 @@ void Reader::read_chunk(const Chunk& c, std::size_t index) {
     Cursor meta_record = meta.sub(meta_size, "metadata event");
     st.meta = read_metadata(meta_record);
     read_constant_pools(chunk, h.checkpoint_offset, st.meta, st.pools);
-    st.resolve.emplace(builder_, st.pools, naming_, opt_.threads);
+    st.resolve.emplace(builder_, st.pools, naming_, opt_.threads, earlier_stacks_);
     for (const auto& [id, cls] : st.meta.classes()) {
       if (cls.name.rfind("profiler.", 0) == 0) async_profiler_ = true;
       if (cls.name == "jdk.ObjectAllocationSample" || cls.name == "jdk.GarbageCollection") jdk_ = true;
@@ -205,6 +209,7 @@ void Reader::read_chunk(const Chunk& c, std::size_t index) {
     truncated_ += st.resolve->truncated_traces();
     st.resolve.reset();
     spare_frames_ = std::move(st.pools.frames);
+    spare_traces_ = std::move(st.pools.stack_traces);
   } catch (const ParseError& e) {
     throw ParseError(e.position(), "chunk " + std::to_string(index + 1) + ": " + e.message());
   }

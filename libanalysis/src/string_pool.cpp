@@ -1,5 +1,7 @@
 #include "fg/string_pool.h"
 
+#include <algorithm>
+
 #include <cstring>
 
 namespace fg {
@@ -60,14 +62,6 @@ std::uint64_t hash_bytes(std::string_view s) {
 
 U64Map::U64Map() : slots_(16, Slot{0, kMissing}), mask_(15) {}
 
-std::uint32_t U64Map::find(std::uint64_t key) const {
-  for (std::size_t i = mix64(key) & mask_;; i = (i + 1) & mask_) {
-    const Slot& s = slots_[i];
-    if (s.value == kMissing) return kMissing;
-    if (s.key == key) return s.value;
-  }
-}
-
 std::uint32_t U64Map::insert(std::uint64_t key, std::uint32_t value) {
   if ((size_ + 1) * 2 > slots_.size()) grow();
   for (std::size_t i = mix64(key) & mask_;; i = (i + 1) & mask_) {
@@ -79,6 +73,27 @@ std::uint32_t U64Map::insert(std::uint64_t key, std::uint32_t value) {
     }
     if (s.key == key) return s.value;
   }
+}
+
+void U64Map::assign(std::uint64_t key, std::uint32_t value) {
+  if ((size_ + 1) * 2 > slots_.size()) grow();
+  for (std::size_t i = mix64(key) & mask_;; i = (i + 1) & mask_) {
+    Slot& s = slots_[i];
+    if (s.value == kMissing) ++size_;
+    if (s.value == kMissing || s.key == key) {
+      s = Slot{key, value};
+      return;
+    }
+  }
+}
+
+void U64Map::reserve(std::size_t n) {
+  while (n * 2 > slots_.size()) grow();
+}
+
+void U64Map::clear() {
+  std::fill(slots_.begin(), slots_.end(), Slot{0, kMissing});
+  size_ = 0;
 }
 
 void U64Map::grow() {

@@ -122,6 +122,23 @@ TEST_CASE("jfr: samples as the converter folds them, with metadata from two chec
   CHECK(dump.str().find("thread=\"GC Thread#0\" thread_id=2") != std::string::npos);
 }
 
+TEST_CASE("jfr: a trace key seen in an earlier chunk is checked frame by frame, not trusted") {
+  // The second chunk keeps the first one's trace and method keys, but its
+  // method pool names them the other way round: its stacks must read as
+  // that chunk alone reads, not as the stack the key had before.
+  const std::string a = synthetic_jfr();
+  fg::test::jfr::SynthOptions swapped;
+  swapped.swap_methods = true;
+  const std::string b = synthetic_jfr(swapped);
+  const std::string alone_a = fg::test::collapsed(read_jfr(a)), alone_b = fg::test::collapsed(read_jfr(b));
+  CHECK(alone_a == "Foo.bar_[0];Foo.baz_[i] 3\n");
+  CHECK(alone_b == "Foo.baz_[0];Foo.bar_[i] 3\n");
+  CHECK(fg::test::collapsed(read_jfr(a + b)) == alone_a + alone_b);
+  CHECK(fg::test::collapsed(read_jfr(b + a)) == alone_a + alone_b);  // sorted output
+  // With the same pools, the second chunk's samples land on the same stack.
+  CHECK(fg::test::collapsed(read_jfr(a + a)) == "Foo.bar_[0];Foo.baz_[i] 6\n");
+}
+
 TEST_CASE("jfr: --threads, --lines and --bci name frames as the converter") {
   JfrOptions o;
   o.threads = true;

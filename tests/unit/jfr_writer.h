@@ -17,6 +17,7 @@ struct SynthOptions {
   bool compressed = true;      ///< varint integers (flag bit 0) or fixed-width
   bool extra_field = false;    ///< ExecutionSample gets a String field before stackTrace
   std::uint64_t frame_count_override = 0;  ///< stack trace 1 claims this many frames
+  bool swap_methods = false;   ///< method keys 1 and 2 name baz and bar instead of bar and baz
 };
 
 /// Offsets (in the chunk) of the parts a test may damage.
@@ -150,7 +151,9 @@ inline std::string synthetic_jfr(const SynthOptions& o = {}, SynthLayout* layout
     const int class_names[] = {1, 4, 6};
     for (int i = 0; i < 3; ++i) { b.lng(i + 1); b.lng(0); b.lng(class_names[i]); b.lng(0); }
     b.lng(22); b.int32(2);
-    for (int i = 0; i < 2; ++i) { b.lng(i + 1); b.lng(1); b.lng(i + 2); b.lng(5); b.int32(1); b.u8(0); }
+    for (int i = 0; i < 2; ++i) {
+      b.lng(i + 1); b.lng(1); b.lng(o.swap_methods ? 3 - i : i + 2); b.lng(5); b.int32(1); b.u8(0);
+    }
     chunk.record(b.str());
   }
   // Events: two samples of trace 1 on thread 1, one of trace 2 on thread 2,

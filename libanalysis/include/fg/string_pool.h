@@ -29,9 +29,21 @@ class U64Map {
  public:
   static constexpr std::uint32_t kMissing = 0xffffffffu;
   U64Map();
-  std::uint32_t find(std::uint64_t key) const;
+  std::uint32_t find(std::uint64_t key) const {  // inline: readers call it per event
+    for (std::size_t i = mix64(key) & mask_;; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.value == kMissing) return kMissing;
+      if (s.key == key) return s.value;
+    }
+  }
   /// Returns the value stored for key, inserting `value` first if absent.
   std::uint32_t insert(std::uint64_t key, std::uint32_t value);
+  /// Stores `value` for key, replacing what was stored.
+  void assign(std::uint64_t key, std::uint32_t value);
+  /// Makes room for `n` keys, so inserting them does not grow the table.
+  void reserve(std::size_t n);
+  /// Forgets every key, keeping the room.
+  void clear();
   std::size_t size() const { return size_; }
 
  private:
