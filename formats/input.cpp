@@ -193,30 +193,26 @@ std::size_t Input::read(char* buf, std::size_t n) {
 
 std::optional<std::string_view> Input::map_whole() {
   Impl& m = *impl_;
-  if (m.mappable && offset_ == 0 && !m.memory.empty()) {
-    head(2);  // decides gzip
-    if (compressed_) return std::nullopt;
-    offset_ = m.memory.size();
-    lookahead_.clear();
-    lookahead_pos_ = 0;
-    return std::string_view(m.memory);
-  }
-  if (m.from_memory || m.fd < 0 || offset_ != 0) return std::nullopt;
+  if (offset_ != 0 || (m.from_memory ? !m.mappable || m.memory.empty() : m.fd < 0)) return std::nullopt;
   head(2);  // decides gzip
   if (compressed_) return std::nullopt;
-  struct stat st;
-  if (::fstat(m.fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) return std::nullopt;
-  // head() read the first bytes from the descriptor; the mapping starts at
-  // the file's beginning, which is where the lookahead starts too.
-  void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, m.fd, 0);
-  if (p == MAP_FAILED) return std::nullopt;
-  ::madvise(p, static_cast<std::size_t>(st.st_size), MADV_SEQUENTIAL);
-  m.map = p;
-  m.map_size = static_cast<std::size_t>(st.st_size);
-  offset_ = m.map_size;
+  std::string_view whole = m.memory;
+  if (!m.from_memory) {
+    struct stat st;
+    if (::fstat(m.fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) return std::nullopt;
+    // head() read the first bytes from the descriptor; the mapping starts at
+    // the file's beginning, which is where the lookahead starts too.
+    void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, m.fd, 0);
+    if (p == MAP_FAILED) return std::nullopt;
+    ::madvise(p, static_cast<std::size_t>(st.st_size), MADV_SEQUENTIAL);
+    m.map = p;
+    m.map_size = static_cast<std::size_t>(st.st_size);
+    whole = std::string_view(static_cast<const char*>(p), m.map_size);
+  }
+  offset_ = whole.size();
   lookahead_.clear();
   lookahead_pos_ = 0;
-  return std::string_view(static_cast<const char*>(p), m.map_size);
+  return whole;
 }
 
 void Input::release_mapped(std::size_t offset) {

@@ -159,15 +159,15 @@ std::uint64_t Parser::read_address(TextCursor& c) {
   return v;
 }
 
-// The common case without TextCursor: "@ 0x<1-16 hex digits> ...". Returns
-// false, having stored nothing, for anything else, which stack_line then
-// reads again with a cursor that names the fault.
-bool Parser::fast_stack_line(std::string_view text) {
+// The common case without TextCursor: "@ 0x<1-16 hex digits> ...", into
+// `out`. False for anything else, which stack_line then reads again with a
+// cursor that names the fault.
+bool read_stack_addresses(std::string_view text, std::vector<std::uint64_t>& out) {
   const char* p = text.data();
   const char* e = p + text.size();
   while (p < e && *p != '@') ++p;
   ++p;
-  scratch_.clear();
+  out.clear();
   while (true) {
     while (p < e && (*p == ' ' || *p == '\t')) ++p;
     if (p == e) break;
@@ -177,9 +177,17 @@ bool Parser::fast_stack_line(std::string_view text) {
     const char* digits = p;
     for (int d; p < e && (d = hex_digit(*p)) >= 0; ++p) v = v << 4 | static_cast<unsigned>(d);
     if (p == digits || p - digits > 16 || (p < e && *p != ' ' && *p != '\t')) return false;
-    scratch_.push_back(v);
+    out.push_back(v);
   }
-  if (scratch_.empty()) return false;
+  return !out.empty();
+}
+
+// Address `i` of a stack (leaf first) as symbolized: every address but the
+// leaf is a return address, so it steps back into the call.
+std::uint64_t call_address(std::uint64_t a, std::size_t i) { return i > 0 && a > 0 ? a - 1 : a; }
+
+bool Parser::fast_stack_line(std::string_view text) {
+  if (!read_stack_addresses(text, scratch_)) return false;
   add_stack(scratch_);
   return true;
 }
@@ -208,9 +216,7 @@ void Parser::add_stack(const std::vector<std::uint64_t>& raw) {
   addresses_.resize(n);
   indices_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    // Every address but the leaf is a return address: step back into the call.
-    std::uint64_t a = raw[i];
-    if (i > 0 && a > 0) --a;
+    const std::uint64_t a = call_address(raw[i], i);
     // Stacks listed one after another mostly share their outer part: an
     // address equal to the previous stack's at the same depth from the
     // root has its index without a lookup.
@@ -324,6 +330,7 @@ DumpPreview preview_dump(std::string_view whole, std::size_t max_stacks) {
   // Only the first: reading a few lines spread over the whole dump would
   // map pages that stay in memory until the parse gets to them.
   U64Map seen;
+  std::vector<std::uint64_t> raw;
   std::size_t stacks = 0;
   for (std::size_t b = 0; b < at && stacks < max_stacks;) {
     std::size_t e = whole.find('\n', b);
@@ -333,18 +340,11 @@ DumpPreview preview_dump(std::string_view whole, std::size_t max_stacks) {
     std::size_t first = text.find_first_not_of(" \t");
     if (first == std::string_view::npos || text[first] != '@') continue;
     ++stacks;
-    std::size_t k = 0;
-    for (std::size_t q = first + 1; q < text.size();) {
-      while (q < text.size() && (text[q] == ' ' || text[q] == '\t')) ++q;
-      if (q + 2 >= text.size() || text[q] != '0' || text[q + 1] != 'x') break;
-      q += 2;
-      std::uint64_t v = 0;
-      std::size_t digits = 0;
-      for (int d; q < text.size() && (d = hex_digit(text[q])) >= 0; ++q, ++digits) v = v << 4 | static_cast<unsigned>(d);
-      if (digits == 0 || digits > 16) break;
-      if (k++ > 0 && v > 0) --v;
+    if (!read_stack_addresses(text, raw)) continue;  // the parse says what is wrong
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      const std::uint64_t a = call_address(raw[i], i);
       const auto next = static_cast<std::uint32_t>(out.addresses.size());
-      if (seen.insert(v, next) == next) out.addresses.push_back(v);
+      if (seen.insert(a, next) == next) out.addresses.push_back(a);
     }
   }
   return out;

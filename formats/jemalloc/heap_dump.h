@@ -81,7 +81,7 @@ struct DumpPreview {
 /// The maps and the addresses of the first `max_stacks` stacks of a dump
 /// held whole in memory, read in a few lines instead of all of them. Empty
 /// when the maps section is not within the last 8 MiB or one of its lines
-/// does not parse; stops at the first address it cannot read. Never throws
+/// does not parse; a stack line it cannot read gives no addresses. Never throws
 /// for bad text: parse_heap_dump is the one that reports it.
 DumpPreview preview_dump(std::string_view whole, std::size_t max_stacks);
 
