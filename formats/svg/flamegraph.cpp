@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 
@@ -24,16 +25,6 @@ namespace {
 
 constexpr double kXPad = 10;
 constexpr double kFramePad = 1;
-
-// "1234567" -> "1,234,567"
-std::string with_commas(std::string digits) {
-  std::size_t start = (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) ? 1 : 0;
-  for (std::size_t i = digits.size(); i > start + 3;) {
-    i -= 3;
-    digits.insert(i, 1, ',');
-  }
-  return digits;
-}
 
 // The geometry of one drawing: what flamegraph.pl computes from its options.
 struct Canvas {
@@ -83,6 +74,17 @@ struct NameText {
   Rgb colour;           // the frame's colour outside a differential graph
 };
 
+// Writing into room made beforehand (Writer::frame_room).
+template <std::size_t N>
+char* put(char* p, const char (&literal)[N]) {
+  std::memcpy(p, literal, N - 1);
+  return p + N - 1;
+}
+char* put(char* p, std::string_view s) {
+  if (!s.empty()) std::memcpy(p, s.data(), s.size());
+  return p + s.size();
+}
+
 class Writer {
  public:
   Writer(const Profile& p, const CallTree& tree, std::size_t col, const FlameGraphOptions& o,
@@ -103,10 +105,18 @@ class Writer {
   std::vector<Removed> removed_frames(const Canvas& c, const FlameLayoutOptions& lo, double band_left);
   void removed_frame(const Removed& r, const Canvas& c, std::int64_t base_total);
   double frame_y(std::uint32_t depth, const Canvas& c) const;
-  void frame_text(std::string_view name, double x1, double width, double y1, double y2,
-                  const NameText* cached = nullptr);
+  // The frame's label: the name, cut to what fits in `width` pixels.
+  char* frame_text(char* p, std::string_view name, const NameText& text, double x1, double width, double y1,
+                   double y2);
   // The frame's NameText; valid until the next call.
   NameText& name_text(FrameId f);
+  // Room for one frame's elements with a name escaped to `escaped` bytes:
+  // frames are formatted in place, then appended to buf_ in one piece.
+  char* frame_room(std::size_t escaped);
+  void end_frame(const char* end) {
+    buf_.append(frame_buf_.data(), static_cast<std::size_t>(end - frame_buf_.data()));
+    flush();
+  }
   void flush(bool force = false) {
     if (!force && buf_.size() < (1 << 20)) return;
     out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
@@ -120,11 +130,14 @@ class Writer {
   const FlameGraphOptions& o_;
   std::ostream& out_;
   std::string buf_;
-  std::string count_name_;
+  std::vector<char> frame_buf_;
+  std::string cut_;          // an escaped name cut to fit
+  std::string count_name_;   // escaped
   double total_ = 0;
   std::optional<std::size_t> base_col_;  // the base column of a differential graph
   std::vector<std::uint32_t> name_slot_;  // per frame: index into names_ + 1, or 0
   std::vector<NameText> names_;
+  NameText root_text_{"all", true, false, {}};
 };
 
 NameText& Writer::name_text(FrameId f) {
@@ -206,6 +219,13 @@ void Writer::header(const Canvas& c) {
   buf_ += "\">\n";
 }
 
+char* Writer::frame_room(std::size_t escaped) {
+  // The name twice (title and label), a handful of numbers and the markup.
+  const std::size_t need = 2 * escaped + count_name_.size() + 6 * kMaxFixedChars + 16 * kMaxNumberChars + 512;
+  if (frame_buf_.size() < need) frame_buf_.resize(need);
+  return frame_buf_.data();
+}
+
 void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layout) {
   const double x1 = kXPad + static_cast<double>(r.start) * c.per_value;
   const double x2 = kXPad + static_cast<double>(r.start + r.width) * c.per_value;
@@ -220,47 +240,48 @@ void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layou
   const bool root = r.node == kRootStack;
   const FrameId f = root ? 0 : tree_.frame(r.node);
   std::string_view name = root ? std::string_view("all") : p_.frame_name(f);
-  NameText* cached = root ? nullptr : &name_text(f);
+  NameText& text = root ? root_text_ : name_text(f);
+  char* const begin = frame_room(text.escaped.size());
+  char* p = begin;
 
   if (layout.diff && base_col_) {
     // The details line shows these on hover; the title stays flamegraph.pl's.
     const std::int64_t base = tree_.total(r.node, *base_col_), delta = r.width - base;
-    buf_ += "<g data-diff=\"base ";
-    buf_ += with_commas(std::to_string(base));
-    buf_ += ", new ";
-    buf_ += with_commas(std::to_string(r.width));
-    buf_ += ", change ";
-    if (delta > 0) buf_ += '+';
-    buf_ += with_commas(std::to_string(delta));
-    buf_ += " (";
-    if (delta >= 0) buf_ += '+';
-    append_fixed(buf_, 100.0 * static_cast<double>(delta) / total_, 2);
-    buf_ += "% of the total)\">\n<title>";
+    p = put(p, "<g data-diff=\"base ");
+    p = write_grouped(p, base);
+    p = put(p, ", new ");
+    p = write_grouped(p, r.width);
+    p = put(p, ", change ");
+    if (delta > 0) *p++ = '+';
+    p = write_grouped(p, delta);
+    p = put(p, " (");
+    if (delta >= 0) *p++ = '+';
+    p = write_fixed(p, 100.0 * static_cast<double>(delta) / total_, 2);
+    p = put(p, "% of the total)\">\n<title>");
   } else {
-    buf_ += "<g>\n<title>";
+    p = put(p, "<g>\n<title>");
   }
-  if (cached) buf_ += cached->escaped;
-  else xml_escape(buf_, name);
-  buf_ += " (";
-  buf_ += with_commas(std::to_string(r.width));
-  buf_ += ' ';
-  xml_escape(buf_, count_name_);
+  p = put(p, text.escaped);
+  p = put(p, " (");
+  p = write_grouped(p, r.width);
+  *p++ = ' ';
+  p = put(p, count_name_);
   if (root) {
-    buf_ += ", 100%)";
+    p = put(p, ", 100%)");
   } else {
-    buf_ += ", ";
-    append_fixed(buf_, 100.0 * static_cast<double>(r.width) / total_, 2);
-    buf_ += '%';
+    p = put(p, ", ");
+    p = write_fixed(p, 100.0 * static_cast<double>(r.width) / total_, 2);
+    *p++ = '%';
     if (layout.diff) {
       std::int64_t d = o_.negate ? -r.self_delta : r.self_delta;
-      buf_ += "; ";
-      if (d > 0) buf_ += '+';
-      append_fixed(buf_, 100.0 * static_cast<double>(d) / total_, 2);
-      buf_ += '%';
+      p = put(p, "; ");
+      if (d > 0) *p++ = '+';
+      p = write_fixed(p, 100.0 * static_cast<double>(d) / total_, 2);
+      *p++ = '%';
     }
-    buf_ += ')';
+    *p++ = ')';
   }
-  buf_ += "</title>";
+  p = put(p, "</title>");
 
   // The colour key is the name as a folded line has it, annotation included.
   Rgb colour;
@@ -271,12 +292,12 @@ void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layou
     if (suffix.empty() && name == "--") colour = {160, 160, 160};
     else if (suffix.empty() && name == "-") colour = {200, 200, 200};
     else if (layout.diff) colour = diff_color(r.self_delta, layout.max_abs_delta, o_.negate, o_.colorblind);
-    else if (cached->has_colour) colour = cached->colour;
+    else if (text.has_colour) colour = text.colour;
     else {
       if (suffix.empty()) colour = frame_color(o_.colors, o_.hash, name);
       else colour = frame_color(o_.colors, o_.hash, std::string(name).append(suffix));
-      cached->colour = colour;
-      cached->has_colour = true;
+      text.colour = colour;
+      text.has_colour = true;
     }
   }
   if (root && layout.diff) colour = diff_color(r.self_delta, layout.max_abs_delta, o_.negate, o_.colorblind);
@@ -284,24 +305,23 @@ void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layou
   // flamegraph.pl prints x and the right edge rounded to 0.1 and the width
   // as the difference of those printed values: in tenths, exactly t2 - t1.
   const std::int64_t t1 = round_scaled(x1, 1), t2 = round_scaled(x2, 1);
-  buf_ += "<rect x=\"";
-  append_scaled(buf_, t1, 1, false);
-  buf_ += "\" y=\"";
-  append_perl_number(buf_, y1);
-  buf_ += "\" width=\"";
-  append_scaled(buf_, t2 - t1, 1, false);
-  buf_ += "\" height=\"";
-  append_fixed(buf_, y2 - y1, 1);
-  buf_ += "\" fill=\"rgb(";
-  append_int(buf_, colour.r);
-  buf_ += ',';
-  append_int(buf_, colour.g);
-  buf_ += ',';
-  append_int(buf_, colour.b);
-  buf_ += ")\" rx=\"2\" ry=\"2\" />\n";
+  p = put(p, "<rect x=\"");
+  p = write_scaled(p, t1, 1, false);
+  p = put(p, "\" y=\"");
+  p = write_perl_number(p, y1);
+  p = put(p, "\" width=\"");
+  p = write_scaled(p, t2 - t1, 1, false);
+  p = put(p, "\" height=\"");
+  p = write_fixed(p, y2 - y1, 1);
+  p = put(p, "\" fill=\"rgb(");
+  p = write_int(p, colour.r);
+  *p++ = ',';
+  p = write_int(p, colour.g);
+  *p++ = ',';
+  p = write_int(p, colour.b);
+  p = put(p, ")\" rx=\"2\" ry=\"2\" />\n");
 
-  frame_text(name, x1, x2 - x1, y1, y2, cached);
-  flush();
+  end_frame(frame_text(p, name, text, x1, x2 - x1, y1, y2));
 }
 
 double Writer::frame_y(std::uint32_t depth, const Canvas& c) const {
@@ -309,31 +329,34 @@ double Writer::frame_y(std::uint32_t depth, const Canvas& c) const {
                      : c.ypad1 + depth * c.frame_height;
 }
 
-void Writer::frame_text(std::string_view name, double x1, double width, double y1, double y2,
-                        const NameText* cached) {
+char* Writer::frame_text(char* p, std::string_view name, const NameText& text, double x1, double width,
+                         double y1, double y2) {
   const auto chars = static_cast<std::size_t>(std::max(0.0, width / (o_.font_size * o_.font_width)));
-  buf_ += "<text  x=\"";
-  append_fixed(buf_, x1 + 3, 2);
-  buf_ += "\" y=\"";
-  append_perl_number(buf_, 3 + (y1 + y2) / 2);
-  buf_ += "\" >";
-  if (chars >= 3 && cached && cached->plain) {
+  p = put(p, "<text  x=\"");
+  p = write_fixed(p, x1 + 3, 2);
+  p = put(p, "\" y=\"");
+  p = write_perl_number(p, 3 + (y1 + y2) / 2);
+  p = put(p, "\" >");
+  if (chars >= 3 && text.plain) {
     if (chars < name.size()) {
-      buf_.append(name.data(), chars - 2);
-      buf_ += "..";
+      p = put(p, name.substr(0, chars - 2));
+      p = put(p, "..");
     } else {
-      buf_ += cached->escaped;
+      p = put(p, text.escaped);
     }
   } else if (chars >= 3) {
     std::size_t len = code_point_count(name);
     if (chars < len) {
-      xml_escape(buf_, name.substr(0, code_point_prefix(name, chars - 2)));
-      buf_ += "..";
+      // A prefix escapes to at most the bytes the whole name escapes to.
+      cut_.clear();
+      xml_escape(cut_, name.substr(0, code_point_prefix(name, chars - 2)));
+      p = put(p, cut_);
+      p = put(p, "..");
     } else {
-      xml_escape(buf_, name);
+      p = put(p, text.escaped);
     }
   }
-  buf_ += "</text>\n</g>\n";
+  return put(p, "</text>\n</g>\n");
 }
 
 // The frames whose call path has no value in the new profile, laid out by
@@ -370,30 +393,32 @@ std::vector<Writer::Removed> Writer::removed_frames(const Canvas& c, const Flame
 
 void Writer::removed_frame(const Removed& m, const Canvas& c, std::int64_t base_total) {
   const double y1 = frame_y(m.rect.depth, c), y2 = y1 + c.frame_height - kFramePad;
-  const std::string_view name = p_.frame_name(tree_.frame(m.rect.node));
-  buf_ += "<g class=\"removed\">\n<title>";
-  xml_escape(buf_, name);
-  buf_ += " (removed: ";
-  buf_ += with_commas(std::to_string(m.rect.width));
-  buf_ += ' ';
-  xml_escape(buf_, count_name_);
-  buf_ += " in the base, ";
-  append_fixed(buf_, base_total ? 100.0 * static_cast<double>(m.rect.width) / static_cast<double>(base_total) : 0, 2);
-  buf_ += "% of it)</title><rect x=\"";
-  append_fixed(buf_, m.x, 1);
-  buf_ += "\" y=\"";
-  append_perl_number(buf_, y1);
-  buf_ += "\" width=\"";
-  append_fixed(buf_, m.w, 1);
-  buf_ += "\" height=\"";
-  append_fixed(buf_, y2 - y1, 1);
-  buf_ += "\" fill=\"url(#hatch)\" stroke=\"rgb(160,160,160)\" stroke-width=\"0.5\" rx=\"2\" ry=\"2\" />\n";
-  frame_text(name, m.x, m.w, y1, y2);
+  const FrameId f = tree_.frame(m.rect.node);
+  const NameText& text = name_text(f);
+  char* const begin = frame_room(text.escaped.size());
+  char* p = put(begin, "<g class=\"removed\">\n<title>");
+  p = put(p, text.escaped);
+  p = put(p, " (removed: ");
+  p = write_grouped(p, m.rect.width);
+  *p++ = ' ';
+  p = put(p, count_name_);
+  p = put(p, " in the base, ");
+  p = write_fixed(p, base_total ? 100.0 * static_cast<double>(m.rect.width) / static_cast<double>(base_total) : 0, 2);
+  p = put(p, "% of it)</title><rect x=\"");
+  p = write_fixed(p, m.x, 1);
+  p = put(p, "\" y=\"");
+  p = write_perl_number(p, y1);
+  p = put(p, "\" width=\"");
+  p = write_fixed(p, m.w, 1);
+  p = put(p, "\" height=\"");
+  p = write_fixed(p, y2 - y1, 1);
+  p = put(p, "\" fill=\"url(#hatch)\" stroke=\"rgb(160,160,160)\" stroke-width=\"0.5\" rx=\"2\" ry=\"2\" />\n");
+  end_frame(frame_text(p, p_.frame_name(f), text, m.x, m.w, y1, y2));
 }
 
 void Writer::run() {
   require_something_to_draw(tree_, col_);
-  count_name_ = count_name(p_.value_types()[col_], o_);
+  xml_escape(count_name_, count_name(p_.value_types()[col_], o_));
   base_col_ = p_.base_of(col_);
   total_ = static_cast<double>(tree_.total(kRootStack, col_));
 
