@@ -32,28 +32,41 @@ bool frame_before(const Profile& p, FrameId a, FrameId b) {
   }
 }
 
-CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
-    : profile_(&profile), columns_(profile.value_count()) {
+template <typename T>
+void CallTree::sum_totals(std::vector<T>& totals) const {
+  const Profile& profile = *profile_;
   const std::size_t n = profile.stack_count();
   // Each node's own value first, then totals in one reverse pass: children
   // have larger ids than parents. The single-column case (most profiles)
   // gets its own loop.
-  total_.assign(n * columns_, 0);
+  totals.assign(n * columns_, 0);
   for (std::size_t i = 0; i < profile.sample_count(); ++i) {
-    std::int64_t* dst = total_.data() + std::size_t(profile.sample(i).stack) * columns_;
+    T* dst = totals.data() + std::size_t(profile.sample(i).stack) * columns_;
     auto v = profile.values(i);
-    for (std::size_t c = 0; c < columns_; ++c) dst[c] += v[c];
+    for (std::size_t c = 0; c < columns_; ++c) dst[c] += static_cast<T>(v[c]);
   }
-  std::int64_t* t = total_.data();
+  T* t = totals.data();
   if (columns_ == 1) {
     for (StackId s = static_cast<StackId>(n); s-- > 1;) t[parent(s)] += t[s];
   } else {
     for (StackId s = static_cast<StackId>(n); s-- > 1;) {
-      const std::int64_t* src = t + std::size_t(s) * columns_;
-      std::int64_t* dst = t + std::size_t(parent(s)) * columns_;
+      const T* src = t + std::size_t(s) * columns_;
+      T* dst = t + std::size_t(parent(s)) * columns_;
       for (std::size_t c = 0; c < columns_; ++c) dst[c] += src[c];
     }
   }
+}
+
+CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
+    : profile_(&profile), columns_(profile.value_count()) {
+  const std::size_t n = profile.stack_count();
+  std::uint64_t magnitude = 0;  // the builder keeps it below 2^63
+  for (std::size_t i = 0; i < profile.sample_count(); ++i)
+    for (std::int64_t v : profile.values(i))
+      magnitude += v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+  narrow_ = magnitude <= INT32_MAX;
+  if (narrow_) sum_totals(total32_);
+  else sum_totals(total_);
 
   // Which nodes are kept, and their slots. Parents come before children, so
   // one forward pass sees a parent's fate before its children's.
@@ -70,14 +83,13 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
         ++kept_count;
       }
     }
-    // Slots through a hash map costs some 40 bytes per kept node, an array
-    // 4 bytes per node: the map only when few are kept.
-    if (kept_count * 10 > n) dense_slots_.assign(n, U64Map::kMissing);
-    slots = 0;
-    for (StackId s = 0; s < n; ++s) {
-      if (!kept_[s]) continue;
-      if (dense_slots_.empty()) index_.insert(s, static_cast<std::uint32_t>(slots++));
-      else dense_slots_[s] = static_cast<std::uint32_t>(slots++);
+    // A hash map from kept nodes to slots costs some 40 bytes per kept
+    // node, slots by id 4 bytes per node: the map only when few are kept.
+    if (kept_count * 10 <= n) {
+      by_id_ = false;
+      slots = 0;
+      for (StackId s = 0; s < n; ++s)
+        if (kept_[s]) index_.insert(s, static_cast<std::uint32_t>(slots++));
     }
   }
 

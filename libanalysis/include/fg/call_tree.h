@@ -51,22 +51,30 @@ class CallTree {
   std::span<const StackId> children(StackId node) const;
   /// The node's own value: its total less its children's totals.
   std::int64_t self(StackId node, std::size_t column) const;
-  std::int64_t total(StackId node, std::size_t column) const { return total_[node * columns_ + column]; }
+  std::int64_t total(StackId node, std::size_t column) const {
+    const std::size_t i = node * columns_ + column;
+    return narrow_ ? total32_[i] : total_[i];
+  }
 
  private:
-  // Position of a kept node in the children index: its id when nothing is
-  // pruned, else its number among the kept nodes.
-  std::uint32_t slot(StackId node) const {
-    return !pruned_ ? node : dense_slots_.empty() ? index_.find(node) : dense_slots_[node];
-  }
+  // Position of a kept node in the children index: its id, unless few
+  // nodes are kept (then its number among them).
+  std::uint32_t slot(StackId node) const { return by_id_ ? node : index_.find(node); }
+
+  template <typename T>
+  void sum_totals(std::vector<T>& totals) const;
 
   const Profile* profile_;
   std::size_t columns_;
-  std::vector<std::int64_t> total_;      // every node
+  // Every node's totals, in 32 bits when every value of the profile
+  // together fits (sample counts, most often): no total can be larger.
+  bool narrow_ = false;
+  std::vector<std::int32_t> total32_;
+  std::vector<std::int64_t> total_;
   bool pruned_ = false;
   std::vector<bool> kept_;               // every node, when pruned
-  U64Map index_;                         // kept node -> slot, when pruned and few are kept
-  std::vector<std::uint32_t> dense_slots_;  // node -> slot, when pruned and many are kept
+  bool by_id_ = true;                    // slots are node ids
+  U64Map index_;                         // kept node -> slot, when not by id
   std::vector<std::uint32_t> child_begin_;  // per slot
   mutable std::vector<StackId> children_;
   mutable std::vector<bool> sorted_;     // per slot
