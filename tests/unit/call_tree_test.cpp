@@ -82,3 +82,43 @@ TEST_CASE("a pruned tree indexes only wide nodes and keeps self exact") {
   CHECK(full.children(main).size() == 3);
   CHECK(full.kept(c));
 }
+
+TEST_CASE("a pruned tree that keeps few nodes finds their children through its index") {
+  // 40 narrow leaves beside one wide path: fewer than a tenth of the nodes
+  // are kept, so kept nodes are found through the hash map, not by id.
+  std::string text = "main;hot;inner 100\n";
+  for (int i = 0; i < 40; ++i) text += "main;cold" + std::to_string(i) + " 1\n";
+  Profile p = test::folded(text);
+  CallTreeOptions o;
+  o.prune_column = 0;
+  o.min_total = 50;
+  CallTree t(p, o);
+  StackId main = t.children(kRootStack)[0];
+  CHECK(t.total(main, 0) == 140);
+  auto kids = t.children(main);
+  REQUIRE(kids.size() == 41);
+  StackId hot = kids.back();  // "hot" sorts after "cold..."
+  CHECK(name(t, hot) == "hot");
+  CHECK(t.kept(hot));
+  REQUIRE(t.children(hot).size() == 1);
+  CHECK(name(t, t.children(hot)[0]) == "inner");
+  CHECK(!t.kept(kids[0]));
+  CHECK(t.self(main, 0) == 0);
+}
+
+TEST_CASE("totals past 32 bits are exact, positive and negative") {
+  // All values together pass 2^31, so the tree keeps 64-bit totals; one
+  // value under it alone does not decide.
+  Profile p = test::folded("main;a 3000000000\nmain;b 1\n");
+  CallTree t(p);
+  CHECK(t.total(kRootStack, 0) == 3000000001);
+  CHECK(t.total(t.children(kRootStack)[0], 0) == 3000000001);
+  Profile q = test::folded("main;a 2147483647\n");  // exactly 2^31 - 1: 32 bits suffice
+  CHECK(CallTree(q).total(kRootStack, 0) == 2147483647);
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
+  std::vector<std::int64_t> big{-2000000000}, small{-1000000000};
+  b.add_sample(b.stack(kRootStack, b.frame("x")), big);
+  b.add_sample(b.stack(kRootStack, b.frame("y")), small);
+  Profile r = std::move(b).finish();
+  CHECK(CallTree(r).total(kRootStack, 0) == -3000000000);
+}
