@@ -78,6 +78,29 @@ TEST_CASE("collapsed: trailing separators and empty frames follow flamegraph.pl"
   CHECK(test::collapsed(p) == ";x 2\na;b 1\n");
 }
 
+TEST_CASE("collapsed: frames of every length up to three words split at each ';'") {
+  // Separators are found a word (8 bytes) at a time: one at every position
+  // in a word, and names with bytes that differ from ';' by one bit.
+  std::string text, expected;
+  for (int n = 1; n <= 24; ++n) {
+    std::string name(static_cast<std::size_t>(n), static_cast<char>('a' + n % 26));
+    name[name.size() / 2] = n % 2 ? ':' : '{';  // ';' ^ 1 and ';' ^ 0x40
+    std::string line = "r;" + name + ";" + name + "x;z";
+    text += line + " " + std::to_string(n) + "\n";
+    expected += line + " " + std::to_string(n) + "\n";
+  }
+  Profile p = test::folded(text);
+  CHECK(p.frame_count() == 2 + 2 * 24);
+  // Sorted, as the writer sorts; every line kept its frames.
+  std::vector<std::string> lines, want;
+  std::string got = test::collapsed(p);
+  for (std::size_t a = 0, b; (b = got.find('\n', a)) != std::string::npos; a = b + 1) lines.push_back(got.substr(a, b - a));
+  for (std::size_t a = 0, b; (b = expected.find('\n', a)) != std::string::npos; a = b + 1)
+    want.push_back(expected.substr(a, b - a));
+  std::sort(want.begin(), want.end());
+  CHECK(lines == want);
+}
+
 TEST_CASE("collapsed: a stack with no frames counts at the root") {
   Profile p = test::folded(" 4\na 1\n");
   CHECK(p.totals()[0] == 5);
