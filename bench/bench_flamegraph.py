@@ -1,11 +1,19 @@
 #!/usr/bin/env python3
-"""Benchmark fg-convert (and optionally flamegraph.pl) on collapsed -> SVG.
+"""Benchmark fg-convert (and optionally flamegraph.pl, inferno) on collapsed -> SVG.
 
-Both tools convert the same folded-stack inputs to a flame graph SVG in one
+The tools convert the same folded-stack inputs to a flame graph SVG in one
 run of this script; for every (input, tool) pair it reports the median wall
 time, the throughput (input size / median), the child's peak RSS and that RSS
-as a fraction of the input size, and, when flamegraph.pl is given, how many
-times faster fg-convert is.
+as a fraction of the input size, and, for each reference tool given
+(flamegraph.pl, inferno's inferno-flamegraph), how many times faster
+fg-convert is.
+
+--sink file (the default) times each tool writing its SVG to a temporary
+file.  --sink null times it writing the SVG to /dev/null (fg-convert as
+`fg-convert INPUT --to svg -o -`), so that the timing measures the converter
+and not the file system; each tool then first gets one untimed run of the
+same command with its output to a temporary file, which is checked (and its
+size recorded) as the timed runs are with --sink file.
 
 The inputs are written once by gen_folded.py (next to this script) into the
 data directory (default bench/data, git-ignored) and reused afterwards.
@@ -15,6 +23,9 @@ Examples
   bench/bench_flamegraph.py --fg build/tools/fg-convert \\
       --flamegraph-pl ~/FlameGraph/flamegraph.pl --runs 5 --pl-runs 1 \\
       --inputs profile,deep --json results.json
+  bench/bench_flamegraph.py --fg build/tools/fg-convert \\
+      --inferno ~/inferno/target/release/inferno-flamegraph --inputs deep \\
+      --sink null
 
 Standard library only.  Peak RSS comes from os.wait4()'s rusage (ru_maxrss,
 KiB on Linux) of the converting process itself (no shell in between).
@@ -123,27 +134,84 @@ def check_svg(path):
     return size, None
 
 
-def measure(tool, label, input_path, runs, out_dir, timeout):
+def command(tool, input_path, out, sink):
+    """(argv, stdout_path, shown) of one conversion.
+
+    sink "file": the SVG goes to the file `out`; sink "null": to standard
+    output, which is /dev/null when stdout_path is None (the timed runs) or
+    `out` (the untimed check run).
+    """
+    if tool["kind"] == "fg":
+        if sink == "file":
+            argv = [tool["path"], input_path, "-o", out]
+            return argv, None, shlex.join(argv)
+        argv = [tool["path"], input_path, "--to", "svg", "-o", "-"]
+    elif tool["kind"] == "pl":
+        argv = [tool["perl"], tool["path"], input_path]
+    else:  # inferno
+        argv = [tool["path"], input_path]
+    if sink == "file":
+        return argv, out, shlex.join(argv) + " > " + shlex.quote(out)
+    return argv, None, shlex.join(argv) + " > /dev/null"
+
+
+def run_problem(r, timeout):
+    if r["timed_out"]:
+        return "timed out after %g s" % timeout
+    if r["rc"] != 0:
+        return "exit status %d" % r["rc"]
+    return None
+
+
+def log_stderr(stderr):
+    if stderr.strip():
+        log("    stderr: " + stderr.strip()[-1000:].replace("\n", "\n    "))
+
+
+def check_run(argv, out, shown, label, timeout):
+    """The untimed run of --sink null: argv's stdout to `out`, then check_svg."""
+    if os.path.exists(out):
+        os.unlink(out)
+    r = run_once(argv, out, timeout)
+    svg_size, problem = check_svg(out)
+    problem = run_problem(r, timeout) or problem
+    if os.path.exists(out):
+        os.unlink(out)
+    stderr = r.pop("stderr")
+    chk = {"command": shown, "wall_s": r["wall_s"], "rc": r["rc"],
+           "svg_bytes": svg_size, "error": problem}
+    if problem:
+        chk["stderr_tail"] = stderr[-2000:]
+    log("  %-13s check run (untimed, output to a file): %.2f s wall, "
+        "%.1f MiB SVG%s" % (label, r["wall_s"], svg_size / MIB,
+                            "  FAILED: " + problem if problem else ""))
+    if problem:
+        log_stderr(stderr)
+    return chk
+
+
+def measure(tool, label, input_path, runs, out_dir, timeout, sink="file"):
     """Run one tool `runs` times on input_path; returns a result dict."""
     out = os.path.join(out_dir, "%s.%s.svg" % (os.path.basename(input_path), label))
-    if tool["kind"] == "fg":
-        argv = [tool["path"], input_path, "-o", out]
-        stdout_path = None
-        shown = shlex.join(argv)
-    else:
-        argv = [tool["perl"], tool["path"], input_path]
-        stdout_path = out
-        shown = shlex.join(argv) + " > " + shlex.quote(out)
-    res = {"tool": label, "command": shown, "runs": []}
+    argv, stdout_path, shown = command(tool, input_path, out, sink)
+    res = {"tool": label, "command": shown, "sink": sink, "runs": []}
+    if sink == "null":
+        chk = check_run(argv, out, shlex.join(argv) + " > " + shlex.quote(out),
+                        label, timeout)
+        res["check"] = chk
+        if chk["error"]:
+            res["ok"] = False
+            res["error"] = "check run: " + chk["error"]
+            return res
     for i in range(runs):
         if os.path.exists(out):
             os.unlink(out)
         r = run_once(argv, stdout_path, timeout)
-        svg_size, problem = check_svg(out)
-        if r["timed_out"]:
-            problem = "timed out after %g s" % timeout
-        elif r["rc"] != 0:
-            problem = "exit status %d" % r["rc"]
+        if sink == "file":
+            svg_size, problem = check_svg(out)
+        else:
+            svg_size, problem = res["check"]["svg_bytes"], None
+        problem = run_problem(r, timeout) or problem
         r["svg_bytes"] = svg_size
         r["error"] = problem
         stderr = r.pop("stderr")
@@ -154,8 +222,7 @@ def measure(tool, label, input_path, runs, out_dir, timeout):
             label, i + 1, runs, r["wall_s"], r["cpu_s"], r["rss_kib"] / 1024,
             "  FAILED: " + problem if problem else ""))
         if problem:
-            if stderr.strip():
-                log("    stderr: " + stderr.strip()[-1000:].replace("\n", "\n    "))
+            log_stderr(stderr)
             break  # do not repeat a failing conversion
     if os.path.exists(out):
         os.unlink(out)
@@ -196,6 +263,15 @@ def main(argv=None):
     p.add_argument("--runs", type=int, default=5, help="fg-convert runs per input (default 5)")
     p.add_argument("--pl-runs", type=int, default=1,
                    help="flamegraph.pl runs per input (default 1; it is slow)")
+    p.add_argument("--inferno", metavar="PATH",
+                   help="path to inferno's inferno-flamegraph binary (optional; "
+                   "not part of the project: point this at your own build)")
+    p.add_argument("--inferno-runs", type=int, default=3,
+                   help="inferno-flamegraph runs per input (default 3)")
+    p.add_argument("--sink", choices=("file", "null"), default="file",
+                   help="where the timed runs write the SVG: 'file' (a temporary "
+                   "file, checked after every run; the default) or 'null' "
+                   "(/dev/null, after one untimed checked run to a file)")
     p.add_argument("--inputs", default="profile,deep,highcard",
                    help="comma list of: %s (default: all)" % ",".join(INPUTS))
     p.add_argument("--timeout", type=float, default=0,
@@ -209,8 +285,8 @@ def main(argv=None):
     bad = [n for n in names if n not in INPUTS]
     if bad or not names:
         p.error("unknown input(s) %s; choose from %s" % (",".join(bad), ",".join(INPUTS)))
-    if a.runs < 1 or a.pl_runs < 1:
-        p.error("--runs and --pl-runs must be at least 1")
+    if a.runs < 1 or a.pl_runs < 1 or a.inferno_runs < 1:
+        p.error("--runs, --pl-runs and --inferno-runs must be at least 1")
     fg = os.path.abspath(a.fg)
     if not os.access(fg, os.X_OK):
         p.error("--fg %s is not an executable file" % a.fg)
@@ -221,6 +297,13 @@ def main(argv=None):
             p.error("--flamegraph-pl %s does not exist" % a.flamegraph_pl)
         tools.append(("flamegraph.pl", {"kind": "pl", "path": pl, "perl": a.perl},
                       a.pl_runs))
+    inferno = None
+    if a.inferno:
+        inferno = os.path.abspath(a.inferno)
+        if not os.access(inferno, os.X_OK) or os.path.isdir(inferno):
+            p.error("--inferno %s is not an executable file" % a.inferno)
+        tools.append(("inferno", {"kind": "inferno", "path": inferno}, a.inferno_runs))
+    refs = [label for label, _, _ in tools[1:]]  # the tools fg-convert is compared to
     if a.cpu is not None:
         os.sched_setaffinity(0, {a.cpu})  # inherited by the children
 
@@ -239,7 +322,7 @@ def main(argv=None):
             warm_page_cache(path)
             log("%s: %s (%.1f MiB)" % (name, path, size / MIB))
             for label, tool, runs in tools:
-                r = measure(tool, label, path, runs, out_dir, a.timeout)
+                r = measure(tool, label, path, runs, out_dir, a.timeout, a.sink)
                 r.update(input=name, path=path, input_bytes=size)
                 failed |= not r["ok"]
                 results.append(r)
@@ -261,8 +344,13 @@ def main(argv=None):
             rows.append([r["input"], "%.1f" % mib, r["tool"], "0/%d" % len(r["runs"]),
                          "FAILED", "-", "-", "-", "-"])
     print()
-    print("collapsed -> SVG  (MiB = 2^20 bytes; median of the runs; "
-          "peak RSS = max over the runs)")
+    print("collapsed -> SVG, sink %s  (MiB = 2^20 bytes; median of the runs; "
+          "peak RSS = max over the runs)" % a.sink)
+    if a.sink == "null":
+        print("(timed runs write the SVG to /dev/null; each tool's output was "
+              "checked in one untimed run to a file first)")
+    else:
+        print("(timed runs write the SVG to a temporary file, checked after each run)")
     if any(r.get("peak_rss_at_floor") for r in results):
         print("('<=': the child's peak RSS did not exceed this script's own RSS, "
               "which Linux reports as the child's floor)")
@@ -270,23 +358,29 @@ def main(argv=None):
                            "cpu s", "MiB/s", "peak RSS MiB", "RSS/input"],
                     ["<", ">", "<", ">", ">", ">", ">", ">", ">"]))
 
-    ratios = {}
-    if a.flamegraph_pl:
+    ratios = {ref: {} for ref in refs}  # reference tool -> input -> ratio
+    if refs:
         print()
         for name in names:
             by = {r["tool"]: r for r in results if r["input"] == name}
-            f, q = by.get("fg-convert", {}), by.get("flamegraph.pl", {})
-            if "median_s" in f and "median_s" in q:
-                ratios[name] = q["median_s"] / f["median_s"]
-                print("%-9s fg-convert is %.1fx faster than flamegraph.pl "
-                      "(%.3f s vs %.3f s), peak RSS %.1f vs %.1f MiB"
-                      % (name, ratios[name], f["median_s"], q["median_s"],
-                         f["peak_rss_kib"] / 1024, q["peak_rss_kib"] / 1024))
-            else:
-                print("%-9s no speed ratio (a tool failed)" % name)
+            f = by.get("fg-convert", {})
+            for ref in refs:
+                q = by.get(ref, {})
+                if "median_s" in f and "median_s" in q:
+                    ratios[ref][name] = q["median_s"] / f["median_s"]
+                    print("%-9s fg-convert is %.1fx faster than %s "
+                          "(%.3f s vs %.3f s), peak RSS %.1f vs %.1f MiB"
+                          % (name, ratios[ref][name], ref, f["median_s"], q["median_s"],
+                             f["peak_rss_kib"] / 1024, q["peak_rss_kib"] / 1024))
+                else:
+                    print("%-9s no speed ratio against %s (a tool failed)" % (name, ref))
 
     print()
-    print("commands (OUT = a temporary file, removed afterwards):")
+    if a.sink == "null":
+        print("commands timed (before them, each command ran once untimed with "
+              "its output to a temporary file, which was checked):")
+    else:
+        print("commands (OUT = a temporary file, removed afterwards):")
     seen = set()
     for r in results:
         cmd = r["command"].replace(out_dir, "$TMP")
@@ -302,12 +396,18 @@ def main(argv=None):
         doc = {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
                "fg_convert": {"path": fg, "version": fg_version},
                "flamegraph_pl": os.path.abspath(a.flamegraph_pl) if a.flamegraph_pl else None,
+               "inferno": inferno,
+               "sink": a.sink,
                "machine": {"node": platform.node(), "platform": platform.platform(),
                            "cpus": os.cpu_count(), "pinned_cpu": a.cpu},
-               "runs": a.runs, "pl_runs": a.pl_runs,
-               "results": results, "speedup_vs_flamegraph_pl": ratios}
+               "runs": a.runs, "pl_runs": a.pl_runs, "inferno_runs": a.inferno_runs,
+               "results": results,
+               "speedup_vs_flamegraph_pl": ratios.get("flamegraph.pl", {}),
+               "speedup_vs_inferno": ratios.get("inferno", {})}
         for r in doc["results"]:
             r["command"] = r["command"].replace(out_dir, "$TMP")
+            if "check" in r:
+                r["check"]["command"] = r["check"]["command"].replace(out_dir, "$TMP")
         with open(a.json, "w") as f:
             json.dump(doc, f, indent=2)
             f.write("\n")
