@@ -1,7 +1,9 @@
 #include "formats/pprof/pprof.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
+#include <exception>
 #include <map>
 #include <optional>
 #include <string>
@@ -267,30 +269,76 @@ void Reader::read_samples() {
   std::size_t sample_bytes = 0;
   for (std::string_view s : samples_) sample_bytes += s.size();
   b_->reserve_stacks(std::min(count_location_ids(samples_) * frames_per_location_, 2 * sample_bytes));
-  std::vector<std::uint64_t> location_ids;
-  std::vector<std::int64_t> values;
-  std::vector<Label> labels;
-  for (std::size_t i = 0; i < samples_.size(); ++i) {
-    decode_sample(i, location_ids, values, labels);
-    if (values.size() != columns) {
-      const std::string where = "sample " + std::to_string(i);
-      fail(where, "has " + std::to_string(values.size()) + " values, the profile has " + std::to_string(columns) +
-                      " sample types");
-    }
+  // Samples are walked kLanes at a time, a frame of each in turn, with the
+  // stack table's slot for each lane's next step fetched ahead: the lookups
+  // of one sample wait on each other, those of different samples do not,
+  // so their cache misses overlap. Samples are still decoded and added in
+  // file order, and the first bad one is the one reported.
+  constexpr std::size_t kLanes = 8;
+  struct Lane {
+    std::vector<FrameId> frames;  // root first
+    std::vector<std::int64_t> values;
+    std::vector<Label> labels;
     StackId stack = kRootStack;
-    for (std::size_t k = location_ids.size(); k-- > 0;) {  // leaf first in the file
-      const std::uint32_t* loc = locations_.find(location_ids[k]);
-      if (!loc) fail("sample " + std::to_string(i), "location id " + std::to_string(location_ids[k]) + " names no location");
-      for (std::uint32_t at = location_begin_[*loc]; at < location_begin_[*loc + 1]; ++at)
-        stack = b_->stack(stack, location_frames_[at]);
+    std::size_t at = 0;  // frames[at] is the next step
+  };
+  std::array<Lane, kLanes> lanes;
+  std::vector<std::uint64_t> location_ids;
+  for (std::size_t first = 0; first < samples_.size(); first += kLanes) {
+    const std::size_t count = std::min(kLanes, samples_.size() - first);
+    std::size_t ready = count;
+    std::exception_ptr bad;
+    for (std::size_t j = 0; j < count; ++j) {
+      const std::size_t i = first + j;
+      Lane& lane = lanes[j];
+      try {
+        decode_sample(i, location_ids, lane.values, lane.labels);
+        if (lane.values.size() != columns)
+          fail("sample " + std::to_string(i), "has " + std::to_string(lane.values.size()) +
+                                                  " values, the profile has " + std::to_string(columns) +
+                                                  " sample types");
+        lane.frames.clear();
+        for (std::size_t k = location_ids.size(); k-- > 0;) {  // leaf first in the file
+          const std::uint32_t* loc = locations_.find(location_ids[k]);
+          if (!loc)
+            fail("sample " + std::to_string(i), "location id " + std::to_string(location_ids[k]) + " names no location");
+          for (std::uint32_t at = location_begin_[*loc]; at < location_begin_[*loc + 1]; ++at)
+            lane.frames.push_back(location_frames_[at]);
+        }
+      } catch (...) {
+        bad = std::current_exception();
+        ready = j;
+        break;
+      }
+      lane.stack = kRootStack;
+      lane.at = 0;
     }
-    try {
-      b_->add_sample(stack, values, b_->labels(labels));
-    } catch (const ParseError&) {
-      throw;
-    } catch (const Error& e) {
-      fail("sample " + std::to_string(i), e.what());
+    for (bool more = true; more;) {
+      more = false;
+      for (std::size_t j = 0; j < ready; ++j)
+        if (lanes[j].at < lanes[j].frames.size()) b_->prefetch_stack(lanes[j].stack, lanes[j].frames[lanes[j].at]);
+      for (std::size_t j = 0; j < ready; ++j) {
+        Lane& lane = lanes[j];
+        if (lane.at == lane.frames.size()) continue;
+        const std::size_t known = b_->stack_count();
+        lane.stack = b_->stack(lane.stack, lane.frames[lane.at++]);
+        // A new node: the rest of the path is new too, made in one run so
+        // that its nodes follow each other (the builder's cheap case).
+        if (b_->stack_count() != known)
+          while (lane.at < lane.frames.size()) lane.stack = b_->stack(lane.stack, lane.frames[lane.at++]);
+        more |= lane.at < lane.frames.size();
+      }
     }
+    for (std::size_t j = 0; j < ready; ++j) {
+      try {
+        b_->add_sample(lanes[j].stack, lanes[j].values, b_->labels(lanes[j].labels));
+      } catch (const ParseError&) {
+        throw;
+      } catch (const Error& e) {
+        fail("sample " + std::to_string(first + j), e.what());
+      }
+    }
+    if (bad) std::rethrow_exception(bad);
   }
 }
 

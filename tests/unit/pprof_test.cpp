@@ -117,6 +117,37 @@ TEST_CASE("pprof: ids that point nowhere name the sample") {
   CHECK_THROWS_WITH_AS(read_pprof(q.bytes), "p.pb: location 0: line 0: function id 42 names no function", Error);
 }
 
+TEST_CASE("pprof: samples read several at a time keep file order, and the first bad one is named") {
+  // The reader walks samples in groups; stacks shared between samples of one
+  // group, and between groups, must come out as when read one by one.
+  Pb p = small_profile();
+  for (int i = 0; i < 20; ++i)
+    p.msg(2, i % 3 == 0 ? Pb().num(1, 11).num(1, 10).num(2, i) : i % 3 == 1 ? Pb().num(1, 10).num(2, i)
+                                                                             : Pb().num(1, 10).num(1, 11).num(2, i));
+  Profile ok = read_pprof(p.bytes);
+  std::int64_t total = 5;
+  for (int i = 0; i < 20; ++i) total += i;
+  CHECK(ok.totals()[0] == total);
+  // i % 3 == 1: location 10 alone, 1 + 4 + ... + 19 = 70; i % 3 == 0: 10
+  // under 11's caller side (leaf 11), 0 + 3 + ... + 18 = 63; i % 3 == 2: the
+  // other way round, 2 + 5 + ... + 17 = 57; beside small_profile's own
+  // labelled sample.
+  CHECK(test::dump_samples(ok) ==
+        "samples: 4\n"
+        "main (main.go:7) @0x1000 | 70\n"
+        "main (main.go:7) @0x1000;main (main.go:9) @0x2000;work [inlined] (main.go:3) @0x2000 | 5 | thread=\"t1\"\n"
+        "main (main.go:7) @0x1000;main (main.go:9) @0x2000;work [inlined] (main.go:3) @0x2000 | 63\n"
+        "main (main.go:9) @0x2000;work [inlined] (main.go:3) @0x2000;main (main.go:7) @0x1000 | 57\n");
+  // Sample 13 (in the second group) names no location; samples 14 and 15
+  // are worse still (no values), but 13 comes first in the file.
+  Pb q = small_profile();
+  for (int i = 0; i < 12; ++i) q.msg(2, Pb().num(1, 10).num(2, 1));
+  q.msg(2, Pb().num(1, 10).num(1, 404).num(2, 1));
+  q.msg(2, Pb().num(1, 10));
+  q.msg(2, Pb().num(1, 10));
+  CHECK_THROWS_WITH_AS(read_pprof(q.bytes), "p.pb: sample 13: location id 404 names no location", Error);
+}
+
 TEST_CASE("pprof: string indices out of range and wrong value counts") {
   Pb p;
   p.msg(1, Pb().num(1, 77).num(2, 2));

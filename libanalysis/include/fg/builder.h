@@ -45,6 +45,11 @@ class ProfileBuilder {
   StackId stack(StackId parent, FrameId frame);
   /// The stack of frames given root first.
   StackId stack(std::span<const FrameId> root_to_leaf);
+  /// A cache hint for a coming stack(parent, frame): a reader that makes
+  /// several stacks at once fetches each one's next lookup ahead.
+  void prefetch_stack(StackId parent, FrameId frame) const {
+    stacks_.prefetch(std::uint64_t(parent) << 32 | frame);
+  }
 
   /// A string interned so far.
   std::string_view str_of(StringId id) const { return profile_.str(id); }

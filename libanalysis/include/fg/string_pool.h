@@ -36,6 +36,8 @@ class U64Map {
       if (s.key() == key) return s.value;
     }
   }
+  /// A cache hint for a coming find() or insert() of key.
+  void prefetch(std::uint64_t key) const { __builtin_prefetch(&slots_[mix64(key) & mask_]); }
   /// Returns the value stored for key, inserting `value` first if absent.
   std::uint32_t insert(std::uint64_t key, std::uint32_t value);
   /// Stores `value` for key, replacing what was stored.
