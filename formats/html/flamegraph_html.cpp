@@ -14,11 +14,14 @@
 #include "html/flamegraph_template.h"  // generated from formats/html/flamegraph.html
 #include "formats/html/script_escape.h"
 #include "formats/svg/flamegraph.h"
+#include "formats/svg/number_format.h"
 #include "formats/svg/palette.h"
 
 namespace fg::formats::html {
 
 namespace {
+
+using svg::append_int;
 
 constexpr std::string_view kDataMarker = "{{FG_DATA}}";
 static_assert(kFlameGraphTemplate.find(kDataMarker) != std::string_view::npos,
@@ -27,12 +30,6 @@ static_assert(kFlameGraphTemplate.find(kDataMarker) == kFlameGraphTemplate.rfind
               "formats/html/flamegraph.html must hold the data marker once");
 
 constexpr int kFrameKinds = static_cast<int>(FrameKind::kWaker) + 1;
-
-void append_int(std::string& out, std::int64_t v) {
-  char digits[24];
-  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, v);
-  out.append(digits, end);
-}
 
 // Every node but the root, parents before children, siblings in the tree's
 // (flamegraph.pl's) order.

@@ -241,8 +241,7 @@ void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layou
   const FrameId f = root ? 0 : tree_.frame(r.node);
   std::string_view name = root ? std::string_view("all") : p_.frame_name(f);
   NameText& text = root ? root_text_ : name_text(f);
-  char* const begin = frame_room(text.escaped.size());
-  char* p = begin;
+  char* p = frame_room(text.escaped.size());
 
   if (layout.diff && base_col_) {
     // The details line shows these on hover; the title stays flamegraph.pl's.
@@ -395,8 +394,7 @@ void Writer::removed_frame(const Removed& m, const Canvas& c, std::int64_t base_
   const double y1 = frame_y(m.rect.depth, c), y2 = y1 + c.frame_height - kFramePad;
   const FrameId f = tree_.frame(m.rect.node);
   const NameText& text = name_text(f);
-  char* const begin = frame_room(text.escaped.size());
-  char* p = put(begin, "<g class=\"removed\">\n<title>");
+  char* p = put(frame_room(text.escaped.size()), "<g class=\"removed\">\n<title>");
   p = put(p, text.escaped);
   p = put(p, " (removed: ");
   p = write_grouped(p, m.rect.width);

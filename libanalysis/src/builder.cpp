@@ -133,7 +133,7 @@ void ProfileBuilder::add_sample(StackId stack, std::span<const std::int64_t> val
   if (values.size() != n) throw Error("sample has " + std::to_string(values.size()) +
                                       " values, the profile has " + std::to_string(n) + " columns");
   for (std::int64_t v : values) {
-    if (v == INT64_MIN || __builtin_add_overflow(magnitude_, v < 0 ? -v : v, &magnitude_))
+    if (v == INT64_MIN || __builtin_add_overflow(profile_.magnitude_, v < 0 ? -v : v, &profile_.magnitude_))
       throw Error("values add up to more than 2^63 - 1 (9223372036854775807), which fg cannot total");
   }
   if (timestamp == kNoTimestamp) {

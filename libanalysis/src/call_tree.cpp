@@ -60,11 +60,7 @@ void CallTree::sum_totals(std::vector<T>& totals) const {
 CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
     : profile_(&profile), columns_(profile.value_count()) {
   const std::size_t n = profile.stack_count();
-  std::uint64_t magnitude = 0;  // the builder keeps it below 2^63
-  for (std::size_t i = 0; i < profile.sample_count(); ++i)
-    for (std::int64_t v : profile.values(i))
-      magnitude += v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
-  narrow_ = magnitude <= INT32_MAX;
+  narrow_ = profile.magnitude() <= INT32_MAX;
   if (narrow_) sum_totals(total32_);
   else sum_totals(total_);
 

@@ -97,7 +97,6 @@ class ProfileBuilder {
   std::vector<std::uint8_t> stack_flags_;
   U64Map samples_by_key_;   // stack | labels << 32 -> sample, for untimed samples
   std::size_t samples_indexed_ = 0;  // samples before this one are in samples_by_key_
-  std::int64_t magnitude_ = 0;       // sum of |value| over every value added
   void index_samples();
   std::map<std::vector<std::tuple<StringId, StringId, std::int64_t, StringId, bool>>, LabelSetId>
       label_index_;

@@ -179,6 +179,9 @@ class Profile {
 
   /// Sum of each value column over all samples.
   std::vector<std::int64_t> totals() const;
+  /// Sum of |value| over every value added while building (every column):
+  /// below 2^63, and no sum or total of the profile's values is larger.
+  std::int64_t magnitude() const { return magnitude_; }
   /// The column pprof would show by default: Metadata::default_value when it
   /// names a column, else the last column.
   std::size_t default_value_index() const;
@@ -203,6 +206,7 @@ class Profile {
   std::vector<StackNode> stacks_;
   std::vector<Sample> samples_;
   std::vector<std::int64_t> values_;
+  std::int64_t magnitude_ = 0;
   std::vector<std::vector<Label>> label_sets_;
   std::shared_ptr<const RecordedCallGraph> recorded_graph_;
 };
