@@ -20,7 +20,7 @@ constexpr std::size_t kBufferSize = 1 << 20;
 }
 
 Output::Output(const std::string& path, bool binary) : path_(path) {
-  buffer_ = std::make_unique<char[]>(kBufferSize);
+  buffer_ = std::make_unique_for_overwrite<char[]>(kBufferSize);  // pages touched only if used
   if (path.empty() || path == "-") {
     if (binary && ::isatty(1))
       throw UsageError("refusing to write binary output to a terminal; use -o FILE or a pipe");

@@ -117,8 +117,11 @@ class Writer {
     buf_.append(frame_buf_.data(), static_cast<std::size_t>(end - frame_buf_.data()));
     flush();
   }
+  // Pieces of 256 KiB: large enough that writes cost little, small enough
+  // that the buffer is a small part of peak memory.
+  static constexpr std::size_t kFlushAt = 1 << 18;
   void flush(bool force = false) {
-    if (!force && buf_.size() < (1 << 20)) return;
+    if (!force && buf_.size() < kFlushAt) return;
     out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
     buf_.clear();
   }

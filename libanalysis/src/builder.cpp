@@ -8,8 +8,8 @@
 namespace fg {
 
 namespace {
-constexpr std::uint8_t kUnindexedChild = 1;
-constexpr std::uint8_t kHasSample = 2;
+constexpr unsigned kUnindexedChild = 1;
+constexpr unsigned kHasSample = 2;
 }  // namespace
 
 ProfileBuilder::ProfileBuilder(std::vector<ValueType> value_types) {
@@ -76,18 +76,18 @@ StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
     // sorted or tree-shaped input take this path for most frames; leaving
     // the child out of the hash map until someone looks under its parent
     // saves a cache miss per frame.
-    stack_flags_[parent] |= kUnindexedChild;
+    set_flag(parent, kUnindexedChild);
     id = next;
   } else {
-    if (stack_flags_[parent] & kUnindexedChild) {
-      stack_flags_[parent] &= static_cast<std::uint8_t>(~kUnindexedChild);
+    if (flag(parent, kUnindexedChild)) {
+      clear_flag(parent, kUnindexedChild);
       stacks_.insert(std::uint64_t(parent) << 32 | profile_.stacks_[parent + 1].frame, parent + 1);
     }
     id = stacks_.insert(std::uint64_t(parent) << 32 | frame, next);
   }
   if (id == next) {
     profile_.stacks_.push_back(StackNode{frame, parent});
-    stack_flags_.push_back(0);
+    if (next % 32 == 0) stack_flags_.push_back(0);
   }
   return id;
 }
@@ -140,7 +140,7 @@ void ProfileBuilder::add_sample(StackId stack, std::span<const std::int64_t> val
     // A stack's first untimed sample needs no lookup, and is indexed only
     // when a later sample of the same stack has to find it: most readers add
     // one sample per stack, and skip a cache miss each.
-    if (stack_flags_[stack] & kHasSample) {
+    if (flag(stack, kHasSample)) {
       index_samples();
       std::uint32_t at = samples_by_key_.find(std::uint64_t(labels) << 32 | stack);
       if (at != U64Map::kMissing) {
@@ -149,7 +149,7 @@ void ProfileBuilder::add_sample(StackId stack, std::span<const std::int64_t> val
         return;
       }
     }
-    stack_flags_[stack] |= kHasSample;
+    set_flag(stack, kHasSample);
   }
   profile_.samples_.push_back(Sample{stack, labels, timestamp});
   profile_.values_.insert(profile_.values_.end(), values.begin(), values.end());
@@ -179,7 +179,7 @@ StackId ProfileBuilder::add_node(StackId parent, FrameId frame,
 
 void ProfileBuilder::reserve_stacks(std::size_t n) {
   profile_.stacks_.reserve(n);
-  stack_flags_.reserve(n);
+  stack_flags_.reserve(n / 32 + 1);
 }
 
 void ProfileBuilder::set_recorded_graph(RecordedCallGraph graph) {

@@ -32,41 +32,77 @@ bool frame_before(const Profile& p, FrameId a, FrameId b) {
   }
 }
 
+void CallTree::mark_stored() {
+  const Profile& profile = *profile_;
+  const std::size_t n = profile.stack_count();
+  const std::size_t words = (n + 63) / 64;
+  stored_.assign(words, ~std::uint64_t(0));
+  // A node's first child in id order, if it has the next id, is met before
+  // any other child: it marks the node as on a chain, and any later child
+  // marks it stored again.
+  for (StackId s = 1; s < n; ++s) {
+    const StackId up = parent(s);
+    const std::uint64_t bit = std::uint64_t(1) << (up & 63);
+    if (up == s - 1) stored_[up >> 6] &= ~bit;
+    else stored_[up >> 6] |= bit;
+  }
+  for (std::size_t i = 0; i < profile.sample_count(); ++i) {
+    const StackId s = profile.sample(i).stack;
+    stored_[s >> 6] |= std::uint64_t(1) << (s & 63);
+  }
+  if (n > 0) stored_[0] |= 1;  // the root, always
+  if (n % 64 != 0) stored_.back() &= (std::uint64_t(1) << (n % 64)) - 1;
+  stored_before_.resize(words + 1);
+  std::uint32_t count = 0;
+  for (std::size_t w = 0; w < words; ++w) {
+    stored_before_[w] = count;
+    count += static_cast<std::uint32_t>(std::popcount(stored_[w]));
+  }
+  stored_before_[words] = count;
+  stored_count_ = count;
+}
+
 template <typename T>
 void CallTree::sum_totals(std::vector<T>& totals) const {
   const Profile& profile = *profile_;
   const std::size_t n = profile.stack_count();
-  // Each node's own value first, then totals in one reverse pass: children
-  // have larger ids than parents. The single-column case (most profiles)
-  // gets its own loop.
-  totals.assign(n * columns_, 0);
+  // Each stored node's own value first, then totals in one reverse pass:
+  // children have larger ids than parents. A stored node's total goes to
+  // its first stored ancestor: the chain between them shares its total.
+  // The single-column case (most profiles) gets its own loop.
+  totals.assign(stored_count_ * columns_, 0);
   for (std::size_t i = 0; i < profile.sample_count(); ++i) {
-    T* dst = totals.data() + std::size_t(profile.sample(i).stack) * columns_;
+    T* dst = totals.data() + std::size_t(rank(profile.sample(i).stack)) * columns_;
     auto v = profile.values(i);
     for (std::size_t c = 0; c < columns_; ++c) dst[c] += static_cast<T>(v[c]);
   }
   T* t = totals.data();
-  if (columns_ == 1) {
-    for (StackId s = static_cast<StackId>(n); s-- > 1;) t[parent(s)] += t[s];
-  } else {
-    for (StackId s = static_cast<StackId>(n); s-- > 1;) {
-      const T* src = t + std::size_t(s) * columns_;
-      T* dst = t + std::size_t(parent(s)) * columns_;
+  std::uint32_t r = static_cast<std::uint32_t>(stored_count_);
+  for (StackId s = static_cast<StackId>(n); s-- > 1;) {
+    if (!stored(s)) continue;
+    --r;  // rank(s)
+    StackId up = parent(s);
+    while (!stored(up)) up = parent(up);
+    const T* src = t + std::size_t(r) * columns_;
+    T* dst = t + std::size_t(rank(up)) * columns_;
+    if (columns_ == 1) *dst += *src;
+    else
       for (std::size_t c = 0; c < columns_; ++c) dst[c] += src[c];
-    }
   }
 }
 
 CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
     : profile_(&profile), columns_(profile.value_count()) {
   const std::size_t n = profile.stack_count();
+  mark_stored();
   narrow_ = profile.magnitude() <= INT32_MAX;
   if (narrow_) sum_totals(total32_);
   else sum_totals(total_);
 
-  // Which nodes are kept, and their slots. Parents come before children, so
-  // one forward pass sees a parent's fate before its children's.
-  std::size_t slots = n;
+  // Which nodes are kept, and the slots of the stored ones. Parents come
+  // before children, so one forward pass sees a parent's fate before its
+  // children's.
+  std::size_t slots = stored_count_;
   if (options.prune_column) {
     pruned_ = true;
     const std::size_t col = *options.prune_column;
@@ -76,27 +112,29 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
       if (s == kRootStack ||
           (kept_[parent(s)] && static_cast<double>(total(s, col)) >= options.min_total)) {
         kept_[s] = true;
-        ++kept_count;
+        if (stored(s)) ++kept_count;
       }
     }
     // A hash map from kept nodes to slots costs some 40 bytes per kept
-    // node, slots by id 4 bytes per node: the map only when few are kept.
-    if (kept_count * 10 <= n) {
+    // node, slots by rank 4 bytes per stored node: the map only when few
+    // are kept.
+    if (kept_count * 10 <= stored_count_) {
       by_id_ = false;
       slots = 0;
       for (StackId s = 0; s < n; ++s)
-        if (kept_[s]) index_.insert(s, static_cast<std::uint32_t>(slots++));
+        if (kept_[s] && stored(s)) index_.insert(s, static_cast<std::uint32_t>(slots++));
     }
   }
 
-  // Children lists (every child of a kept node, kept or not: a narrow frame
-  // is not drawn but still takes its place) in compressed form: count per
-  // parent slot, prefix-sum, then fill from the last child back so every
-  // list is in id order.
+  // Children lists of kept stored nodes (every child, kept or not: a narrow
+  // frame is not drawn but still takes its place) in compressed form: count
+  // per parent slot, prefix-sum, then fill from the last child back so
+  // every list is in id order.
   child_begin_.assign(slots + 1, 0);
   std::size_t kids = 0;
+  auto listed = [&](StackId up) { return stored(up) && kept(up); };
   for (StackId s = 1; s < n; ++s) {
-    if (!kept(parent(s))) continue;
+    if (!listed(parent(s))) continue;
     ++child_begin_[slot(parent(s)) + 1];
     ++kids;
   }
@@ -104,7 +142,7 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
   children_.resize(kids);
   std::vector<std::uint32_t>& end = child_begin_;  // used as a cursor, restored below
   for (StackId s = static_cast<StackId>(n); s-- > 1;)
-    if (kept(parent(s))) children_[--end[slot(parent(s)) + 1]] = s;
+    if (listed(parent(s))) children_[--end[slot(parent(s)) + 1]] = s;
   // end[i + 1] now equals the old child_begin_[i]: shift back by one.
   for (std::size_t i = 0; i < slots; ++i) child_begin_[i] = child_begin_[i + 1];
   child_begin_[slots] = static_cast<std::uint32_t>(children_.size());
@@ -114,6 +152,7 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
 bool CallTree::kept(StackId node) const { return !pruned_ || kept_[node]; }
 
 std::int64_t CallTree::self(StackId node, std::size_t column) const {
+  if (!stored(node)) return 0;  // on a chain: its total is its child's
   std::int64_t v = total(node, column);
   if (!kept(node)) {
     // Not indexed: find its children the slow way.
@@ -126,8 +165,9 @@ std::int64_t CallTree::self(StackId node, std::size_t column) const {
   return v;
 }
 
-std::span<const StackId> CallTree::children(StackId node) const {
+ChildList CallTree::children(StackId node) const {
   if (!kept(node)) return {};
+  if (!stored(node)) return ChildList::only(node + 1);
   std::uint32_t k = slot(node);
   auto b = children_.begin() + child_begin_[k], e = children_.begin() + child_begin_[k + 1];
   if (!sorted_[k]) {
@@ -135,7 +175,7 @@ std::span<const StackId> CallTree::children(StackId node) const {
       std::sort(b, e, [this](StackId x, StackId y) { return frame_before(*profile_, frame(x), frame(y)); });
     sorted_[k] = true;
   }
-  return {children_.data() + child_begin_[k], child_begin_[k + 1] - child_begin_[k]};
+  return std::span<const StackId>(children_.data() + child_begin_[k], child_begin_[k + 1] - child_begin_[k]);
 }
 
 }  // namespace fg

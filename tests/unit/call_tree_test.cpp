@@ -122,3 +122,108 @@ TEST_CASE("totals past 32 bits are exact, positive and negative") {
   Profile r = std::move(b).finish();
   CHECK(CallTree(r).total(kRootStack, 0) == -3000000000);
 }
+
+TEST_CASE("nodes on a chain share their totals with the chain's end and list one child") {
+  // Ids as the builder gives them: a=1 b=2 c=3 d=4 e=5 under the root, then
+  // x=6 under b. a and d have only the next id as child and no sample: on
+  // chains. b has the next id and x; c has the next id and a sample of its
+  // own; e is a leaf: all stored.
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}, {"cpu", "nanoseconds"}});
+  const StackId a = b.stack(kRootStack, b.frame("a")), bb = b.stack(a, b.frame("b")),
+                c = b.stack(bb, b.frame("c")), d = b.stack(c, b.frame("d")), e = b.stack(d, b.frame("e")),
+                x = b.stack(bb, b.frame("x"));
+  REQUIRE(std::vector<StackId>{a, bb, c, d, e, x} == std::vector<StackId>{1, 2, 3, 4, 5, 6});
+  std::vector<std::int64_t> v_e{3, 30}, v_c{4, 40}, v_x{2, 20};
+  b.add_sample(e, v_e);
+  b.add_sample(c, v_c);
+  b.add_sample(x, v_x);
+  Profile p = std::move(b).finish();
+  CallTree t(p);
+  // Totals, both columns: e 3, d 3, c 3+4, x 2, b 7+2, a 9, root 9.
+  const std::vector<std::pair<StackId, std::int64_t>> totals{{kRootStack, 9}, {a, 9}, {bb, 9}, {c, 7},
+                                                              {d, 3},          {e, 3}, {x, 2}};
+  for (auto [node, total] : totals) {
+    CAPTURE(node);
+    CHECK(t.total(node, 0) == total);
+    CHECK(t.total(node, 1) == total * 10);
+  }
+  const std::vector<std::pair<StackId, std::int64_t>> selfs{{kRootStack, 0}, {a, 0}, {bb, 0}, {c, 4},
+                                                             {d, 0},          {e, 3}, {x, 2}};
+  for (auto [node, self] : selfs) {
+    CAPTURE(node);
+    CHECK(t.self(node, 0) == self);
+    CHECK(t.self(node, 1) == self * 10);
+  }
+  auto ids = [](ChildList l) { return std::vector<StackId>(l.begin(), l.end()); };
+  CHECK(ids(t.children(kRootStack)) == std::vector<StackId>{a});
+  CHECK(ids(t.children(a)) == std::vector<StackId>{bb});
+  CHECK(ids(t.children(bb)) == std::vector<StackId>{c, x});
+  CHECK(ids(t.children(c)) == std::vector<StackId>{d});
+  CHECK(ids(t.children(d)) == std::vector<StackId>{e});
+  CHECK(t.children(e).empty());
+  CHECK(t.children(x).empty());
+  // A copied list still holds its one child.
+  ChildList one = t.children(d);
+  ChildList copy = one;
+  CHECK(copy.size() == 1);
+  CHECK(copy[0] == e);
+  CHECK(std::vector<StackId>(copy.rbegin(), copy.rend()) == std::vector<StackId>{e});
+}
+
+TEST_CASE("a pruned tree cuts chains where they narrow") {
+  // "main;a;b;c" is one chain over the root's first child; "main;x" makes
+  // main stored. With min_total 5 the chain a-b-c (total 6) is kept whole,
+  // x (total 1) is listed but not kept.
+  Profile p = test::folded("main;a;b;c 6\nmain;x 1\n");
+  CallTreeOptions o;
+  o.prune_column = 0;
+  o.min_total = 5;
+  CallTree t(p, o);
+  StackId main = t.children(kRootStack)[0];
+  auto kids = t.children(main);
+  REQUIRE(kids.size() == 2);
+  StackId node = kids[0];
+  CHECK(!t.kept(kids[1]));
+  for (const char* want : {"a", "b", "c"}) {
+    CAPTURE(want);
+    CHECK(name(t, node) == want);
+    CHECK(t.kept(node));
+    CHECK(t.total(node, 0) == 6);
+    auto below = t.children(node);
+    if (std::string(want) == "c") {
+      CHECK(below.empty());
+      CHECK(t.self(node, 0) == 6);
+    } else {
+      REQUIRE(below.size() == 1);
+      CHECK(t.self(node, 0) == 0);
+      node = below[0];
+    }
+  }
+  CHECK(t.self(main, 0) == 0);
+  CHECK(t.total(main, 0) == 7);
+}
+
+TEST_CASE("a chain of 200,000 frames has its leaf's total at every node") {
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
+  const FrameId f = b.frame("recurse");
+  StackId s = kRootStack;
+  for (int i = 0; i < 200000; ++i) s = b.stack(s, f);
+  std::vector<std::int64_t> v{5};
+  b.add_sample(s, v);
+  Profile p = std::move(b).finish();
+  CallTree t(p);
+  StackId node = kRootStack;
+  std::size_t depth = 0;
+  for (;;) {
+    REQUIRE(t.total(node, 0) == 5);
+    auto kids = t.children(node);
+    if (kids.empty()) break;
+    REQUIRE(kids.size() == 1);
+    CHECK(t.self(node, 0) == 0);
+    node = kids[0];
+    ++depth;
+  }
+  CHECK(depth == 200000);
+  CHECK(node == s);
+  CHECK(t.self(node, 0) == 5);
+}

@@ -92,9 +92,13 @@ class ProfileBuilder {
   U64Map plain_frames_;     // function | kind << 32 -> frame, other kinds, no line/address/module
   std::map<std::tuple<FunctionId, int, std::int64_t, std::uint64_t, StringId>, FrameId> full_frames_;
   U64Map stacks_;           // parent << 32 | frame -> stack
-  // Per stack: kUnindexedChild (the child stack+1 is not in stacks_ yet),
-  // kHasSample (an untimed sample of this stack exists).
-  std::vector<std::uint8_t> stack_flags_;
+  // Two flags per stack, 32 stacks a word: kUnindexedChild (the child
+  // stack+1 is not in stacks_ yet), kHasSample (an untimed sample of this
+  // stack exists).
+  std::vector<std::uint64_t> stack_flags_;
+  bool flag(StackId s, unsigned f) const { return stack_flags_[s >> 5] >> (s & 31) * 2 & f; }
+  void set_flag(StackId s, unsigned f) { stack_flags_[s >> 5] |= std::uint64_t(f) << (s & 31) * 2; }
+  void clear_flag(StackId s, unsigned f) { stack_flags_[s >> 5] &= ~(std::uint64_t(f) << (s & 31) * 2); }
   U64Map samples_by_key_;   // stack | labels << 32 -> sample, for untimed samples
   std::size_t samples_indexed_ = 0;  // samples before this one are in samples_by_key_
   void index_samples();

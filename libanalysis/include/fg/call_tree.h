@@ -4,7 +4,9 @@
 // root, which has no frame).
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <vector>
@@ -30,6 +32,37 @@ struct CallTreeOptions {
   double min_total = 0;
 };
 
+/// A node's children: a list the tree holds, or the one child of a node on
+/// a chain (see CallTree), which is held here. Valid while the tree is.
+class ChildList {
+ public:
+  ChildList() = default;
+  ChildList(std::span<const StackId> ids) : ids_(ids) {}
+  static ChildList only(StackId child) {
+    ChildList c;
+    c.only_ = child;
+    c.single_ = true;
+    return c;
+  }
+  const StackId* begin() const { return single_ ? &only_ : ids_.data(); }
+  const StackId* end() const { return begin() + size(); }
+  std::reverse_iterator<const StackId*> rbegin() const { return std::reverse_iterator(end()); }
+  std::reverse_iterator<const StackId*> rend() const { return std::reverse_iterator(begin()); }
+  std::size_t size() const { return single_ ? 1 : ids_.size(); }
+  bool empty() const { return size() == 0; }
+  StackId operator[](std::size_t i) const { return begin()[i]; }
+  StackId back() const { return end()[-1]; }
+
+ private:
+  std::span<const StackId> ids_;
+  StackId only_ = 0;
+  bool single_ = false;
+};
+
+/// Deep recursion makes millions of nodes on chains: a node whose only
+/// child is the next id and that has no sample of its own. Such a node
+/// shares its totals with that child and has no children list, so the tree
+/// stores totals and lists only for the other nodes (a bit per chain node).
 class CallTree {
  public:
   /// Builds the tree from every sample of `profile` (labels and timestamps
@@ -48,25 +81,36 @@ class CallTree {
   /// The children in frame_before() order. A node's list is sorted the first
   /// time it is asked for (most views visit few nodes), so a CallTree must
   /// not be shared between threads. Empty for a node not kept.
-  std::span<const StackId> children(StackId node) const;
+  ChildList children(StackId node) const;
   /// The node's own value: its total less its children's totals.
   std::int64_t self(StackId node, std::size_t column) const;
   std::int64_t total(StackId node, std::size_t column) const {
-    const std::size_t i = node * columns_ + column;
+    const std::size_t i = std::size_t(rank(node)) * columns_ + column;
     return narrow_ ? total32_[i] : total_[i];
   }
 
  private:
-  // Position of a kept node in the children index: its id, unless few
-  // nodes are kept (then its number among them).
-  std::uint32_t slot(StackId node) const { return by_id_ ? node : index_.find(node); }
+  bool stored(StackId node) const { return stored_[node >> 6] >> (node & 63) & 1; }
+  // Stored nodes before `node`: the index of its totals, its own or (on a
+  // chain) those of the first stored node after it, which is its chain's end.
+  std::uint32_t rank(StackId node) const {
+    const std::uint64_t below = stored_[node >> 6] & ((std::uint64_t(1) << (node & 63)) - 1);
+    return stored_before_[node >> 6] + static_cast<std::uint32_t>(std::popcount(below));
+  }
+  void mark_stored();
+  // Position of a kept stored node in the children index: its rank, unless
+  // few nodes are kept (then its number among them).
+  std::uint32_t slot(StackId node) const { return by_id_ ? rank(node) : index_.find(node); }
 
   template <typename T>
   void sum_totals(std::vector<T>& totals) const;
 
   const Profile* profile_;
   std::size_t columns_;
-  // Every node's totals, in 32 bits when every value of the profile
+  std::vector<std::uint64_t> stored_;         // a bit per node: not on a chain
+  std::vector<std::uint32_t> stored_before_;  // per 64 nodes
+  std::size_t stored_count_ = 0;
+  // Every stored node's totals, in 32 bits when every value of the profile
   // together fits (sample counts, most often): no total can be larger.
   bool narrow_ = false;
   std::vector<std::int32_t> total32_;
@@ -75,7 +119,7 @@ class CallTree {
   std::vector<bool> kept_;               // every node, when pruned
   bool by_id_ = true;                    // slots are node ids
   U64Map index_;                         // kept node -> slot, when not by id
-  std::vector<std::uint32_t> child_begin_;  // per slot
+  std::vector<std::uint32_t> child_begin_;  // per slot; lists of stored nodes only
   mutable std::vector<StackId> children_;
   mutable std::vector<bool> sorted_;     // per slot
 };
