@@ -15,7 +15,7 @@ constexpr unsigned kHasSample = 2;
 ProfileBuilder::ProfileBuilder(std::vector<ValueType> value_types) {
   if (value_types.empty()) throw Error("a profile needs at least one value column");
   profile_.value_types_ = std::move(value_types);
-  profile_.stacks_.push_back(StackNode{0, 0});
+  profile_.add_stack(0, kRootStack);
   profile_.label_sets_.emplace_back();
   label_index_.emplace(decltype(label_index_)::key_type{}, 0);
   stack_flags_.push_back(0);
@@ -68,7 +68,7 @@ FrameId ProfileBuilder::frame(std::string_view name, FrameKind kind) {
 }
 
 StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
-  auto next = static_cast<StackId>(profile_.stacks_.size());
+  auto next = static_cast<StackId>(profile_.stack_count());
   if (next == U64Map::kMissing) throw Error("too many distinct stacks (more than 2^32 - 2)");
   StackId id;
   if (parent + 1 == next) {
@@ -81,12 +81,12 @@ StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
   } else {
     if (flag(parent, kUnindexedChild)) {
       clear_flag(parent, kUnindexedChild);
-      stacks_.insert(std::uint64_t(parent) << 32 | profile_.stacks_[parent + 1].frame, parent + 1);
+      stacks_.insert(std::uint64_t(parent) << 32 | profile_.stack_frames_[parent + 1], parent + 1);
     }
     id = stacks_.insert(std::uint64_t(parent) << 32 | frame, next);
   }
   if (id == next) {
-    profile_.stacks_.push_back(StackNode{frame, parent});
+    profile_.add_stack(frame, parent);
     if (next % 32 == 0) stack_flags_.push_back(0);
   }
   return id;
@@ -178,7 +178,7 @@ StackId ProfileBuilder::add_node(StackId parent, FrameId frame,
 }
 
 void ProfileBuilder::reserve_stacks(std::size_t n) {
-  profile_.stacks_.reserve(n);
+  profile_.reserve_stacks(n);
   stack_flags_.reserve(n / 32 + 1);
 }
 

@@ -107,10 +107,10 @@ void each_sample_path(const Profile& p, Visit visit) {
       more = false;
       for (std::size_t j = 0; j < count; ++j) {
         if (at[j] == kRootStack) continue;
-        const StackNode& node = p.stack(at[j]);
+        const StackNode node = p.stack(at[j]);
         paths[j].push_back(node.frame);
         at[j] = node.parent;
-        __builtin_prefetch(&p.stack(at[j]));
+        p.prefetch_stack(at[j]);
         more |= at[j] != kRootStack;
       }
     }

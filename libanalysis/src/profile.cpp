@@ -41,14 +41,31 @@ std::optional<FrameKind> frame_kind_from_suffix(std::string_view suffix) {
 
 std::size_t Profile::depth(StackId id) const {
   std::size_t d = 0;
-  for (; id != kRootStack; id = stacks_[id].parent) ++d;
+  for (; id != kRootStack; id = parent(id)) ++d;
   return d;
 }
 
 void Profile::stack_frames(StackId id, std::vector<FrameId>& out) const {
   out.clear();
-  for (; id != kRootStack; id = stacks_[id].parent) out.push_back(stacks_[id].frame);
+  for (; id != kRootStack; id = parent(id)) out.push_back(stack_frames_[id]);
   std::reverse(out.begin(), out.end());
+}
+
+void Profile::add_stack(FrameId frame, StackId parent) {
+  const std::size_t id = stack_frames_.size();
+  if (id % 64 == 0) {
+    parent_is_prev_.push_back(0);
+    jumps_before_.push_back(static_cast<std::uint32_t>(jump_parents_.size()));
+  }
+  if (id > 0 && parent == id - 1) parent_is_prev_.back() |= std::uint64_t(1) << (id % 64);
+  else jump_parents_.push_back(parent);
+  stack_frames_.push_back(frame);
+}
+
+void Profile::reserve_stacks(std::size_t n) {
+  stack_frames_.reserve(n);
+  parent_is_prev_.reserve(n / 64 + 1);
+  jumps_before_.reserve(n / 64 + 1);
 }
 
 std::vector<std::int64_t> Profile::totals() const {

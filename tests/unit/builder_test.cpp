@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <random>
 #include <vector>
 
 #include "fg/builder.h"
@@ -52,6 +53,43 @@ TEST_CASE("stacks created out of order are found again, never duplicated") {
   for (int i = 0; i < 100; ++i) again = b.stack(again, b.frame("f" + std::to_string(i)));
   CHECK(again == deep);
   CHECK(b.stack_count() == 105);
+}
+
+TEST_CASE("every stack keeps its parent and frame, however the tree grew") {
+  // The stack table keeps a parent only when it is not the node made just
+  // before: grow a tree of 5,000 nodes that mixes both, over many 64-node
+  // words, and ask for every node's parent and frame.
+  ProfileBuilder b(counts());
+  std::mt19937 rng(7);
+  std::vector<FrameId> frames;
+  for (int i = 0; i < 50; ++i) frames.push_back(b.frame("f" + std::to_string(i)));
+  std::vector<StackId> parent_of{kRootStack};
+  std::vector<FrameId> frame_of{0};
+  std::size_t jumps = 0;
+  while (parent_of.size() < 5000) {
+    // Mostly extend the newest node (runs of chain), else branch anywhere.
+    const StackId newest = static_cast<StackId>(parent_of.size() - 1);
+    const StackId up = rng() % 4 != 0 ? newest : static_cast<StackId>(rng() % parent_of.size());
+    const FrameId f = frames[rng() % frames.size()];
+    const std::size_t before = b.stack_count();
+    const StackId s = b.stack(up, f);
+    if (b.stack_count() == before) continue;  // that child existed already
+    REQUIRE(s == parent_of.size());
+    parent_of.push_back(up);
+    frame_of.push_back(f);
+    if (up != s - 1) ++jumps;
+  }
+  CHECK(jumps > 500);
+  CHECK(jumps < 2000);
+  Profile p = std::move(b).finish();
+  REQUIRE(p.stack_count() == parent_of.size());
+  CHECK(p.parent(kRootStack) == kRootStack);
+  for (StackId s = 1; s < p.stack_count(); ++s) {
+    CAPTURE(s);
+    REQUIRE(p.stack(s).parent == parent_of[s]);
+    REQUIRE(p.parent(s) == parent_of[s]);
+    REQUIRE(p.stack(s).frame == frame_of[s]);
+  }
 }
 
 TEST_CASE("PrefixStacks gives the ids ProfileBuilder::stack gives, whatever the previous stack was") {

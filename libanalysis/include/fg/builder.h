@@ -75,7 +75,7 @@ class ProfileBuilder {
   StackId add_node(StackId parent, FrameId frame, std::span<const std::int64_t> self_values,
                    LabelSetId labels = 0);
 
-  std::size_t stack_count() const { return profile_.stacks_.size(); }
+  std::size_t stack_count() const { return profile_.stack_count(); }
   const Profile& peek() const { return profile_; }
 
   /// Keeps the call graph a graph-shaped input recorded (see

@@ -4,6 +4,7 @@
 // reverse pass over the stacks sums totals. Only ProfileBuilder writes it.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -77,7 +78,7 @@ struct Frame {
   FrameKind kind = FrameKind::kNative;
 };
 
-/// 8 bytes a node: profiles reach millions of distinct paths.
+/// A node of the stack tree, as Profile::stack() gives it.
 struct StackNode {
   FrameId frame = 0;     ///< the leaf frame of this path (meaningless for the root)
   StackId parent = 0;    ///< always smaller than this node's id
@@ -162,8 +163,20 @@ class Profile {
   /// The display name of a frame's function.
   std::string_view frame_name(FrameId id) const { return str(functions_[frames_[id].function].name); }
 
-  const StackNode& stack(StackId id) const { return stacks_[id]; }
-  std::size_t stack_count() const { return stacks_.size(); }
+  StackNode stack(StackId id) const { return {stack_frames_[id], parent(id)}; }
+  /// The stack `id` less its leaf frame (the root's parent is the root).
+  StackId parent(StackId id) const {
+    const std::uint64_t word = parent_is_prev_[id >> 6], bit = std::uint64_t(1) << (id & 63);
+    if (word & bit) return id - 1;
+    return jump_parents_[jumps_before_[id >> 6] + static_cast<std::uint32_t>(std::popcount(~word & (bit - 1)))];
+  }
+  std::size_t stack_count() const { return stack_frames_.size(); }
+  /// A cache hint for a coming stack(id) or parent(id).
+  void prefetch_stack(StackId id) const {
+    __builtin_prefetch(&stack_frames_[id]);
+    __builtin_prefetch(&parent_is_prev_[id >> 6]);
+    __builtin_prefetch(&jumps_before_[id >> 6]);
+  }
   /// Number of frames on the path of `id` (0 for the root); walks to the root.
   std::size_t depth(StackId id) const;
   /// Appends the frames of `id` root first (clears `out` first).
@@ -203,7 +216,17 @@ class Profile {
   StringPool strings_;
   std::vector<Function> functions_;
   std::vector<Frame> frames_;
-  std::vector<StackNode> stacks_;
+  // The stack tree, some 4 bytes a node: profiles reach millions of
+  // distinct paths, and deep ones are mostly chains. Each node's leaf frame;
+  // a bit per node set when its parent is the node made just before it (a
+  // new path is made frame after frame); the parents of the other nodes in
+  // id order, found by counting the clear bits before a node.
+  std::vector<FrameId> stack_frames_;
+  std::vector<std::uint64_t> parent_is_prev_;
+  std::vector<std::uint32_t> jumps_before_;  // per 64 nodes: clear bits before them
+  std::vector<StackId> jump_parents_;
+  void add_stack(FrameId frame, StackId parent);
+  void reserve_stacks(std::size_t n);
   std::vector<Sample> samples_;
   std::vector<std::int64_t> values_;
   std::int64_t magnitude_ = 0;
