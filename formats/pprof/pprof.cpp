@@ -24,6 +24,29 @@ namespace {
 // Ids of one kind (locations, functions, mappings) to their entries. pprof
 // writers number them 1..N, so an array serves; sparse ids fall back to a
 // hash map.
+// Messages of one repeated field, decoded by the reader from the file's
+// bytes rather than by protobuf: each one's bytes and file offset.
+struct Messages {
+  std::vector<std::string_view> bytes;
+  std::vector<std::uint64_t> offsets;
+  void swap(Messages& o) noexcept {
+    bytes.swap(o.bytes);
+    offsets.swap(o.offsets);
+  }
+};
+
+// Skips a field the reader does not use (one of a later version of the
+// format, or one it ignores) by its wire type.
+void skip_field(ByteCursor& c, std::uint64_t tag, const std::string& where) {
+  switch (tag & 7) {
+    case 0: c.varint(); break;
+    case 1: c.skip(8); break;
+    case 2: c.skip(c.varint()); break;
+    case 5: c.skip(4); break;
+    default: c.fail(where + ": unknown wire type " + std::to_string(tag & 7));
+  }
+}
+
 template <typename T>
 class IdIndex {
  public:
@@ -58,9 +81,12 @@ class Reader {
   /// `samples`: the bytes of each Sample message, decoded here rather than
   /// by protobuf (most of a profile, and most of its parsing cost), at their
   /// `offsets` in the file.
-  Reader(const fg::pprof::Profile& pb, std::vector<std::string_view> samples, std::vector<std::uint64_t> offsets,
-         const std::string& file, Diagnostics& diag)
-      : pb_(pb), samples_(std::move(samples)), sample_offsets_(std::move(offsets)), file_(file), diag_(diag) {}
+  /// `locations`: likewise the Location messages, which protobuf would
+  /// keep some hundred bytes apiece of.
+  Reader(const fg::pprof::Profile& pb, Messages samples, Messages locations, const std::string& file,
+         Diagnostics& diag)
+      : pb_(pb), samples_(std::move(samples.bytes)), sample_offsets_(std::move(samples.offsets)),
+        location_msgs_(std::move(locations)), file_(file), diag_(diag) {}
   Profile run();
 
  private:
@@ -80,11 +106,12 @@ class Reader {
   void read_samples();
   void decode_sample(std::size_t i, std::vector<std::uint64_t>& locations, std::vector<std::int64_t>& values,
                      std::vector<Label>& labels);
-  std::string unsymbolized_name(const fg::pprof::Location& loc) const;
+  std::string unsymbolized_name(std::uint64_t mapping_id, std::uint64_t address) const;
 
   const fg::pprof::Profile& pb_;
   std::vector<std::string_view> samples_;
   std::vector<std::uint64_t> sample_offsets_;
+  Messages location_msgs_;
   std::size_t frames_per_location_ = 1;  // on average, rounded up
   const std::string& file_;
   Diagnostics& diag_;
@@ -101,7 +128,7 @@ class Reader {
   // location_frames_[location_begin_[n] .. location_begin_[n + 1]): one
   // array, so that a walk of millions of stacks does not chase a pointer
   // per location.
-  IdIndex<std::uint32_t> locations_{static_cast<std::size_t>(pb_.location_size())};
+  IdIndex<std::uint32_t> locations_{location_msgs_.bytes.size()};
   std::vector<std::uint32_t> location_begin_{0};
   std::vector<FrameId> location_frames_;
   std::uint64_t unsymbolized_ = 0;
@@ -133,54 +160,84 @@ void Reader::read_mappings() {
   }
 }
 
-std::string Reader::unsymbolized_name(const fg::pprof::Location& loc) const {
+std::string Reader::unsymbolized_name(std::uint64_t mapping_id, std::uint64_t address) const {
   char buf[64];
-  const MappingInfo* it = mappings_.find(loc.mapping_id());
+  const MappingInfo* it = mappings_.find(mapping_id);
   if (!it || it->base.empty()) {
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(loc.address()));
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(address));
     return buf;
   }
-  std::uint64_t offset = loc.address() - it->start + it->offset;
+  std::uint64_t offset = address - it->start + it->offset;
   std::snprintf(buf, sizeof buf, "+0x%llx", static_cast<unsigned long long>(offset));
   return it->base + buf;
 }
 
+// A Location message: id = 1, mapping_id = 2, address = 3, line = 4
+// (function_id = 1, line = 2, column = 3), is_folded = 5. As in protobuf,
+// the last of a repeated scalar wins and every line adds one.
 void Reader::read_locations() {
   std::size_t total_frames = 0;
-  for (int i = 0; i < pb_.location_size(); ++i) {
-    const auto& loc = pb_.location(i);
+  std::vector<std::pair<std::uint64_t, std::int64_t>> lines;  // function id, line; innermost first
+  std::vector<FrameId> frames;
+  for (std::size_t i = 0; i < location_msgs_.bytes.size(); ++i) {
     const std::string where = "location " + std::to_string(i);
-    if (loc.id() == 0) fail(where, "location id 0 is reserved");
+    std::uint64_t id = 0, mapping_id = 0, address = 0;
+    lines.clear();
+    ByteCursor c(location_msgs_.bytes[i], file_, location_msgs_.offsets[i]);
+    while (!c.at_end()) {
+      const std::uint64_t tag = c.varint();
+      switch (tag) {
+        case 1 << 3: id = c.varint(); break;
+        case 2 << 3: mapping_id = c.varint(); break;
+        case 3 << 3: address = c.varint(); break;
+        case 4 << 3 | 2: {
+          ByteCursor l = c.sub(c.varint(), "line");
+          std::uint64_t function_id = 0;
+          std::int64_t line = 0;
+          while (!l.at_end()) {
+            const std::uint64_t t = l.varint();
+            if (t == (1 << 3)) function_id = l.varint();
+            else if (t == (2 << 3)) line = static_cast<std::int64_t>(l.varint());
+            else skip_field(l, t, where);
+          }
+          lines.emplace_back(function_id, line);
+          break;
+        }
+        default: skip_field(c, tag, where);
+      }
+    }
+    if (id == 0) fail(where, "location id 0 is reserved");
     StringId module = 0;
-    if (loc.mapping_id() != 0) {
-      const MappingInfo* m = mappings_.find(loc.mapping_id());
-      if (!m) fail(where, "mapping id " + std::to_string(loc.mapping_id()) + " names no mapping");
+    if (mapping_id != 0) {
+      const MappingInfo* m = mappings_.find(mapping_id);
+      if (!m) fail(where, "mapping id " + std::to_string(mapping_id) + " names no mapping");
       module = m->module;
     }
-    std::vector<FrameId> frames;
-    if (loc.line_size() == 0) {
+    frames.clear();
+    if (lines.empty()) {
       ++unsymbolized_;
-      frames.push_back(b_->frame(b_->function(unsymbolized_name(loc)), FrameKind::kNative, 0, loc.address(), module));
+      frames.push_back(
+          b_->frame(b_->function(unsymbolized_name(mapping_id, address)), FrameKind::kNative, 0, address, module));
     }
     // Lines are innermost first; the frames go caller first, and every line
     // but the last (the function the others were inlined into) is inlined.
-    for (int k = loc.line_size(); k-- > 0;) {
-      const auto& line = loc.line(k);
-      const FunctionId* f = functions_.find(line.function_id());
+    for (std::size_t k = lines.size(); k-- > 0;) {
+      const FunctionId* f = functions_.find(lines[k].first);
       if (!f)
-        fail(where, "line " + std::to_string(k) + ": function id " + std::to_string(line.function_id()) +
+        fail(where, "line " + std::to_string(k) + ": function id " + std::to_string(lines[k].first) +
                         " names no function");
-      FrameKind kind = k == loc.line_size() - 1 ? FrameKind::kNative : FrameKind::kInlined;
-      frames.push_back(b_->frame(*f, kind, line.line(), loc.address(), module));
+      FrameKind kind = k == lines.size() - 1 ? FrameKind::kNative : FrameKind::kInlined;
+      frames.push_back(b_->frame(*f, kind, lines[k].second, address, module));
     }
     total_frames += frames.size();
-    if (!locations_.add(loc.id(), static_cast<std::uint32_t>(location_begin_.size() - 1)))
-      fail(where, "location id " + std::to_string(loc.id()) + " appears twice");
+    if (!locations_.add(id, static_cast<std::uint32_t>(location_begin_.size() - 1)))
+      fail(where, "location id " + std::to_string(id) + " appears twice");
     location_frames_.insert(location_frames_.end(), frames.begin(), frames.end());
     location_begin_.push_back(static_cast<std::uint32_t>(location_frames_.size()));
   }
-  const auto n = static_cast<std::size_t>(pb_.location_size());
+  const std::size_t n = location_msgs_.bytes.size();
   if (n > 0) frames_per_location_ = std::max<std::size_t>(1, (total_frames + n - 1) / n);
+  Messages().swap(location_msgs_);
 }
 
 // A Sample message: location_id = 1, value = 2 (each packed or not),
@@ -226,14 +283,7 @@ void Reader::decode_sample(std::size_t i, std::vector<std::uint64_t>& locations,
         labels.push_back(label);
         break;
       }
-      default:  // a field of a later version of the format
-        switch (tag & 7) {
-          case 0: c.varint(); break;
-          case 1: c.skip(8); break;
-          case 2: c.skip(c.varint()); break;
-          case 5: c.skip(4); break;
-          default: c.fail("sample " + std::to_string(i) + ": unknown wire type " + std::to_string(tag & 7));
-        }
+      default: skip_field(c, tag, "sample " + std::to_string(i));
     }
   }
 }
@@ -538,11 +588,11 @@ Sniff sniff(std::string_view head, std::string_view) {
 Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
   std::string bytes = read_all(input);
   check_wire(bytes, input.name());
-  // Samples are most of a profile: protobuf parses the rest (the tables),
-  // and the reader decodes each sample straight from the bytes.
+  // Samples and locations are most of a profile: protobuf parses the rest
+  // (the other tables), and the reader decodes those two straight from the
+  // bytes.
   std::string tables;
-  std::vector<std::string_view> samples;
-  std::vector<std::uint64_t> offsets;
+  Messages samples, locations;
   ByteCursor c(bytes, input.name());
   while (!c.at_end()) {
     const std::size_t start = static_cast<std::size_t>(c.offset());
@@ -552,9 +602,10 @@ Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
       case 1: c.skip(8); break;
       case 2: {
         const std::uint64_t n = c.varint();
-        if (tag == (2 << 3 | 2)) {
-          offsets.push_back(c.offset());
-          samples.push_back(c.bytes(n));
+        if (tag == (2 << 3 | 2) || tag == (4 << 3 | 2)) {
+          Messages& to = tag == (2 << 3 | 2) ? samples : locations;
+          to.offsets.push_back(c.offset());
+          to.bytes.push_back(c.bytes(n));
           continue;
         }
         c.skip(n);
@@ -568,7 +619,7 @@ Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
   auto* pb = google::protobuf::Arena::CreateMessage<fg::pprof::Profile>(&arena);
   if (!pb->ParseFromString(tables)) throw Error(input.name() + ": not a valid profile.proto message");
   std::string().swap(tables);
-  return Reader(*pb, std::move(samples), std::move(offsets), input.name(), diagnostics).run();
+  return Reader(*pb, std::move(samples), std::move(locations), input.name(), diagnostics).run();
 }
 
 void write(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics&) {
