@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "fg/builder.h"
@@ -418,7 +419,7 @@ class SortedWriter {
 
   void run() {
     Work root;
-    root.nodes = {kRootStack};
+    root.one = kRootStack;
     root.own_line = true;   // first a sample on the empty stack, " count"
     root.then_expand = true;  // then its children
     work_.push_back(std::move(root));
@@ -426,27 +427,31 @@ class SortedWriter {
       Work w = std::move(work_.back());
       work_.pop_back();
       path_.resize(w.path_len);
-      if (w.nodes[0] != kRootStack) {  // the root has no frame of its own
+      if (w.nodes()[0] != kRootStack) {  // the root has no frame of its own
         if (!w.first) path_.push_back(';');
         path_ += w.text;
       }
-      if (w.own_line) emit(w.nodes);
-      if (!w.own_line || w.then_expand) expand(w.nodes);
+      if (w.own_line) emit(w.nodes());
+      if (!w.own_line || w.then_expand) expand(w.nodes());
     }
     flush();
   }
 
  private:
   struct Work {
-    std::vector<StackId> nodes;
+    StackId one = 0;             // the group's node, when it has one (most have)
+    std::vector<StackId> many;   // its nodes, when it has several
     std::string_view text;     // this group's frame text (in texts_, which never moves)
     std::size_t path_len = 0;  // length of the parent's path
     bool first = false;        // the first frame of the path (no ';' before it)
     bool own_line = false;
     bool then_expand = false;  // own line, then the subtree: a call chain's single child
+    std::span<const StackId> nodes() const {
+      return many.empty() ? std::span<const StackId>(&one, 1) : std::span<const StackId>(many);
+    }
   };
 
-  void emit(const std::vector<StackId>& nodes) {
+  void emit(std::span<const StackId> nodes) {
     std::int64_t v = 0, b = 0;
     for (StackId n : nodes) {
       v += tree_.self(n, col_);
@@ -460,14 +465,37 @@ class SortedWriter {
     if (buf_.size() > (1 << 20)) flush();
   }
 
+  // An item of a group of children with the same text: its own line (key
+  // text + ' ') or its subtree (key text + ';').
+  struct Item {
+    std::size_t begin, end;  // the group, in kids_
+    bool own_line;
+  };
+  // Bytewise order of the items' keys, made without building them.
+  bool key_before(const Item& a, const Item& b) const {
+    const std::string_view x = kids_[a.begin].first, y = kids_[b.begin].first;
+    const unsigned char cx = a.own_line ? ' ' : ';', cy = b.own_line ? ' ' : ';';
+    const std::size_t n = std::min(x.size(), y.size());
+    if (n > 0) {
+      if (int c = std::memcmp(x.data(), y.data(), n); c != 0) return c < 0;
+    }
+    if (x.size() == y.size()) return cx < cy;
+    if (x.size() < y.size()) {
+      const auto next = static_cast<unsigned char>(y[n]);
+      return cx != next ? cx < next : true;  // x + cx is a prefix of y + cy
+    }
+    const auto next = static_cast<unsigned char>(x[n]);
+    return next != cy ? next < cy : false;
+  }
+
   // Pushes the items of a group's children, last first, so they run sorted.
-  void expand(const std::vector<StackId>& nodes) {
+  void expand(std::span<const StackId> nodes) {
     const bool at_root = nodes.size() == 1 && nodes[0] == kRootStack;
     if (nodes.size() == 1 && tree_.children(nodes[0]).size() == 1) {
       // A call chain: one child, its own line first, then its subtree.
       StackId c = tree_.children(nodes[0])[0];
       Work w;
-      w.nodes = {c};
+      w.one = c;
       w.text = text_of(tree_.frame(c));
       w.path_len = path_.size();
       w.first = at_root;
@@ -475,38 +503,34 @@ class SortedWriter {
       work_.push_back(std::move(w));
       return;
     }
-    std::vector<std::pair<std::string_view, StackId>> kids;
+    kids_.clear();
     for (StackId n : nodes)
       for (StackId c : tree_.children(n)) {
-        kids.emplace_back(text_of(tree_.frame(c)), c);
+        kids_.emplace_back(text_of(tree_.frame(c)), c);
       }
-    std::sort(kids.begin(), kids.end());
-    struct Item {
-      std::string key;  // text + ' ' (own line) or text + ';' (subtree)
-      std::size_t group;
-    };
-    std::vector<std::vector<StackId>> groups;
-    std::vector<std::string_view> texts;
-    std::vector<Item> items;
-    for (std::size_t i = 0; i < kids.size();) {
+    std::sort(kids_.begin(), kids_.end());
+    items_.clear();
+    for (std::size_t i = 0; i < kids_.size();) {
       std::size_t j = i;
-      std::vector<StackId> group;
-      for (; j < kids.size() && kids[j].first == kids[i].first; ++j) group.push_back(kids[j].second);
-      items.push_back({std::string(kids[i].first) + ' ', groups.size()});
-      items.push_back({std::string(kids[i].first) + ';', groups.size()});
-      texts.push_back(kids[i].first);
-      groups.push_back(std::move(group));
+      while (j < kids_.size() && kids_[j].first == kids_[i].first) ++j;
+      items_.push_back({i, j, true});
+      items_.push_back({i, j, false});
       i = j;
     }
-    std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.key < b.key; });
+    std::sort(items_.begin(), items_.end(), [this](const Item& a, const Item& b) { return key_before(a, b); });
     const std::size_t len = path_.size();
-    for (std::size_t i = items.size(); i-- > 0;) {
+    for (std::size_t i = items_.size(); i-- > 0;) {
+      const Item& it = items_[i];
       Work w;
-      w.nodes = groups[items[i].group];
-      w.text = texts[items[i].group];
+      if (it.end - it.begin == 1) {
+        w.one = kids_[it.begin].second;
+      } else {
+        for (std::size_t k = it.begin; k < it.end; ++k) w.many.push_back(kids_[k].second);
+      }
+      w.text = kids_[it.begin].first;
       w.path_len = len;
       w.first = at_root;
-      w.own_line = items[i].key.back() == ' ';
+      w.own_line = it.own_line;
       work_.push_back(std::move(w));
     }
   }
@@ -531,6 +555,8 @@ class SortedWriter {
   std::optional<std::size_t> base_;
   std::ostream& out_;
   std::vector<Work> work_;
+  std::vector<std::pair<std::string_view, StackId>> kids_;  // expand()'s, kept for their room
+  std::vector<Item> items_;
   std::string path_, buf_;
   std::vector<std::string> texts_;
   std::vector<bool> made_;
