@@ -37,6 +37,7 @@ bool finer_than(const Profile& p, Granularity g) {
 Profile at_granularity(const Profile& p, Granularity g) {
   ProfileBuilder b(p.value_types());
   b.metadata() = p.metadata();
+  b.reserve_stacks(p.stack_count());  // at most as many: no copies while growing
   ProfileImporter import(b, p);
   // Each frame's coarser twin, made once.
   std::vector<FrameId> coarse(p.frame_count());

@@ -9,8 +9,6 @@ constexpr std::uint32_t kUnset = 0xffffffffu;
 ProfileImporter::ProfileImporter(ProfileBuilder& to, const Profile& from) : to_(to), from_(from) {
   frames_.assign(from.frame_count(), kUnset);
   labels_.assign(from.label_set_count(), kUnset);
-  stacks_.assign(from.stack_count(), kUnset);
-  stacks_[kRootStack] = kRootStack;
 }
 
 StringId ProfileImporter::string(StringId id) {
@@ -40,10 +38,20 @@ LabelSetId ProfileImporter::labels(LabelSetId id) {
 }
 
 StackId ProfileImporter::stack(StackId id) {
+  if (stacks_.empty()) {  // made on first use: a transform that maps stacks itself never pays for it
+    stacks_.assign(from_.stack_count(), kUnset);
+    stacks_[kRootStack] = kRootStack;
+  }
   if (stacks_[id] != kUnset) return stacks_[id];
-  const StackNode& n = from_.stack(id);
-  StackId parent = stack(n.parent);  // depth-bounded recursion: parents are cached first
-  return stacks_[id] = to_.stack(parent, frame(n.frame));
+  // Up to the nearest ancestor already copied, then down again: a loop, as
+  // a path may be hundreds of thousands of frames deep.
+  pending_.clear();
+  for (StackId s = id; stacks_[s] == kUnset; s = from_.parent(s)) pending_.push_back(s);
+  for (std::size_t i = pending_.size(); i-- > 0;) {
+    const StackId s = pending_[i];
+    stacks_[s] = to_.stack(stacks_[from_.parent(s)], frame(from_.stack(s).frame));
+  }
+  return stacks_[id];
 }
 
 }  // namespace fg

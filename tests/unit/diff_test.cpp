@@ -140,3 +140,19 @@ TEST_CASE("gate: total on raw totals, functions on share points after normalisat
   Diff from_zero = diff_profiles(test::folded("a 0\n"), test::folded("a 1\n"), {});
   CHECK(evaluate_gate(from_zero, {parse_gate_condition("total>+5%")}, 0).size() == 1);
 }
+
+TEST_CASE("diff: paths 300,000 frames deep are copied without recursion") {
+  // The diff copies both profiles' stacks into one: a path is copied by a
+  // loop up to its nearest copied ancestor, never by a call per frame (which
+  // would overflow the thread's stack here).
+  std::string deep;
+  for (int i = 0; i < 300000; ++i) deep += i == 0 ? "f" : ";f";
+  Profile base = test::folded(deep + ";a 3\n");
+  Profile next = test::folded(deep + ";a 2\n" + deep + ";b 1\n");
+  DiffOptions o;
+  o.normalization = Normalization::kAbsolute;
+  Diff d = diff_profiles(base, next, o);
+  CHECK(d.base_total == 3);
+  CHECK(d.new_total == 3);
+  CHECK(two_counts(d) == deep + ";a 3 2\n" + deep + ";b 0 1\n");
+}

@@ -27,7 +27,8 @@ class ProfileImporter {
   std::vector<StringId> strings_;
   std::vector<FrameId> frames_;
   std::vector<LabelSetId> labels_;
-  std::vector<StackId> stacks_;
+  std::vector<StackId> stacks_;   // by source stack, once stack() is first asked
+  std::vector<StackId> pending_;  // stack()'s path being copied
 };
 
 }  // namespace fg
