@@ -8,6 +8,13 @@ using namespace fg;
 
 namespace {
 std::string name(const CallTree& t, StackId n) { return std::string(t.profile().frame_name(t.frame(n))); }
+// Options that keep only nodes whose total (column 0) reaches `min_total`.
+CallTreeOptions pruned_below(double min_total) {
+  CallTreeOptions o;
+  o.prune_column = 0;
+  o.min_total = min_total;
+  return o;
+}
 }  // namespace
 
 TEST_CASE("call tree sums self and total per node") {
@@ -57,10 +64,7 @@ TEST_CASE("labels merge away in the tree") {
 
 TEST_CASE("a pruned tree indexes only wide nodes and keeps self exact") {
   Profile p = test::folded("main;a;b 3\nmain;a 2\nmain;c 1\nmain;d;e 1\nmain 4\n");
-  CallTreeOptions o;
-  o.prune_column = 0;
-  o.min_total = 2;
-  CallTree t(p, o);
+  CallTree t(p, pruned_below(2));
   StackId main = t.children(kRootStack)[0];
   auto kids = t.children(main);
   REQUIRE(kids.size() == 3);  // narrow c and d still take their places
@@ -89,10 +93,7 @@ TEST_CASE("a pruned tree that keeps few nodes finds their children through its i
   std::string text = "main;hot;inner 100\n";
   for (int i = 0; i < 40; ++i) text += "main;cold" + std::to_string(i) + " 1\n";
   Profile p = test::folded(text);
-  CallTreeOptions o;
-  o.prune_column = 0;
-  o.min_total = 50;
-  CallTree t(p, o);
+  CallTree t(p, pruned_below(50));
   StackId main = t.children(kRootStack)[0];
   CHECK(t.total(main, 0) == 140);
   auto kids = t.children(main);
@@ -175,10 +176,7 @@ TEST_CASE("a pruned tree cuts chains where they narrow") {
   // main stored. With min_total 5 the chain a-b-c (total 6) is kept whole,
   // x (total 1) is listed but not kept.
   Profile p = test::folded("main;a;b;c 6\nmain;x 1\n");
-  CallTreeOptions o;
-  o.prune_column = 0;
-  o.min_total = 5;
-  CallTree t(p, o);
+  CallTree t(p, pruned_below(5));
   StackId main = t.children(kRootStack)[0];
   auto kids = t.children(main);
   REQUIRE(kids.size() == 2);
