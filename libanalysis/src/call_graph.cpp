@@ -4,7 +4,10 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <map>
+#include <memory>
+#include <thread>
 #include <tuple>
 
 #include "fg/names.h"
@@ -80,6 +83,23 @@ class EdgeCounter {
       edge.residual = edge.residual || residual;
     }
   }
+  /// Adds the edges another counter found in later samples: first-seen
+  /// order is kept, as if one counter had seen every sample.
+  void merge(const std::vector<CallGraphEdge>& later) {
+    for (const CallGraphEdge& e : later) {
+      const auto next = static_cast<std::uint32_t>(edges_.size());
+      const std::uint32_t at = index_.insert(std::uint64_t(e.caller) << 32 | e.callee, next);
+      if (at == next) {
+        edges_.push_back(e);
+        seen_.push_back(UINT32_MAX);
+        continue;
+      }
+      CallGraphEdge& edge = edges_[at];
+      edge.weight += e.weight;
+      edge.inlined = edge.inlined && e.inlined;
+      edge.residual = edge.residual || e.residual;
+    }
+  }
 
  private:
   std::vector<CallGraphEdge>& edges_;
@@ -93,12 +113,12 @@ class EdgeCounter {
 // table wait on each other, different samples' do not, so their cache
 // misses overlap.
 template <class Visit>
-void each_sample_path(const Profile& p, Visit visit) {
+void each_sample_path(const Profile& p, std::size_t begin, std::size_t end, Visit visit) {
   constexpr std::size_t kLanes = 8;
   std::array<std::vector<FrameId>, kLanes> paths;
   std::array<StackId, kLanes> at;
-  for (std::size_t first = 0; first < p.sample_count(); first += kLanes) {
-    const std::size_t count = std::min(kLanes, p.sample_count() - first);
+  for (std::size_t first = begin; first < end; first += kLanes) {
+    const std::size_t count = std::min(kLanes, end - first);
     for (std::size_t j = 0; j < count; ++j) {
       paths[j].clear();
       at[j] = p.sample(first + j).stack;
@@ -116,6 +136,37 @@ void each_sample_path(const Profile& p, Visit visit) {
     }
     for (std::size_t j = 0; j < count; ++j) visit(first + j, std::span<const FrameId>(paths[j]));
   }
+}
+
+// Runs walk(begin, end, part) over the samples in parts, in sample order:
+// two parts on two threads when there are enough samples to repay a thread
+// (the walks up millions of stacks are most of a call graph's cost), else
+// one. Parts only read the profile; each keeps its own sums.
+template <class Walk>
+std::size_t in_parts(std::size_t samples, Walk walk) {
+  constexpr std::size_t kWorthAThread = 1 << 16;
+  if (samples < kWorthAThread || std::thread::hardware_concurrency() < 2) {
+    walk(std::size_t(0), samples, std::size_t(0));
+    return 1;
+  }
+  const std::size_t half = samples / 2;
+  std::exception_ptr failed;
+  std::thread second([&] {
+    try {
+      walk(half, samples, std::size_t(1));
+    } catch (...) {
+      failed = std::current_exception();
+    }
+  });
+  try {
+    walk(std::size_t(0), half, std::size_t(0));
+  } catch (...) {
+    second.join();
+    throw;
+  }
+  second.join();
+  if (failed) std::rethrow_exception(failed);
+  return 2;
 }
 
 // Each frame's node and whether the frame was inlined, packed so that a
@@ -218,30 +269,58 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
   for (LabelSetId l = 0; l < p.label_set_count(); ++l)
     for (const Label& label : p.labels(l))
       if (p.str(label.key) == kDiffBaseLabel) base_set[l] = true;
+  struct Part {
+    std::vector<std::int64_t> flat, cum;
+    std::vector<std::uint32_t> seen;
+    std::int64_t total = 0, base_total = 0, flat_sum = 0;
+    std::vector<CallGraphEdge> edges;
+    EdgeCounter counter{edges};
+  };
+  const std::size_t node_count = g.nodes.size();
+  std::array<std::unique_ptr<Part>, 2> parts;
+  const std::size_t used = in_parts(p.sample_count(), [&](std::size_t begin, std::size_t end, std::size_t k) {
+    parts[k] = std::make_unique<Part>();
+    Part& part = *parts[k];
+    part.flat.assign(node_count, 0);
+    part.cum.assign(node_count, 0);
+    part.seen.assign(node_count, UINT32_MAX);
+    each_sample_path(p, begin, end, [&](std::size_t i, std::span<const FrameId> path) {
+      const std::int64_t v = p.values(i)[o.column];
+      if (v == 0) return;
+      const auto stamp = static_cast<std::uint32_t>(i);
+      part.total += v < 0 ? -v : v;
+      if (base_set[p.sample(i).labels]) part.base_total += v < 0 ? -v : v;
+      if (path.empty()) return;  // the root alone
+      part.flat[packed[path[0]] >> 1] += v;
+      part.flat_sum += v;
+      std::uint32_t callee = UINT32_MAX;
+      bool callee_inlined = false;
+      for (FrameId f : path) {
+        const std::uint32_t x = packed[f], n = x >> 1;
+        if (part.seen[n] != stamp) {
+          part.seen[n] = stamp;
+          part.cum[n] += v;
+        }
+        if (o.edges && callee != UINT32_MAX && callee != n)
+          part.counter.add(n, callee, callee_inlined, false, v, stamp);
+        callee = n;
+        callee_inlined = x & 1;
+      }
+    });
+  });
   std::int64_t base_total = 0;
   EdgeCounter edges(g.edges);
-  each_sample_path(p, [&](std::size_t i, std::span<const FrameId> path) {
-    const std::int64_t v = p.values(i)[o.column];
-    if (v == 0) return;
-    const auto stamp = static_cast<std::uint32_t>(i);
-    g.total += v < 0 ? -v : v;
-    if (base_set[p.sample(i).labels]) base_total += v < 0 ? -v : v;
-    if (path.empty()) return;  // the root alone
-    g.nodes[packed[path[0]] >> 1].flat += v;
-    g.flat_sum += v;
-    std::uint32_t callee = UINT32_MAX;
-    bool callee_inlined = false;
-    for (FrameId f : path) {
-      const std::uint32_t x = packed[f], n = x >> 1;
-      if (seen_node[n] != stamp) {
-        seen_node[n] = stamp;
-        g.nodes[n].cum += v;
-      }
-      if (o.edges && callee != UINT32_MAX && callee != n) edges.add(n, callee, callee_inlined, false, v, stamp);
-      callee = n;
-      callee_inlined = x & 1;
+  for (std::size_t k = 0; k < used; ++k) {
+    const Part& part = *parts[k];
+    for (std::size_t n = 0; n < node_count; ++n) {
+      g.nodes[n].flat += part.flat[n];
+      g.nodes[n].cum += part.cum[n];
     }
-  });
+    g.total += part.total;
+    base_total += part.base_total;
+    g.flat_sum += part.flat_sum;
+    edges.merge(part.edges);
+  }
   if (base_total > 0) g.total = base_total;
   // A filtered profile keeps percentages of the whole, as pprof's reports.
   else if (o.column < p.metadata().unfiltered_totals.size()) g.total = p.metadata().unfiltered_totals[o.column];
@@ -257,33 +336,43 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
       return kept[a] && kept[b] && (!callees || (*callees)[b]);
     });
   } else {
-    EdgeCounter counter(edges);
     // Each frame's node, or kDropped: one lookup per step up a stack.
     constexpr std::uint32_t kDropped = UINT32_MAX;
     std::vector<std::uint32_t> packed = packed_nodes(p, g);
     for (std::uint32_t& x : packed)
       if (!kept[x >> 1]) x = kDropped;
-    each_sample_path(p, [&](std::size_t i, std::span<const FrameId> path) {
-      const std::int64_t v = p.values(i)[column];
-      if (v == 0) return;
-      const auto stamp = static_cast<std::uint32_t>(i);
-      // From the leaf up: each kept node and the next kept node above it.
-      std::uint32_t callee = UINT32_MAX;
-      bool callee_inlined = false, skipped = false;
-      for (FrameId f : path) {
-        const std::uint32_t x = packed[f];
-        if (x == kDropped) {
-          skipped = true;
-          continue;
+    struct Part {
+      std::vector<CallGraphEdge> edges;
+      EdgeCounter counter{edges};
+    };
+    std::array<std::unique_ptr<Part>, 2> parts;
+    const std::size_t used = in_parts(p.sample_count(), [&](std::size_t begin, std::size_t end, std::size_t k) {
+      parts[k] = std::make_unique<Part>();
+      EdgeCounter& counter = parts[k]->counter;
+      each_sample_path(p, begin, end, [&](std::size_t i, std::span<const FrameId> path) {
+        const std::int64_t v = p.values(i)[column];
+        if (v == 0) return;
+        const auto stamp = static_cast<std::uint32_t>(i);
+        // From the leaf up: each kept node and the next kept node above it.
+        std::uint32_t callee = UINT32_MAX;
+        bool callee_inlined = false, skipped = false;
+        for (FrameId f : path) {
+          const std::uint32_t x = packed[f];
+          if (x == kDropped) {
+            skipped = true;
+            continue;
+          }
+          const std::uint32_t n = x >> 1;
+          if (callee != UINT32_MAX && callee != n && (!callees || (*callees)[callee]))
+            counter.add(n, callee, callee_inlined, skipped, v, stamp);
+          callee = n;
+          callee_inlined = x & 1;
+          skipped = false;
         }
-        const std::uint32_t n = x >> 1;
-        if (callee != UINT32_MAX && callee != n && (!callees || (*callees)[callee]))
-          counter.add(n, callee, callee_inlined, skipped, v, stamp);
-        callee = n;
-        callee_inlined = x & 1;
-        skipped = false;
-      }
+      });
     });
+    EdgeCounter all(edges);
+    for (std::size_t k = 0; k < used; ++k) all.merge(parts[k]->edges);
   }
   const std::int64_t cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(g.flat_sum) * edge_fraction));
   std::vector<CallGraphEdge> out;

@@ -143,3 +143,55 @@ TEST_CASE("recorded graph: frames and nodes out of range, and values past 2^62, 
   REQUIRE(g.nodes.size() == 1);
   CHECK(g.nodes[0].cum == INT64_MAX);
 }
+
+TEST_CASE("call graph: 100,000 samples (walked in two parts where there are two cores) sum as one") {
+  // Timestamps keep the samples apart. Sample i: main;a;b (1) when i % 4 is
+  // 0, main;a;a;c (2) when it is 1, main;mid;b (3) when it is 2, and
+  // main;a;c;a (4) when it is 3: 25,000 of each kind, in both halves.
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
+  const FrameId main = b.frame("main"), a = b.frame("a"), bb = b.frame("b"), c = b.frame("c"),
+                mid = b.frame("mid");
+  const std::vector<std::vector<FrameId>> kinds{{main, a, bb}, {main, a, a, c}, {main, mid, bb}, {main, a, c, a}};
+  for (int i = 0; i < 100000; ++i) {
+    std::vector<std::int64_t> v{i % 4 + 1};
+    b.add_sample(kinds[i % 4], v, 0, 1000 + i);
+  }
+  Profile p = std::move(b).finish();
+  REQUIRE(p.sample_count() == 100000);
+  CallGraphOptions o;
+  o.edges = true;
+  CallGraph g = build_call_graph(p, o);
+  const std::int64_t k = 25000;
+  CHECK(g.total == k * (1 + 2 + 3 + 4));
+  CHECK(g.flat_sum == k * 10);
+  CHECK(node(g, "main").cum == k * 10);
+  CHECK(node(g, "main").flat == 0);
+  CHECK(node(g, "a").cum == k * (1 + 2 + 4));  // once per sample, recursion or not
+  CHECK(node(g, "a").flat == k * 4);
+  CHECK(node(g, "b").flat == k * (1 + 3));
+  CHECK(node(g, "c").flat == k * 2);
+  CHECK(node(g, "c").cum == k * (2 + 4));
+  CHECK(node(g, "mid").cum == k * 3);
+  CHECK(edge(g, "main", "a") == k * (1 + 2 + 4));
+  CHECK(edge(g, "a", "b") == k * 1);
+  CHECK(edge(g, "a", "c") == k * (2 + 4));
+  CHECK(edge(g, "c", "a") == k * 4);
+  CHECK(edge(g, "main", "mid") == k * 3);
+  CHECK(edge(g, "mid", "b") == k * 3);
+  // Edges in the order their first samples give them.
+  std::vector<std::pair<std::string, std::string>> order;
+  for (const CallGraphEdge& e : g.edges) order.emplace_back(g.nodes[e.caller].name, g.nodes[e.callee].name);
+  CHECK(order == std::vector<std::pair<std::string, std::string>>{
+                     {"a", "b"}, {"main", "a"}, {"a", "c"}, {"mid", "b"}, {"main", "mid"}, {"c", "a"}});
+  // Without mid, b's edge from main is residual: it skipped a dropped node.
+  std::vector<bool> kept(g.nodes.size(), true);
+  for (std::size_t n = 0; n < g.nodes.size(); ++n) kept[n] = g.nodes[n].name != "mid";
+  bool found = false;
+  for (const CallGraphEdge& e : kept_edges(p, g, 0, kept, 0)) {
+    if (g.nodes[e.caller].name != "main" || g.nodes[e.callee].name != "b") continue;
+    found = true;
+    CHECK(e.weight == k * 3);
+    CHECK(e.residual);
+  }
+  CHECK(found);
+}
