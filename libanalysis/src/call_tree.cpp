@@ -56,7 +56,7 @@ void CallTree::mark_stored() {
   std::uint32_t count = 0;
   for (std::size_t w = 0; w < words; ++w) {
     stored_before_[w] = count;
-    count += static_cast<std::uint32_t>(std::popcount(stored_[w]));
+    count += bit_count(stored_[w]);
   }
   stored_before_[words] = count;
   stored_count_ = count;

@@ -4,13 +4,13 @@
 // root, which has no frame).
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <iterator>
 #include <optional>
 #include <span>
 #include <vector>
 
+#include "fg/bits.h"
 #include "fg/profile.h"
 #include "fg/string_pool.h"
 
@@ -95,7 +95,7 @@ class CallTree {
   // chain) those of the first stored node after it, which is its chain's end.
   std::uint32_t rank(StackId node) const {
     const std::uint64_t below = stored_[node >> 6] & ((std::uint64_t(1) << (node & 63)) - 1);
-    return stored_before_[node >> 6] + static_cast<std::uint32_t>(std::popcount(below));
+    return stored_before_[node >> 6] + bit_count(below);
   }
   void mark_stored();
   // Position of a kept stored node in the children index: its rank, unless

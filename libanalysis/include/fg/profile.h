@@ -4,7 +4,6 @@
 // reverse pass over the stacks sums totals. Only ProfileBuilder writes it.
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -14,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "fg/bits.h"
 #include "fg/string_pool.h"
 
 namespace fg {
@@ -168,7 +168,7 @@ class Profile {
   StackId parent(StackId id) const {
     const std::uint64_t word = parent_is_prev_[id >> 6], bit = std::uint64_t(1) << (id & 63);
     if (word & bit) return id - 1;
-    return jump_parents_[jumps_before_[id >> 6] + static_cast<std::uint32_t>(std::popcount(~word & (bit - 1)))];
+    return jump_parents_[jumps_before_[id >> 6] + bit_count(~word & (bit - 1))];
   }
   std::size_t stack_count() const { return stack_frames_.size(); }
   /// A cache hint for a coming stack(id) or parent(id).
