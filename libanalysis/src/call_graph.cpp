@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "fg/names.h"
+#include "sample_paths.h"
 #include "fg/string_pool.h"
 
 namespace fg {
@@ -106,37 +107,6 @@ class EdgeCounter {
   U64Map index_;  // caller << 32 | callee -> edge
   std::vector<std::uint32_t> seen_;
 };
-
-// Calls visit(i, frames) for every sample i in order, its frames leaf
-// first. The paths of kLanes samples are gathered together, a step of each
-// in turn with the next node fetched ahead: one sample's steps up the stack
-// table wait on each other, different samples' do not, so their cache
-// misses overlap.
-template <class Visit>
-void each_sample_path(const Profile& p, std::size_t begin, std::size_t end, Visit visit) {
-  constexpr std::size_t kLanes = 8;
-  std::array<std::vector<FrameId>, kLanes> paths;
-  std::array<StackId, kLanes> at;
-  for (std::size_t first = begin; first < end; first += kLanes) {
-    const std::size_t count = std::min(kLanes, end - first);
-    for (std::size_t j = 0; j < count; ++j) {
-      paths[j].clear();
-      at[j] = p.sample(first + j).stack;
-    }
-    for (bool more = true; more;) {
-      more = false;
-      for (std::size_t j = 0; j < count; ++j) {
-        if (at[j] == kRootStack) continue;
-        const StackNode node = p.stack(at[j]);
-        paths[j].push_back(node.frame);
-        at[j] = node.parent;
-        p.prefetch_stack(at[j]);
-        more |= at[j] != kRootStack;
-      }
-    }
-    for (std::size_t j = 0; j < count; ++j) visit(first + j, std::span<const FrameId>(paths[j]));
-  }
-}
 
 // Runs walk(begin, end, part) over the samples in parts, in sample order:
 // two parts on two threads when there are enough samples to repay a thread
@@ -264,7 +234,6 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
   // Each sample walked from its leaf up: a node (and an edge) counts once
   // per sample however often it recurs, as pprof counts.
   const std::vector<std::uint32_t> packed = packed_nodes(p, g);
-  std::vector<std::uint32_t> seen_node(g.nodes.size(), UINT32_MAX);
   std::vector<bool> base_set(p.label_set_count(), false);  // label sets marking diff-base samples
   for (LabelSetId l = 0; l < p.label_set_count(); ++l)
     for (const Label& label : p.labels(l))
@@ -284,9 +253,9 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
     part.flat.assign(node_count, 0);
     part.cum.assign(node_count, 0);
     part.seen.assign(node_count, UINT32_MAX);
-    each_sample_path(p, begin, end, [&](std::size_t i, std::span<const FrameId> path) {
+    auto valued = [&](std::size_t i) { return p.values(i)[o.column] != 0; };
+    each_sample_path(p, begin, end, valued, [&](std::size_t i, std::span<const FrameId> path) {
       const std::int64_t v = p.values(i)[o.column];
-      if (v == 0) return;
       const auto stamp = static_cast<std::uint32_t>(i);
       part.total += v < 0 ? -v : v;
       if (base_set[p.sample(i).labels]) part.base_total += v < 0 ? -v : v;
@@ -349,9 +318,9 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
     const std::size_t used = in_parts(p.sample_count(), [&](std::size_t begin, std::size_t end, std::size_t k) {
       parts[k] = std::make_unique<Part>();
       EdgeCounter& counter = parts[k]->counter;
-      each_sample_path(p, begin, end, [&](std::size_t i, std::span<const FrameId> path) {
+      auto valued = [&](std::size_t i) { return p.values(i)[column] != 0; };
+      each_sample_path(p, begin, end, valued, [&](std::size_t i, std::span<const FrameId> path) {
         const std::int64_t v = p.values(i)[column];
-        if (v == 0) return;
         const auto stamp = static_cast<std::uint32_t>(i);
         // From the leaf up: each kept node and the next kept node above it.
         std::uint32_t callee = UINT32_MAX;

@@ -9,6 +9,7 @@
 
 #include "fg/string_pool.h"
 #include "fg/units.h"
+#include "sample_paths.h"
 
 namespace fg {
 
@@ -93,14 +94,17 @@ std::vector<NodeTags> collect_tags(const Profile& p, const CallGraph& g, std::si
                                    const std::vector<bool>& kept, const std::vector<LabelInfo>& infos) {
   TagCollector collector;
   std::vector<std::uint32_t> seen(g.nodes.size(), UINT32_MAX);
-  for (std::size_t i = 0; i < p.sample_count(); ++i) {
+  auto tagged = [&](std::size_t i) {
+    const LabelInfo& info = infos[p.sample(i).labels];
+    return p.values(i)[column] != 0 && !(info.joined.empty() && info.bytes.empty());
+  };
+  each_sample_path(p, 0, p.sample_count(), tagged, [&](std::size_t i, std::span<const FrameId> path) {
     const std::int64_t v = p.values(i)[column];
     const LabelInfo& info = infos[p.sample(i).labels];
-    if (v == 0 || (info.joined.empty() && info.bytes.empty())) continue;
     const auto stamp = static_cast<std::uint32_t>(i);
     bool leaf = true;
-    for (StackId at = p.sample(i).stack; at != kRootStack; at = p.stack(at).parent) {
-      const std::uint32_t n = g.node_of_frame[p.stack(at).frame];
+    for (FrameId f : path) {
+      const std::uint32_t n = g.node_of_frame[f];
       if (n != kNoNode && kept[n]) {
         if (leaf) collector.add(n, info, v, true);
         if (seen[n] != stamp) {
@@ -110,7 +114,7 @@ std::vector<NodeTags> collect_tags(const Profile& p, const CallGraph& g, std::si
       }
       leaf = false;
     }
-  }
+  });
   return collector.take(g.nodes.size(), infos);
 }
 
