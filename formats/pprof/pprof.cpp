@@ -21,18 +21,11 @@ namespace fg::formats::pprof {
 
 namespace {
 
-// Ids of one kind (locations, functions, mappings) to their entries. pprof
-// writers number them 1..N, so an array serves; sparse ids fall back to a
-// hash map.
 // Messages of one repeated field, decoded by the reader from the file's
 // bytes rather than by protobuf: each one's bytes and file offset.
 struct Messages {
   std::vector<std::string_view> bytes;
   std::vector<std::uint64_t> offsets;
-  void swap(Messages& o) noexcept {
-    bytes.swap(o.bytes);
-    offsets.swap(o.offsets);
-  }
 };
 
 // Skips a field the reader does not use (one of a later version of the
@@ -47,6 +40,9 @@ void skip_field(ByteCursor& c, std::uint64_t tag, const std::string& where) {
   }
 }
 
+// Ids of one kind (locations, functions, mappings) to their entries. pprof
+// writers number them 1..N, so an array serves; sparse ids fall back to a
+// hash map.
 template <typename T>
 class IdIndex {
  public:
@@ -85,8 +81,7 @@ class Reader {
   /// keep some hundred bytes apiece of.
   Reader(const fg::pprof::Profile& pb, Messages samples, Messages locations, const std::string& file,
          Diagnostics& diag)
-      : pb_(pb), samples_(std::move(samples.bytes)), sample_offsets_(std::move(samples.offsets)),
-        location_msgs_(std::move(locations)), file_(file), diag_(diag) {}
+      : pb_(pb), samples_(std::move(samples)), location_msgs_(std::move(locations)), file_(file), diag_(diag) {}
   Profile run();
 
  private:
@@ -109,8 +104,7 @@ class Reader {
   std::string unsymbolized_name(std::uint64_t mapping_id, std::uint64_t address) const;
 
   const fg::pprof::Profile& pb_;
-  std::vector<std::string_view> samples_;
-  std::vector<std::uint64_t> sample_offsets_;
+  Messages samples_;
   Messages location_msgs_;
   std::size_t frames_per_location_ = 1;  // on average, rounded up
   const std::string& file_;
@@ -237,7 +231,7 @@ void Reader::read_locations() {
   }
   const std::size_t n = location_msgs_.bytes.size();
   if (n > 0) frames_per_location_ = std::max<std::size_t>(1, (total_frames + n - 1) / n);
-  Messages().swap(location_msgs_);
+  location_msgs_ = Messages();  // done with: their room goes
 }
 
 // A Sample message: location_id = 1, value = 2 (each packed or not),
@@ -247,7 +241,7 @@ void Reader::decode_sample(std::size_t i, std::vector<std::uint64_t>& locations,
   locations.clear();
   values.clear();
   labels.clear();
-  ByteCursor c(samples_[i], file_, sample_offsets_[i]);
+  ByteCursor c(samples_.bytes[i], file_, samples_.offsets[i]);
   auto numbers = [&c](std::uint64_t tag, auto& out) {
     if ((tag & 7) == 0) {
       out.push_back(static_cast<std::remove_reference_t<decltype(out[0])>>(c.varint()));
@@ -317,8 +311,8 @@ void Reader::read_samples() {
   // A hint only: capped by the input's size, so a hostile one cannot ask
   // for much.
   std::size_t sample_bytes = 0;
-  for (std::string_view s : samples_) sample_bytes += s.size();
-  b_->reserve_stacks(std::min(count_location_ids(samples_) * frames_per_location_, 2 * sample_bytes));
+  for (std::string_view s : samples_.bytes) sample_bytes += s.size();
+  b_->reserve_stacks(std::min(count_location_ids(samples_.bytes) * frames_per_location_, 2 * sample_bytes));
   // Samples are walked kLanes at a time, a frame of each in turn, with the
   // stack table's slot for each lane's next step fetched ahead: the lookups
   // of one sample wait on each other, those of different samples do not,
@@ -334,8 +328,8 @@ void Reader::read_samples() {
   };
   std::array<Lane, kLanes> lanes;
   std::vector<std::uint64_t> location_ids;
-  for (std::size_t first = 0; first < samples_.size(); first += kLanes) {
-    const std::size_t count = std::min(kLanes, samples_.size() - first);
+  for (std::size_t first = 0; first < samples_.bytes.size(); first += kLanes) {
+    const std::size_t count = std::min(kLanes, samples_.bytes.size() - first);
     std::size_t ready = count;
     std::exception_ptr bad;
     for (std::size_t j = 0; j < count; ++j) {
