@@ -119,7 +119,7 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
     // node, slots by rank 4 bytes per stored node: the map only when few
     // are kept.
     if (kept_count * 10 <= stored_count_) {
-      by_id_ = false;
+      by_rank_ = false;
       slots = 0;
       for (StackId s = 0; s < n; ++s)
         if (kept_[s] && stored(s)) index_.insert(s, static_cast<std::uint32_t>(slots++));

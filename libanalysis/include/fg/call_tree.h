@@ -100,7 +100,7 @@ class CallTree {
   void mark_stored();
   // Position of a kept stored node in the children index: its rank, unless
   // few nodes are kept (then its number among them).
-  std::uint32_t slot(StackId node) const { return by_id_ ? rank(node) : index_.find(node); }
+  std::uint32_t slot(StackId node) const { return by_rank_ ? rank(node) : index_.find(node); }
 
   template <typename T>
   void sum_totals(std::vector<T>& totals) const;
@@ -117,8 +117,8 @@ class CallTree {
   std::vector<std::int64_t> total_;
   bool pruned_ = false;
   std::vector<bool> kept_;               // every node, when pruned
-  bool by_id_ = true;                    // slots are node ids
-  U64Map index_;                         // kept node -> slot, when not by id
+  bool by_rank_ = true;                  // slots are ranks
+  U64Map index_;                         // kept node -> slot, when not by rank
   std::vector<std::uint32_t> child_begin_;  // per slot; lists of stored nodes only
   mutable std::vector<StackId> children_;
   mutable std::vector<bool> sorted_;     // per slot
