@@ -3,7 +3,6 @@
 // function at several lines, say) are one node, as DeepFlow would have
 // them, since a node's id is the hash of its path of names.
 #include <algorithm>
-#include <charconv>
 #include <optional>
 
 #include "fg/call_tree.h"
@@ -12,6 +11,7 @@
 #include "formats/deepflow/json_escape.h"
 #include "formats/deepflow/node_id.h"
 #include "formats/deepflow/node_name.h"
+#include "formats/svg/number_format.h"
 
 namespace fg::formats::deepflow {
 
@@ -60,11 +60,6 @@ class Writer {
   }
   void visit(const Work& w);
   void expand(const std::vector<StackId>& nodes, std::size_t depth);
-  void append_int(std::int64_t v) {
-    char b[24];
-    auto [end, ec] = std::to_chars(b, b + sizeof b, v);
-    buf_.append(b, end);
-  }
   void flush() {
     out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
     buf_.clear();
@@ -108,17 +103,17 @@ void Writer::record(std::string_view name, std::string_view id, std::string_view
   buf_ += "\",\"parent_node_id\":\"";
   buf_ += parent;  // "-1", "" or an id: nothing to escape
   buf_ += "\",\"self_value\":";
-  append_int(self);
+  svg::append_int(buf_, self);
   buf_ += ",\"total_value\":";
-  append_int(total);
+  svg::append_int(buf_, total);
   if (base_) {  // fg-diff: the base beside the new values, and the change
     const std::int64_t base_total = sum(nodes, *base_, true);
     buf_ += ",\"base_self_value\":";
-    append_int(sum(nodes, *base_, false));
+    svg::append_int(buf_, sum(nodes, *base_, false));
     buf_ += ",\"base_total_value\":";
-    append_int(base_total);
+    svg::append_int(buf_, base_total);
     buf_ += ",\"delta_total_value\":";
-    append_int(total - base_total);
+    svg::append_int(buf_, total - base_total);
   }
   buf_ += '}';
   if (buf_.size() > (1 << 20)) flush();
