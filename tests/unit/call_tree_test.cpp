@@ -140,20 +140,20 @@ TEST_CASE("nodes on a chain share their totals with the chain's end and list one
   b.add_sample(x, v_x);
   Profile p = std::move(b).finish();
   CallTree t(p);
-  // Totals, both columns: e 3, d 3, c 3+4, x 2, b 7+2, a 9, root 9.
-  const std::vector<std::pair<StackId, std::int64_t>> totals{{kRootStack, 9}, {a, 9}, {bb, 9}, {c, 7},
-                                                              {d, 3},          {e, 3}, {x, 2}};
-  for (auto [node, total] : totals) {
-    CAPTURE(node);
-    CHECK(t.total(node, 0) == total);
-    CHECK(t.total(node, 1) == total * 10);
-  }
-  const std::vector<std::pair<StackId, std::int64_t>> selfs{{kRootStack, 0}, {a, 0}, {bb, 0}, {c, 4},
-                                                             {d, 0},          {e, 3}, {x, 2}};
-  for (auto [node, self] : selfs) {
-    CAPTURE(node);
-    CHECK(t.self(node, 0) == self);
-    CHECK(t.self(node, 1) == self * 10);
+  // Totals and selves, both columns: e 3, d 3, c 3+4, x 2, b 7+2, a 9,
+  // root 9; only c, e and x have samples of their own.
+  struct Want {
+    StackId node;
+    std::int64_t total, self;
+  };
+  const std::vector<Want> wants{{kRootStack, 9, 0}, {a, 9, 0}, {bb, 9, 0}, {c, 7, 4},
+                                {d, 3, 0},          {e, 3, 3}, {x, 2, 2}};
+  for (const Want& w : wants) {
+    CAPTURE(w.node);
+    CHECK(t.total(w.node, 0) == w.total);
+    CHECK(t.total(w.node, 1) == w.total * 10);
+    CHECK(t.self(w.node, 0) == w.self);
+    CHECK(t.self(w.node, 1) == w.self * 10);
   }
   auto ids = [](ChildList l) { return std::vector<StackId>(l.begin(), l.end()); };
   CHECK(ids(t.children(kRootStack)) == std::vector<StackId>{a});
