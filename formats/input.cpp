@@ -6,7 +6,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <new>
+#include <utility>
 #include <cstring>
 
 #include "fg/error.h"
@@ -225,16 +228,60 @@ void Input::release_mapped(std::size_t offset) {
   m.released = end;
 }
 
-std::string read_all(Input& input) {
-  std::string out;
-  std::size_t used = 0;
-  for (;;) {
-    if (out.size() - used < (1 << 16)) out.resize(std::max<std::size_t>(out.size() * 2, 1 << 20));
-    std::size_t k = input.read(out.data() + used, out.size() - used);
-    if (k == 0) break;
-    used += k;
+InputBytes& InputBytes::operator=(InputBytes&& o) noexcept {
+  if (this != &o) {
+    this->~InputBytes();
+    mapped_ = std::exchange(o.mapped_, nullptr);
+    data_ = std::exchange(o.data_, nullptr);
+    size_ = std::exchange(o.size_, 0);
+    capacity_ = std::exchange(o.capacity_, 0);
+    released_ = std::exchange(o.released_, 0);
   }
-  out.resize(used);
+  return *this;
+}
+
+InputBytes::~InputBytes() {
+  if (capacity_ > 0) ::munmap(data_, capacity_);
+  capacity_ = 0;
+}
+
+void InputBytes::release(std::size_t offset) {
+  if (mapped_) {
+    mapped_->release_mapped(offset);
+    return;
+  }
+  if (capacity_ == 0) return;
+  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t end = std::min(offset, size_) / page * page;
+  if (end <= released_) return;
+  ::madvise(data_ + released_, end - released_, MADV_DONTNEED);
+  released_ = end;
+}
+
+InputBytes read_all(Input& input) {
+  InputBytes out;
+  if (auto whole = input.map_whole()) {
+    out.mapped_ = &input;
+    out.data_ = const_cast<char*>(whole->data());
+    out.size_ = whole->size();
+    return out;
+  }
+  // Anonymous memory, doubled by moving its pages (no copy): only pages
+  // written are in memory, so the slack costs address space alone.
+  auto grow = [&out](std::size_t capacity) {
+    void* p = out.capacity_ == 0 ? ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                                 : ::mremap(out.data_, out.capacity_, capacity, MREMAP_MAYMOVE);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    out.data_ = static_cast<char*>(p);
+    out.capacity_ = capacity;
+  };
+  grow(std::size_t{1} << 20);
+  for (;;) {
+    if (out.capacity_ - out.size_ < (1 << 16)) grow(out.capacity_ * 2);
+    const std::size_t k = input.read(out.data_ + out.size_, out.capacity_ - out.size_);
+    if (k == 0) break;
+    out.size_ += k;
+  }
   return out;
 }
 

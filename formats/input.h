@@ -68,7 +68,34 @@ class Input {
   friend class InputFactory;
 };
 
-/// The whole (inflated) input, for formats that cannot stream.
-std::string read_all(Input& input);
+/// The whole (inflated) input, for formats that cannot stream: a plain
+/// file's mapping, else memory of its own that grows without copying and
+/// holds only the pages written. A reader done with a prefix gives its
+/// pages back with release(). Borrows `input` (for its mapping), which
+/// must outlive it.
+class InputBytes {
+ public:
+  InputBytes() = default;
+  InputBytes(InputBytes&& o) noexcept { *this = std::move(o); }
+  InputBytes& operator=(InputBytes&& o) noexcept;
+  InputBytes(const InputBytes&) = delete;
+  InputBytes& operator=(const InputBytes&) = delete;
+  ~InputBytes();
+
+  std::string_view view() const { return {data_, size_}; }
+  /// The bytes before `offset` will not be looked at again (reading them
+  /// afterwards is undefined): whole pages of them leave the process.
+  void release(std::size_t offset);
+
+ private:
+  friend InputBytes read_all(Input& input);
+  Input* mapped_ = nullptr;  // a plain file's mapping, released through its Input
+  char* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;  // of memory of our own (then data_ is page aligned)
+  std::size_t released_ = 0;
+};
+
+InputBytes read_all(Input& input);
 
 }  // namespace fg::formats

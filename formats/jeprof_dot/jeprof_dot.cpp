@@ -49,7 +49,7 @@ Sniff sniff(std::string_view head, std::string_view) {
 }
 
 Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
-  const std::string text = read_all(input);
+  const std::string text(read_all(input).view());
   const JeprofGraph recorded = parse_jeprof_graph(text, input.name());
   const JeprofGraph graph = reconcile(recorded);
   ProfileBuilder b({ValueType{graph.value_type, graph.value_unit}});

@@ -56,8 +56,8 @@ SourcePosition TextCursor::position() const {
 
 void TextCursor::fail(const std::string& message) const { throw ParseError(position(), message); }
 
-ByteCursor::ByteCursor(std::string_view data, std::string file, std::uint64_t base_offset)
-    : data_(data), file_(std::move(file)), base_(base_offset) {}
+ByteCursor::ByteCursor(std::string_view data, std::string_view file, std::uint64_t base_offset)
+    : data_(data), file_(file), base_(base_offset) {}
 
 void ByteCursor::need(std::uint64_t n, std::string_view what) const {
   if (n <= remaining()) return;
@@ -132,7 +132,7 @@ ByteCursor ByteCursor::sub(std::uint64_t n, std::string_view what) {
   return c;
 }
 
-SourcePosition ByteCursor::position() const { return SourcePosition::binary(file_, offset()); }
+SourcePosition ByteCursor::position() const { return SourcePosition::binary(std::string(file_), offset()); }
 
 void ByteCursor::fail(const std::string& message) const { throw ParseError(position(), message); }
 

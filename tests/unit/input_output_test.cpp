@@ -22,11 +22,30 @@ std::string gzip(const std::string& data) { return fg::formats::gzip_compress(da
 TEST_CASE("gzip is inflated by its magic bytes, members concatenated") {
   auto in = Input::from_bytes("x.folded", gzip("a;b 1\n") + gzip("c 2\n"));
   CHECK(in->head(4) == "a;b ");
-  CHECK(formats::read_all(*in) == "a;b 1\nc 2\n");
+  CHECK(std::string(formats::read_all(*in).view()) == "a;b 1\nc 2\n");
   CHECK(in->compressed());
   auto plain = Input::from_bytes("y.gz", "not gzip at all");
-  CHECK(formats::read_all(*plain) == "not gzip at all");
+  CHECK(std::string(formats::read_all(*plain).view()) == "not gzip at all");
   CHECK(!plain->compressed());
+}
+
+TEST_CASE("read_all holds a large input whole, and gives back the pages of a prefix") {
+  // 5 MiB of distinct lines: the buffer grows several times past its first
+  // 1 MiB; a plain file in memory is handed out as it is (as mapped).
+  std::string text;
+  for (int i = 0; text.size() < (5 << 20); ++i) text += "line " + std::to_string(i) + ";frame 1\n";
+  for (bool zipped : {true, false}) {
+    auto in = Input::from_bytes("big", zipped ? gzip(text) : text, formats::kDefaultMaxInflated, !zipped);
+    formats::InputBytes all = formats::read_all(*in);
+    REQUIRE(all.view().size() == text.size());
+    CHECK(all.view() == text);
+    // After giving back the first 3 MiB, the rest reads as before.
+    all.release(3 << 20);
+    CHECK(all.view().substr(3 << 20) == std::string_view(text).substr(3 << 20));
+    formats::InputBytes moved = std::move(all);
+    CHECK(moved.view().substr(4 << 20) == std::string_view(text).substr(4 << 20));
+    CHECK(all.view().empty());
+  }
 }
 
 TEST_CASE("truncated gzip is an error naming the file") {

@@ -70,7 +70,7 @@ TEST_CASE("damaged inputs give a profile or an error, never a crash") {
     fg::Diagnostics d;
     fg::formats::find_format("pprof")->write(p, fg::formats::WriteOptions{}, out, d);
     auto in = fg::formats::Input::from_bytes("seed", out.str());
-    seeds.push_back(fg::formats::read_all(*in));
+    seeds.push_back(std::string(fg::formats::read_all(*in).view()));
   }
   // A JFR recording (metadata, two chained checkpoints, events): the JFR
   // reader's seed; damage lands in sizes, offsets, counts and pool keys.

@@ -59,6 +59,11 @@ Profile read_pprof(const std::string& bytes, std::vector<std::string>* warnings 
   return test::read_as("pprof", bytes, warnings, false, "p.pb");
 }
 
+// The bytes of a written (gzipped) profile, inflated.
+std::string inflated(const std::string& gz) {
+  return std::string(formats::read_all(*formats::Input::from_bytes("w", gz)).view());
+}
+
 std::string write_pprof(const Profile& p) {
   std::ostringstream out;
   Diagnostics d;
@@ -117,7 +122,7 @@ TEST_CASE("pprof: gzipped input and sniffing by content") {
   CHECK(formats::detect_input_format(*in, std::nullopt).name == "pprof");
   CHECK(formats::pprof::sniff(small_profile().bytes, "") == formats::Sniff::kYes);
   CHECK(formats::pprof::sniff("main;a 1\n", "") == formats::Sniff::kNo);
-  CHECK(test::dump_samples(read_pprof(formats::read_all(*in))) ==
+  CHECK(test::dump_samples(read_pprof(std::string(formats::read_all(*in).view()))) ==
         test::dump_samples(read_pprof(small_profile().bytes)));
 }
 
@@ -182,6 +187,76 @@ TEST_CASE("pprof: samples read several at a time keep file order, and the first 
   CHECK_THROWS_WITH_AS(read_pprof(q.bytes), "p.pb: sample 13: location id 404 names no location", Error);
 }
 
+// A profile of `count` samples over locations 10 and 11 of small_profile(),
+// past 1 MiB (a long comment), so that the reader decodes samples on a
+// second thread while the first adds them, and checks the structure on
+// another beside both (on a machine of one core, all on one thread).
+// Sample i: stack by i % 3 as in the test above, value i, and every fifth
+// one the label thread="t1". `bad(i, pb)` may replace sample i.
+template <class Bad>
+Pb many_samples(int count, Bad bad) {
+  Pb p;
+  p.msg(1, Pb().num(1, 1).num(2, 2));
+  p.msg(5, Pb().num(1, 1).num(2, 3).num(4, 5));
+  p.msg(5, Pb().num(1, 2).num(2, 4).num(4, 5));
+  p.msg(4, Pb().num(1, 10).num(3, 0x1000).msg(4, Pb().num(1, 1).num(2, 7)));
+  p.msg(4, Pb().num(1, 11).num(3, 0x2000).msg(4, Pb().num(1, 2).num(2, 3)).msg(4, Pb().num(1, 1).num(2, 9)));
+  for (int i = 0; i < count; ++i) {
+    Pb s = i % 3 == 0 ? Pb().num(1, 11).num(1, 10) : i % 3 == 1 ? Pb().num(1, 10) : Pb().num(1, 10).num(1, 11);
+    s.num(2, static_cast<std::uint64_t>(i));
+    if (i % 5 == 0) s.msg(3, Pb().num(1, 6).num(2, 7));
+    p.msg(2, bad(i, s));
+  }
+  p.raw(strings().bytes);
+  p.str(6, std::string(1 << 20, 'c'));  // string 8
+  p.num(13, 8);                          // a comment
+  return p;
+}
+
+TEST_CASE("pprof: samples decoded on a second thread come out in order, and errors keep their order") {
+  constexpr int kCount = 5 * 4096 + 7;  // batches of 4096: the last one short
+  auto none = [](int, Pb s) { return s; };
+  Profile ok = read_pprof(many_samples(kCount, none).bytes);
+  // Sums by stack (i % 3) and label (i % 5 == 0), from the definition.
+  std::int64_t sum[3][2] = {};
+  for (int i = 0; i < kCount; ++i) sum[i % 3][i % 5 == 0] += i;
+  const std::string inner = "main (main.go:7) @0x1000;main (main.go:9) @0x2000;work [inlined] (main.go:3) @0x2000";
+  const std::string outer = "main (main.go:9) @0x2000;work [inlined] (main.go:3) @0x2000;main (main.go:7) @0x1000";
+  auto line = [](const std::string& stack, std::int64_t v, bool label) {
+    return stack + " | " + std::to_string(v) + (label ? " | thread=\"t1\"" : "") + "\n";
+  };
+  // (The dump sorts its lines: each labelled one, of the smaller sum
+  // 1..., before the other, of 5....)
+  CHECK(test::dump_samples(ok) == "samples: 6\n" + line("main (main.go:7) @0x1000", sum[1][1], true) +
+                                      line("main (main.go:7) @0x1000", sum[1][0], false) + line(inner, sum[0][1], true) +
+                                      line(inner, sum[0][0], false) + line(outer, sum[2][1], true) +
+                                      line(outer, sum[2][0], false));
+  std::int64_t total = 0;
+  for (int i = 0; i < kCount; ++i) total += i;
+  CHECK(ok.totals()[0] == total);
+
+  // In the fifth batch: a location that does not exist (found by the
+  // decoding thread), before a label key out of range (found by the adding
+  // one), and the other way round.
+  auto bad_location = [](int i, Pb s) { return i == 17000 ? Pb().num(1, 404).num(2, 1) : s; };
+  auto bad_label = [](int i, Pb s) { return i == 17001 ? s.msg(3, Pb().num(1, 50).num(2, 1)) : s; };
+  CHECK_THROWS_WITH_AS(read_pprof(many_samples(kCount, [&](int i, Pb s) { return bad_location(i, bad_label(i, s)); }).bytes),
+                       "p.pb: sample 17000: location id 404 names no location", Error);
+  CHECK_THROWS_WITH_AS(
+      read_pprof(many_samples(kCount, [&](int i, Pb s) { return bad_location(i, bad_label(i + 2, s)); }).bytes),
+      "p.pb: sample 16999: label key string index 50 is out of range (the string table has 9 entries)", Error);
+
+  // A fault in the file's structure is the one reported, though the reader
+  // (which runs beside the check) meets a bad sample first.
+  Pb broken = many_samples(kCount, [&](int i, Pb s) { return bad_location(i + 16900, s); });
+  char at[32];
+  std::snprintf(at, sizeof at, "0x%zx", broken.bytes.size());
+  broken.raw(std::string("\x62\x01", 2));  // field 12 (period) as length-delimited
+  CHECK_THROWS_WITH_AS(read_pprof(broken.bytes),
+                       ("p.pb: offset " + std::string(at) + ": Profile field 12 has wire type 2, expected 0").c_str(),
+                       ParseError);
+}
+
 TEST_CASE("pprof: string indices out of range and wrong value counts") {
   Pb p;
   p.msg(1, Pb().num(1, 77).num(2, 2));
@@ -229,11 +304,11 @@ TEST_CASE("pprof: locations without symbols are named by module and offset, with
 
 TEST_CASE("pprof: round trips keep every field") {
   Profile p = read_pprof(small_profile().bytes);
-  Profile again = read_pprof(formats::read_all(*formats::Input::from_bytes("w", write_pprof(p))));
+  Profile again = read_pprof(inflated(write_pprof(p)));
   CHECK(test::dump_samples(again) == test::dump_samples(p));
 
   Profile folded = test::folded("main;a;b 3\nmain;c 5\nmain 1\n");
-  Profile back = read_pprof(formats::read_all(*formats::Input::from_bytes("w", write_pprof(folded))));
+  Profile back = read_pprof(inflated(write_pprof(folded)));
   CHECK(back.value_types()[0] == ValueType{"samples", "count"});
   CHECK(test::collapsed(back) == test::collapsed(folded));
 }
@@ -244,13 +319,13 @@ TEST_CASE("pprof: numeric labels keep their units") {
   b.add_sample(std::vector<FrameId>{b.frame("f")}, v,
                b.labels({Label{b.intern("bytes"), 0, 64, b.intern("bytes"), true}}));
   Profile p = std::move(b).finish();
-  Profile back = read_pprof(formats::read_all(*formats::Input::from_bytes("w", write_pprof(p))));
+  Profile back = read_pprof(inflated(write_pprof(p)));
   CHECK(test::dump_samples(back) == "samples: 1\nf | 64 | bytes=64[bytes]\n");
 }
 
 TEST_CASE("pprof: names that are not UTF-8 are read and written as they are") {
   Profile p = test::folded("caf\xe9;\xff\xfe 2\n");
-  std::string bytes = formats::read_all(*formats::Input::from_bytes("w", write_pprof(p)));
+  const std::string bytes = inflated(write_pprof(p));
   Profile back = read_pprof(bytes);
   CHECK(test::collapsed(back) == "caf\xe9;\xff\xfe 2\n");
 }

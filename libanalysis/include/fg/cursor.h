@@ -53,7 +53,9 @@ class TextCursor {
 class ByteCursor {
  public:
   /// `base_offset` is the offset of data[0] in the file, for messages.
-  ByteCursor(std::string_view data, std::string file, std::uint64_t base_offset = 0);
+  /// Like the data, the file's name is viewed, not copied: it must outlive
+  /// the cursor (readers make a cursor per message, and sub-cursors).
+  ByteCursor(std::string_view data, std::string_view file, std::uint64_t base_offset = 0);
 
   std::size_t remaining() const { return data_.size() - pos_; }
   bool at_end() const { return pos_ >= data_.size(); }
@@ -80,7 +82,7 @@ class ByteCursor {
 
  private:
   std::string_view data_;
-  std::string file_;
+  std::string_view file_;
   std::uint64_t base_;
   std::size_t pos_ = 0;
 };
