@@ -4,10 +4,8 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
-#include <exception>
 #include <map>
 #include <memory>
-#include <thread>
 #include <tuple>
 
 #include "fg/names.h"
@@ -107,37 +105,6 @@ class EdgeCounter {
   U64Map index_;  // caller << 32 | callee -> edge
   std::vector<std::uint32_t> seen_;
 };
-
-// Runs walk(begin, end, part) over the samples in parts, in sample order:
-// two parts on two threads when there are enough samples to repay a thread
-// (the walks up millions of stacks are most of a call graph's cost), else
-// one. Parts only read the profile; each keeps its own sums.
-template <class Walk>
-std::size_t in_parts(std::size_t samples, Walk walk) {
-  constexpr std::size_t kWorthAThread = 1 << 16;
-  if (samples < kWorthAThread || std::thread::hardware_concurrency() < 2) {
-    walk(std::size_t(0), samples, std::size_t(0));
-    return 1;
-  }
-  const std::size_t half = samples / 2;
-  std::exception_ptr failed;
-  std::thread second([&] {
-    try {
-      walk(half, samples, std::size_t(1));
-    } catch (...) {
-      failed = std::current_exception();
-    }
-  });
-  try {
-    walk(std::size_t(0), half, std::size_t(0));
-  } catch (...) {
-    second.join();
-    throw;
-  }
-  second.join();
-  if (failed) std::rethrow_exception(failed);
-  return 2;
-}
 
 // Each frame's node and whether the frame was inlined, packed so that a
 // walk up millions of stacks touches one small array.
@@ -298,7 +265,7 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
 
 std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std::size_t column,
                                       const std::vector<bool>& kept, double edge_fraction,
-                                      const std::vector<bool>* callees) {
+                                      const std::vector<bool>* callees, const SamplePathVisitor* also) {
   std::vector<CallGraphEdge> edges;
   if (g.recorded) {
     edges = recorded_edges(*p.recorded_graph(), g, [&](std::uint32_t a, std::uint32_t b) {
@@ -320,6 +287,7 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
       EdgeCounter& counter = parts[k]->counter;
       auto valued = [&](std::size_t i) { return p.values(i)[column] != 0; };
       each_sample_path(p, begin, end, valued, [&](std::size_t i, std::span<const FrameId> path) {
+        if (also) (*also)(k, i, path);
         const std::int64_t v = p.values(i)[column];
         const auto stamp = static_cast<std::uint32_t>(i);
         // From the leaf up: each kept node and the next kept node above it.

@@ -1,6 +1,7 @@
 #include "fg/graph_trim.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <deque>
@@ -23,11 +24,13 @@ struct LabelInfo {
   std::string joined;
   std::uint32_t joined_id = 0;  // equal joined strings, equal ids
   std::vector<GraphTag> bytes;
+  std::vector<std::uint32_t> bytes_keys;  // per bytes tag: equal (joined, name), equal keys
 };
 
 std::vector<LabelInfo> label_infos(const Profile& p) {
   std::vector<LabelInfo> out(p.label_set_count());
   std::map<std::string, std::uint32_t> ids;
+  std::map<std::pair<std::uint32_t, std::string>, std::uint32_t> keys;  // (joined_id, name) of bytes tags
   for (LabelSetId id = 0; id < p.label_set_count(); ++id) {
     std::vector<std::string> parts;
     for (const Label& l : p.labels(id)) {
@@ -47,6 +50,9 @@ std::vector<LabelInfo> label_infos(const Profile& p) {
     std::sort(parts.begin(), parts.end());
     for (std::size_t i = 0; i < parts.size(); ++i) out[id].joined += (i ? "\n" : "") + parts[i];
     out[id].joined_id = ids.try_emplace(out[id].joined, static_cast<std::uint32_t>(ids.size())).first->second;
+    for (const GraphTag& t : out[id].bytes)
+      out[id].bytes_keys.push_back(
+          keys.try_emplace({out[id].joined_id, t.name}, static_cast<std::uint32_t>(keys.size())).first->second);
   }
   return out;
 }
@@ -58,15 +64,27 @@ class TagCollector {
  public:
   void add(std::uint32_t node, const LabelInfo& info, std::int64_t v, bool flat) {
     if (!info.joined.empty()) {
-      const auto next = static_cast<std::uint32_t>(labels_.size());
-      const std::uint32_t at = index_.insert(std::uint64_t(node) << 32 | info.joined_id, next);
-      if (at == next) labels_.push_back({node, GraphTag{info.joined, 0, 0, 0, {}}});
-      (flat ? labels_[at].second.flat : labels_[at].second.cum) += v;
-    }
-    for (const GraphTag& b : info.bytes) {
-      GraphTag& t = numeric_[{node, info.joined_id, b.name}];
-      if (t.name.empty()) t = GraphTag{b.name, 0, 0, b.value, b.unit};
+      GraphTag& t = label_tag(node, info.joined_id, info.joined);
       (flat ? t.flat : t.cum) += v;
+    }
+    for (std::size_t k = 0; k < info.bytes.size(); ++k) {
+      GraphTag& t = numeric_tag(node, info.joined_id, info.bytes_keys[k], info.bytes[k]);
+      (flat ? t.flat : t.cum) += v;
+    }
+  }
+
+  /// Adds what another collector gathered from later samples: the result
+  /// is what one collector would have made of all of them.
+  void merge(TagCollector&& later) {
+    for (LabelTag& l : later.labels_) {
+      GraphTag& t = label_tag(l.node, l.joined_id, l.tag.name);
+      t.flat += l.tag.flat;
+      t.cum += l.tag.cum;
+    }
+    for (NumericTag& n : later.numeric_) {
+      GraphTag& t = numeric_tag(n.node, n.joined_id, n.key, n.tag);  // the value of the first sample
+      t.flat += n.tag.flat;
+      t.cum += n.tag.cum;
     }
   }
 
@@ -74,49 +92,111 @@ class TagCollector {
     std::vector<std::string> joined(infos.size() + 1);
     for (const LabelInfo& i : infos) joined[i.joined_id] = i.joined;
     std::vector<NodeTags> out(nodes);
-    for (auto& [node, t] : labels_) out[node].labels.push_back(std::move(t));
-    for (auto& [key, t] : numeric_) {
-      auto& [node, joined_id, name] = key;
-      auto& lists = out[node].numeric;
-      if (lists.empty() || lists.back().first != joined[joined_id]) lists.emplace_back(joined[joined_id], std::vector<GraphTag>{});
-      lists.back().second.push_back(std::move(t));
+    for (LabelTag& l : labels_) out[l.node].labels.push_back(std::move(l.tag));
+    // By node, label set and name, as pprof lists them.
+    std::sort(numeric_.begin(), numeric_.end(), [](const NumericTag& a, const NumericTag& b) {
+      return std::tie(a.node, a.joined_id, a.tag.name) < std::tie(b.node, b.joined_id, b.tag.name);
+    });
+    for (NumericTag& n : numeric_) {
+      auto& lists = out[n.node].numeric;
+      if (lists.empty() || lists.back().first != joined[n.joined_id])
+        lists.emplace_back(joined[n.joined_id], std::vector<GraphTag>{});
+      lists.back().second.push_back(std::move(n.tag));
     }
     return out;
   }
 
  private:
+  struct LabelTag {
+    std::uint32_t node;
+    std::uint32_t joined_id;
+    GraphTag tag;
+  };
+  // The tag of a node and string label set, made on first sight.
+  GraphTag& label_tag(std::uint32_t node, std::uint32_t joined_id, const std::string& joined) {
+    const auto next = static_cast<std::uint32_t>(labels_.size());
+    const std::uint32_t at = index_.insert(std::uint64_t(node) << 32 | joined_id, next);
+    if (at == next) labels_.push_back({node, joined_id, GraphTag{joined, 0, 0, 0, {}}});
+    return labels_[at].tag;
+  }
   U64Map index_;  // node << 32 | joined label set -> labels_
-  std::vector<std::pair<std::uint32_t, GraphTag>> labels_;
-  std::map<std::tuple<std::uint32_t, std::uint32_t, std::string>, GraphTag> numeric_;
+  std::vector<LabelTag> labels_;  // in first-seen order
+  // A node's numeric tag of one name under one label set, made on first
+  // sight with that sample's value.
+  struct NumericTag {
+    std::uint32_t node;
+    std::uint32_t joined_id;
+    std::uint32_t key;  // LabelInfo::bytes_keys
+    GraphTag tag;
+  };
+  GraphTag& numeric_tag(std::uint32_t node, std::uint32_t joined_id, std::uint32_t key, const GraphTag& first) {
+    const auto next = static_cast<std::uint32_t>(numeric_.size());
+    const std::uint32_t at = numeric_index_.insert(std::uint64_t(node) << 32 | key, next);
+    if (at == next) numeric_.push_back({node, joined_id, key, GraphTag{first.name, 0, 0, first.value, first.unit}});
+    return numeric_[at].tag;
+  }
+  U64Map numeric_index_;  // node << 32 | key -> numeric_
+  std::vector<NumericTag> numeric_;
 };
 
-std::vector<NodeTags> collect_tags(const Profile& p, const CallGraph& g, std::size_t column,
-                                   const std::vector<bool>& kept, const std::vector<LabelInfo>& infos) {
-  TagCollector collector;
-  std::vector<std::uint32_t> seen(g.nodes.size(), UINT32_MAX);
-  auto tagged = [&](std::size_t i) {
-    const LabelInfo& info = infos[p.sample(i).labels];
-    return p.values(i)[column] != 0 && !(info.joined.empty() && info.bytes.empty());
-  };
-  each_sample_path(p, 0, p.sample_count(), tagged, [&](std::size_t i, std::span<const FrameId> path) {
-    const std::int64_t v = p.values(i)[column];
-    const LabelInfo& info = infos[p.sample(i).labels];
+// Tags are gathered from the walk that kept_edges() makes (one walk up
+// every stack fewer), or, for a recorded graph, which it does not walk,
+// from a walk of their own.
+class TagWalk {
+ public:
+  TagWalk(const Profile& p, const CallGraph& g, std::size_t column, const std::vector<bool>& kept,
+          const std::vector<LabelInfo>& infos)
+      : p_(p), g_(g), column_(column), kept_(kept), infos_(infos) {}
+
+  /// For kept_edges(), which calls it with every sample of a value.
+  SamplePathVisitor visitor() {
+    return [this](std::size_t part, std::size_t i, std::span<const FrameId> path) { visit(part, i, path); };
+  }
+  /// The walk, when kept_edges() made none.
+  void walk() {
+    in_parts(p_.sample_count(), [&](std::size_t begin, std::size_t end, std::size_t part) {
+      each_sample_path(p_, begin, end, [&](std::size_t i) { return p_.values(i)[column_] != 0; },
+                       [&](std::size_t i, std::span<const FrameId> path) { visit(part, i, path); });
+    });
+  }
+  std::vector<NodeTags> take() {
+    parts_[0].collector.merge(std::move(parts_[1].collector));
+    return parts_[0].collector.take(g_.nodes.size(), infos_);
+  }
+
+ private:
+  void visit(std::size_t part, std::size_t i, std::span<const FrameId> path) {
+    const LabelInfo& info = infos_[p_.sample(i).labels];
+    if (info.joined.empty() && info.bytes.empty()) return;
+    Part& w = parts_[part];
+    if (w.seen.empty()) w.seen.assign(g_.nodes.size(), UINT32_MAX);
+    const std::int64_t v = p_.values(i)[column_];
     const auto stamp = static_cast<std::uint32_t>(i);
     bool leaf = true;
     for (FrameId f : path) {
-      const std::uint32_t n = g.node_of_frame[f];
-      if (n != kNoNode && kept[n]) {
-        if (leaf) collector.add(n, info, v, true);
-        if (seen[n] != stamp) {
-          seen[n] = stamp;
-          collector.add(n, info, v, false);
+      const std::uint32_t n = g_.node_of_frame[f];
+      if (n != kNoNode && kept_[n]) {
+        if (leaf) w.collector.add(n, info, v, true);
+        if (w.seen[n] != stamp) {
+          w.seen[n] = stamp;
+          w.collector.add(n, info, v, false);
         }
       }
       leaf = false;
     }
-  });
-  return collector.take(g.nodes.size(), infos);
-}
+  }
+
+  const Profile& p_;
+  const CallGraph& g_;
+  std::size_t column_;
+  const std::vector<bool>& kept_;
+  const std::vector<LabelInfo>& infos_;
+  struct Part {
+    TagCollector collector;
+    std::vector<std::uint32_t> seen;  // the last sample that counted each node
+  };
+  std::array<Part, 2> parts_;  // of the samples' first half, and of the second
+};
 
 // pprof's edgeEntropyScore: the entropy of the split of a node's weight
 // over its edges (and its own flat value).
@@ -261,9 +341,12 @@ TrimmedGraph trim_call_graph(const Profile& p, const CallGraphOptions& go, const
   t.candidates = t.nodes.size();
   const std::vector<LabelInfo> infos = label_infos(p);
   std::vector<bool> kept = as_set(g.nodes.size(), t.nodes);
-  std::vector<CallGraphEdge> edges = kept_edges(p, g, go.column, kept, 0);
+  TagWalk tags(p, g, go.column, kept, infos);
+  const SamplePathVisitor visit_tags = tags.visitor();
+  std::vector<CallGraphEdge> edges = kept_edges(p, g, go.column, kept, 0, nullptr, &visit_tags);
+  if (g.recorded) tags.walk();
+  t.tags = tags.take();
   entropy_sort(g, edges, t.nodes);
-  t.tags = collect_tags(p, g, go.column, kept, infos);
   for (std::uint32_t n : t.nodes) trim_tags(t.tags[n], t.node_cutoff);
 
   if (o.node_count > 0) {

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "fg/builder.h"
 #include "fg/graph_trim.h"
 #include "formats/dot/dot.h"
 #include "test_util.h"
@@ -81,4 +82,54 @@ TEST_CASE("dot: fractions outside 0..1 are usage errors") {
   formats::WriteOptions o;
   o.node_fraction = 2;
   CHECK_THROWS_AS(formats::dot::call_graph_dot(p, o), UsageError);
+}
+
+TEST_CASE("graph trim: tags of many samples, gathered in two halves, are those of one pass") {
+  // 70,000 samples (two halves on two threads) of main;work, value 1 each:
+  // the first half labelled tenant=a, the second tenant=a or b in turn, so
+  // b is first seen in the second half. Every sample also carries
+  // bytes=2048, or in the second half 2049, which pprof names "2kB" too:
+  // the tag keeps the value of the first sample that made it. A numeric
+  // label n=i, which graphs do not show, keeps the samples apart.
+  ProfileBuilder b({ValueType{"samples", "count"}});
+  const FrameId frames[] = {b.frame("main"), b.frame("work")};
+  const StackId stack = b.stack(frames);
+  constexpr int kCount = 70000;
+  const std::int64_t one = 1;
+  for (int i = 0; i < kCount; ++i) {
+    const bool a = i < kCount / 2 || i % 2 == 0;
+    const LabelSetId labels = b.labels({Label{b.intern("tenant"), b.intern(a ? "a" : "b")},
+                                        Label{b.intern("bytes"), 0, i < kCount / 2 ? 2048 : 2049, b.intern("bytes"), true},
+                                        Label{b.intern("n"), 0, i, 0, true}});
+    b.add_sample(stack, std::span(&one, 1), labels);
+  }
+  const Profile p = std::move(b).finish();
+  REQUIRE(p.sample_count() == kCount);
+  TrimOptions o;
+  o.node_fraction = 0;
+  o.edge_fraction = 0;
+  const TrimmedGraph t = trim_call_graph(p, {}, o);
+  REQUIRE(kept_names(t) == std::vector<std::string>{"work", "main"});
+  const std::int64_t only_a = kCount / 2 + kCount / 4, only_b = kCount / 4;  // second half: even i are a
+  for (std::uint32_t n : t.nodes) {
+    const NodeTags& tags = t.tags[n];
+    const bool leaf = t.graph.nodes[n].name == "work";
+    CAPTURE(t.graph.nodes[n].name);
+    REQUIRE(tags.labels.size() == 2);
+    CHECK(tags.labels[0].name == "tenant:a");
+    CHECK(tags.labels[0].cum == only_a);
+    CHECK(tags.labels[0].flat == (leaf ? only_a : 0));
+    CHECK(tags.labels[1].name == "tenant:b");
+    CHECK(tags.labels[1].cum == only_b);
+    REQUIRE(tags.numeric.size() == 2);
+    CHECK(tags.numeric[0].first == "tenant:a");
+    REQUIRE(tags.numeric[0].second.size() == 1);
+    CHECK(tags.numeric[0].second[0].name == "2kB");
+    CHECK(tags.numeric[0].second[0].value == 2048);
+    CHECK(tags.numeric[0].second[0].cum == only_a);
+    CHECK(tags.numeric[1].first == "tenant:b");
+    REQUIRE(tags.numeric[1].second.size() == 1);
+    CHECK(tags.numeric[1].second[0].value == 2049);
+    CHECK(tags.numeric[1].second[0].cum == only_b);
+  }
 }

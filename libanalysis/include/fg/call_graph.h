@@ -11,6 +11,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -58,6 +60,12 @@ struct CallGraph {
 
 inline constexpr std::uint32_t kNoNode = UINT32_MAX;
 
+/// Sees sample `sample`'s frames, leaf first, in a walk over the samples
+/// made in parts: `part` is 0 or 1, and the two parts may run at once on
+/// two threads, each in sample order.
+using SamplePathVisitor =
+    std::function<void(std::size_t part, std::size_t sample, std::span<const FrameId> leaf_first)>;
+
 /// The label key that marks the negated base samples of a delta profile
 /// (pprof's own, so that pprof reads such profiles the same way).
 inline constexpr const char* kDiffBaseLabel = "pprof::base";
@@ -83,9 +91,13 @@ CallGraph build_call_graph(const Profile& profile, const CallGraphOptions& optio
 /// recorded edges between kept nodes (a graph does not say which paths
 /// ran through a dropped node). With `callees`, only the edges
 /// into those nodes are counted (a view that needs no others saves the work).
+/// With `also`, every path the walk makes is handed to it as well, so that
+/// a caller needing the same walk does not make its own (a recorded graph
+/// is not walked: then it is not called).
 std::vector<CallGraphEdge> kept_edges(const Profile& profile, const CallGraph& graph, std::size_t column,
                                       const std::vector<bool>& kept, double edge_fraction,
-                                      const std::vector<bool>* callees = nullptr);
+                                      const std::vector<bool>* callees = nullptr,
+                                      const SamplePathVisitor* also = nullptr);
 
 /// The smallest value a report shows of `nodes`: each node's |flat|, or its
 /// |cum| when flat is 0; 0 when all are 0. pprof's selectOutputUnit chooses
