@@ -90,6 +90,10 @@ struct DeepFlowReadOptions {
 };
 
 struct ReadOptions {
+  /// The finest frames the caller will look at: a reader may drop what is
+  /// finer while it reads, as at_granularity() would afterwards, and save
+  /// building the profile twice (pprof's reader does; the others keep all).
+  Granularity frames = Granularity::kAddress;
   SymbolizeOptions symbolize;
   JfrOptions jfr;
   /// Receives informational notes for the user (not warnings: --strict

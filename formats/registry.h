@@ -34,6 +34,10 @@ struct Format {
   /// (a call graph view), which a profile unfolded from a call graph keeps;
   /// other writers show its stacks, which are estimates.
   bool graph_view = false;
+  /// The writer shows frames at WriteOptions::granularity and no finer
+  /// (it draws at_granularity() of the profile): what it is given may hold
+  /// no finer frames to begin with (ReadOptions::frames).
+  bool coarsens = false;
 };
 
 const std::vector<Format>& all_formats();

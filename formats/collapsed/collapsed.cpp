@@ -415,7 +415,16 @@ class SortedWriter {
  public:
   SortedWriter(const Profile& p, const CallTree& tree, std::size_t col, std::optional<std::size_t> base,
                std::ostream& out)
-      : p_(p), tree_(tree), col_(col), base_(base), out_(out), texts_(p.frame_count()), made_(p.frame_count()) {}
+      : p_(p),
+        tree_(tree),
+        col_(col),
+        base_(base),
+        out_(out),
+        texts_(p.frame_count()),
+        made_(p.frame_count()),
+        has_sample_(p.stack_count()) {
+    for (std::size_t i = 0; i < p.sample_count(); ++i) has_sample_[p.sample(i).stack] = true;
+  }
 
   void run() {
     Work root;
@@ -453,6 +462,9 @@ class SortedWriter {
 
   void emit(std::span<const StackId> nodes) {
     std::int64_t v = 0, b = 0;
+    bool any = false;  // a node with samples of its own: the others' self values are 0
+    for (StackId n : nodes) any = any || has_sample_[n];
+    if (!any) return;
     for (StackId n : nodes) {
       v += tree_.self(n, col_);
       if (base_) b += tree_.self(n, *base_);
@@ -490,18 +502,21 @@ class SortedWriter {
 
   // Pushes the items of a group's children, last first, so they run sorted.
   void expand(std::span<const StackId> nodes) {
-    const bool at_root = nodes.size() == 1 && nodes[0] == kRootStack;
-    if (nodes.size() == 1 && tree_.children(nodes[0]).size() == 1) {
-      // A call chain: one child, its own line first, then its subtree.
-      StackId c = tree_.children(nodes[0])[0];
-      Work w;
-      w.one = c;
-      w.text = text_of(tree_.frame(c));
-      w.path_len = path_.size();
-      w.first = at_root;
-      w.own_line = w.then_expand = true;
-      work_.push_back(std::move(w));
-      return;
+    bool at_root = nodes.size() == 1 && nodes[0] == kRootStack;
+    StackId chain;
+    if (nodes.size() == 1) {
+      // A call chain: each node's only child, its own line first, then its
+      // subtree; followed here down to a node of several children (most
+      // nodes of a large profile are on chains).
+      chain = nodes[0];
+      for (ChildList kids = tree_.children(chain); kids.size() == 1; kids = tree_.children(chain)) {
+        chain = kids[0];
+        if (!at_root) path_.push_back(';');
+        path_ += text_of(tree_.frame(chain));
+        at_root = false;
+        emit(std::span<const StackId>(&chain, 1));
+      }
+      nodes = std::span<const StackId>(&chain, 1);
     }
     kids_.clear();
     for (StackId n : nodes)
@@ -560,6 +575,7 @@ class SortedWriter {
   std::string path_, buf_;
   std::vector<std::string> texts_;
   std::vector<bool> made_;
+  std::vector<bool> has_sample_;  // by stack: a sample ends there
 };
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "fg/builder.h"
 #include "fg/cursor.h"
 #include "fg/error.h"
+#include "fg/granularity.h"
 #include "formats/gzip.h"
 #include "pprof/profile.pb.h"  // generated in the build tree
 #include "formats/pprof/wire_check.h"
@@ -113,14 +114,16 @@ class Reader {
   /// keep some hundred bytes apiece of.
   /// `release(offset)`: the file's bytes before offset are not needed
   /// any more (called as samples are decoded, perhaps on another thread).
+  /// `frames`: the finest frames wanted (ReadOptions::frames).
   Reader(const fg::pprof::Profile& pb, Messages samples, Messages locations, const std::string& file,
-         Diagnostics& diag, std::function<void(std::size_t)> release)
+         Diagnostics& diag, std::function<void(std::size_t)> release, Granularity frames)
       : pb_(pb),
         samples_(std::move(samples)),
         location_msgs_(std::move(locations)),
         file_(file),
         diag_(diag),
-        release_(std::move(release)) {}
+        release_(std::move(release)),
+        per_function_(frames == Granularity::kFunction) {}
   Profile run();
   /// The warnings of what run() read: apart, so that they can wait until
   /// the file's structure is known to be sound.
@@ -156,6 +159,9 @@ class Reader {
   const std::string& file_;
   Diagnostics& diag_;
   std::function<void(std::size_t)> release_;
+  // Frames without their lines, addresses and modules: one per function
+  // and kind, as at_granularity(kFunction) would make them.
+  bool per_function_;
   std::optional<ProfileBuilder> b_;
   IdIndex<FunctionId> functions_{static_cast<std::size_t>(pb_.function_size())};
   struct MappingInfo {
@@ -257,8 +263,8 @@ void Reader::read_locations() {
     frames.clear();
     if (lines.empty()) {
       ++unsymbolized_;
-      frames.push_back(
-          b_->frame(b_->function(unsymbolized_name(mapping_id, address)), FrameKind::kNative, 0, address, module));
+      const FunctionId f = b_->function(unsymbolized_name(mapping_id, address));
+      frames.push_back(per_function_ ? b_->frame(f) : b_->frame(f, FrameKind::kNative, 0, address, module));
     }
     // Lines are innermost first; the frames go caller first, and every line
     // but the last (the function the others were inlined into) is inlined.
@@ -268,7 +274,7 @@ void Reader::read_locations() {
         fail(where, "line " + std::to_string(k) + ": function id " + std::to_string(lines[k].first) +
                         " names no function");
       FrameKind kind = k == lines.size() - 1 ? FrameKind::kNative : FrameKind::kInlined;
-      frames.push_back(b_->frame(*f, kind, lines[k].second, address, module));
+      frames.push_back(per_function_ ? b_->frame(*f, kind) : b_->frame(*f, kind, lines[k].second, address, module));
     }
     total_frames += frames.size();
     if (!locations_.add(id, static_cast<std::uint32_t>(location_begin_.size() - 1)))
@@ -719,8 +725,9 @@ Sniff sniff(std::string_view head, std::string_view) {
 // is bounds-checked) but not yet knowing them to be well-formed.
 // `checked` is called before warnings are given, and `release(offset)`
 // when the bytes before offset are no longer needed.
-Profile read_bytes(std::string_view bytes, const std::string& name, Diagnostics& diagnostics,
-                   const std::function<void()>& checked, std::function<void(std::size_t)> release) {
+Profile read_bytes(std::string_view bytes, const std::string& name, const ReadOptions& options,
+                   Diagnostics& diagnostics, const std::function<void()>& checked,
+                   std::function<void(std::size_t)> release) {
   // Samples and locations are most of a profile: protobuf parses the rest
   // (the other tables), and the reader decodes those two straight from the
   // bytes.
@@ -752,14 +759,14 @@ Profile read_bytes(std::string_view bytes, const std::string& name, Diagnostics&
   auto* pb = google::protobuf::Arena::CreateMessage<fg::pprof::Profile>(&arena);
   if (!pb->ParseFromString(tables)) throw Error(name + ": not a valid profile.proto message");
   std::string().swap(tables);
-  Reader reader(*pb, std::move(samples), std::move(locations), name, diagnostics, std::move(release));
+  Reader reader(*pb, std::move(samples), std::move(locations), name, diagnostics, std::move(release), options.frames);
   Profile profile = reader.run();
   checked();
   reader.warn();
   return profile;
 }
 
-Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
+Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics) {
   InputBytes whole = read_all(input);
   const std::string_view bytes = whole.view();
   const std::string& name = input.name();
@@ -769,7 +776,8 @@ Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
   // error reported, even if the reader failed first on the same fault.
   if (bytes.size() < (1 << 20) || std::thread::hardware_concurrency() < 2) {
     check_wire(bytes, name);
-    return read_bytes(bytes, name, diagnostics, [] {}, [&whole](std::size_t offset) { whole.release(offset); });
+    return read_bytes(bytes, name, options, diagnostics, [] {},
+                      [&whole](std::size_t offset) { whole.release(offset); });
   }
   // Pages are given back only once the check is past them (it is quicker
   // than the reader: in practice, once it has finished).
@@ -790,7 +798,7 @@ Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
     if (bad_wire) std::rethrow_exception(bad_wire);
   };
   try {
-    return read_bytes(bytes, name, diagnostics, join, [&](std::size_t offset) {
+    return read_bytes(bytes, name, options, diagnostics, join, [&](std::size_t offset) {
       if (wire_checked.load(std::memory_order_acquire)) whole.release(offset);
     });
   } catch (...) {

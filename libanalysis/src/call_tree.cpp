@@ -149,8 +149,6 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
   sorted_.assign(slots, false);
 }
 
-bool CallTree::kept(StackId node) const { return !pruned_ || kept_[node]; }
-
 std::int64_t CallTree::self(StackId node, std::size_t column) const {
   if (!stored(node)) return 0;  // on a chain: its total is its child's
   std::int64_t v = total(node, column);
@@ -165,9 +163,7 @@ std::int64_t CallTree::self(StackId node, std::size_t column) const {
   return v;
 }
 
-ChildList CallTree::children(StackId node) const {
-  if (!kept(node)) return {};
-  if (!stored(node)) return ChildList::only(node + 1);
+ChildList CallTree::stored_children(StackId node) const {
   std::uint32_t k = slot(node);
   auto b = children_.begin() + child_begin_[k], e = children_.begin() + child_begin_[k + 1];
   if (!sorted_[k]) {

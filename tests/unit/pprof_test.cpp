@@ -7,6 +7,7 @@
 
 #include "fg/builder.h"
 #include "fg/error.h"
+#include "fg/granularity.h"
 #include "formats/gzip.h"
 #include "formats/pprof/pprof.h"
 #include "test_util.h"
@@ -300,6 +301,36 @@ TEST_CASE("pprof: locations without symbols are named by module and offset, with
   CHECK(test::dump_samples(prof) == "samples: 1\nmain.go+0x1abc @0x400abc <main.go>;0xdead @0xdead | 3\n");
   REQUIRE(w.size() == 1);
   CHECK(w[0] == "p.pb: 2 locations have no symbols; shown as module+0xoffset (or the address)");
+}
+
+TEST_CASE("pprof: read per function, frames are what at_granularity(function) makes of them") {
+  // small_profile() (lines, an inlined frame) and two locations without
+  // symbols, one in a mapping; two samples that differ only in lines merge.
+  Pb p = small_profile();
+  p.msg(3, Pb().num(1, 1).num(2, 0x400000).num(3, 0x500000).num(4, 0x1000).num(5, 5));
+  p.msg(4, Pb().num(1, 20).num(2, 1).num(3, 0x400abc));
+  p.msg(4, Pb().num(1, 21).num(3, 0xdead));
+  p.msg(4, Pb().num(1, 12).num(3, 0x3000).msg(4, Pb().num(1, 1).num(2, 8)));  // main:8, main:7's twin
+  p.msg(2, Pb().num(1, 21).num(1, 20).num(1, 10).num(2, 3));
+  p.msg(2, Pb().num(1, 10).num(2, 4));
+  p.msg(2, Pb().num(1, 12).num(2, 6));
+  Diagnostics d;
+  formats::ReadOptions per_function;
+  per_function.frames = Granularity::kFunction;
+  auto in = formats::Input::from_bytes("p.pb", p.bytes);
+  const Profile coarse = formats::find_format("pprof")->read(*in, per_function, d);
+  const Profile fine = read_pprof(p.bytes);
+  CHECK(finer_than(fine, Granularity::kFunction));
+  CHECK_FALSE(finer_than(coarse, Granularity::kFunction));
+  std::ostringstream a, b;
+  dump_profile(coarse, a);
+  dump_profile(at_granularity(fine, Granularity::kFunction), b);
+  CHECK(a.str() == b.str());
+  CHECK(test::dump_samples(coarse) ==
+        "samples: 3\n"
+        "main (main.go) | 10\n"
+        "main (main.go);main (main.go);work [inlined] (main.go) | 5 | thread=\"t1\"\n"
+        "main (main.go);main.go+0x1abc;0xdead | 3\n");
 }
 
 TEST_CASE("pprof: round trips keep every field") {

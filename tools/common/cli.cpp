@@ -266,6 +266,17 @@ void pass_filters_to_readers(CommonOptions& o, const FilterOptions& filters) {
   o.read.jfr.time_to = filters.time_to;
 }
 
+void pass_output_to_readers(CommonOptions& o, const FilterOptions& filters, const formats::WriteOptions& w) {
+  if (o.info || !filters.empty() || filters.relative || w.granularity != Granularity::kFunction) return;
+  const formats::Format* f = nullptr;
+  try {
+    f = &formats::choose_output_format(o.to, o.output);
+  } catch (const UsageError&) {
+    return;  // reported when the output is written
+  }
+  if (f->coarsens) o.read.frames = Granularity::kFunction;
+}
+
 Profile apply_remaining_filters(Profile p, FilterOptions filters) {
   // A JFR reader has applied the time window and --threads frame already
   // (a recording's samples keep no timestamps).

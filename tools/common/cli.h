@@ -83,6 +83,10 @@ Profile read_inputs(const CommonOptions& o, Diagnostics& diagnostics);
 /// Hands the filters that a reader applies while reading (JFR: the time
 /// window and --threads frame) to the read options.
 void pass_filters_to_readers(CommonOptions& o, const FilterOptions& filters);
+/// Tells the readers how finely the output will show frames
+/// (ReadOptions::frames) when nothing else looks at them first: no
+/// filters (which match files and lines), no --info.
+void pass_output_to_readers(CommonOptions& o, const FilterOptions& filters, const formats::WriteOptions& w);
 /// The filters a reader has not applied already, on `profile`.
 Profile apply_remaining_filters(Profile profile, FilterOptions filters);
 /// read_inputs(), then the filters (when any are given).

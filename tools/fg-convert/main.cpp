@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
     if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
     write.value = common.value;
     fg::cli::enable_notes(tool, common);
+    fg::cli::pass_output_to_readers(common, filters, write);
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
     const fg::Profile profile = fg::cli::read_filtered(common, filters, diagnostics);
     if (common.info) {

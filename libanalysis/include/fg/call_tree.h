@@ -77,11 +77,15 @@ class CallTree {
   /// Frames on the node's path (walks to the root).
   std::uint32_t depth(StackId node) const { return static_cast<std::uint32_t>(profile_->depth(node)); }
   /// False for nodes pruned away (see CallTreeOptions).
-  bool kept(StackId node) const;
+  bool kept(StackId node) const { return !pruned_ || kept_[node]; }
   /// The children in frame_before() order. A node's list is sorted the first
   /// time it is asked for (most views visit few nodes), so a CallTree must
   /// not be shared between threads. Empty for a node not kept.
-  ChildList children(StackId node) const;
+  ChildList children(StackId node) const {
+    if (!kept(node)) return {};
+    if (!stored(node)) return ChildList::only(node + 1);  // on a chain: inline, asked for per node
+    return stored_children(node);
+  }
   /// The node's own value: its total less its children's totals.
   std::int64_t self(StackId node, std::size_t column) const;
   std::int64_t total(StackId node, std::size_t column) const {
@@ -90,6 +94,7 @@ class CallTree {
   }
 
  private:
+  ChildList stored_children(StackId node) const;
   bool stored(StackId node) const { return stored_[node >> 6] >> (node & 63) & 1; }
   // Stored nodes before `node`: the index of its totals, its own or (on a
   // chain) those of the first stored node after it, which is its chain's end.
