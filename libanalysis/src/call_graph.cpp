@@ -245,7 +245,6 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
     });
   });
   std::int64_t base_total = 0;
-  EdgeCounter edges(g.edges);
   for (std::size_t k = 0; k < used; ++k) {
     const Part& part = *parts[k];
     for (std::size_t n = 0; n < node_count; ++n) {
@@ -255,8 +254,12 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
     g.total += part.total;
     base_total += part.base_total;
     g.flat_sum += part.flat_sum;
-    edges.merge(part.edges);
   }
+  for (std::size_t k = 1; k < used; ++k) {  // the second part's edges into the first's
+    parts[0]->counter.merge(parts[k]->edges);
+    parts[k].reset();
+  }
+  g.edges = std::move(parts[0]->edges);
   if (base_total > 0) g.total = base_total;
   // A filtered profile keeps percentages of the whole, as pprof's reports.
   else if (o.column < p.metadata().unfiltered_totals.size()) g.total = p.metadata().unfiltered_totals[o.column];
@@ -308,14 +311,19 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
         }
       });
     });
-    EdgeCounter all(edges);
-    for (std::size_t k = 0; k < used; ++k) all.merge(parts[k]->edges);
+    // The second part's edges into the first's (hundreds of thousands of
+    // edges in a large profile: no third copy of them), each part's room
+    // freed as soon as it is merged.
+    for (std::size_t k = 1; k < used; ++k) {
+      parts[0]->counter.merge(parts[k]->edges);
+      parts[k].reset();
+    }
+    edges = std::move(parts[0]->edges);
+    parts[0].reset();
   }
   const std::int64_t cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(g.flat_sum) * edge_fraction));
-  std::vector<CallGraphEdge> out;
-  for (const CallGraphEdge& e : edges)
-    if (std::llabs(e.weight) >= cutoff) out.push_back(e);
-  return out;
+  std::erase_if(edges, [cutoff](const CallGraphEdge& e) { return std::llabs(e.weight) < cutoff; });
+  return edges;
 }
 
 std::int64_t smallest_shown_value(const CallGraph& g, const std::vector<std::uint32_t>& nodes) {
