@@ -8,9 +8,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <new>
 #include <utility>
-#include <cstring>
 
 #include "fg/error.h"
 
@@ -194,6 +194,20 @@ std::size_t Input::read(char* buf, std::size_t n) {
   return k;
 }
 
+namespace {
+
+// Gives back the whole pages of [base + released, base + offset), of a
+// mapping that is read from its start on: they are not looked at again.
+void release_pages(char* base, std::size_t offset, std::size_t& released) {
+  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t end = offset / page * page;
+  if (end <= released) return;
+  ::madvise(base + released, end - released, MADV_DONTNEED);
+  released = end;
+}
+
+}  // namespace
+
 std::optional<std::string_view> Input::map_whole() {
   Impl& m = *impl_;
   if (offset_ != 0 || (m.from_memory ? !m.mappable || m.memory.empty() : m.fd < 0)) return std::nullopt;
@@ -220,12 +234,7 @@ std::optional<std::string_view> Input::map_whole() {
 
 void Input::release_mapped(std::size_t offset) {
   Impl& m = *impl_;
-  if (!m.map) return;
-  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  std::size_t end = offset / page * page;
-  if (end <= m.released) return;
-  ::madvise(static_cast<char*>(m.map) + m.released, end - m.released, MADV_DONTNEED);
-  m.released = end;
+  if (m.map) release_pages(static_cast<char*>(m.map), offset, m.released);
 }
 
 InputBytes& InputBytes::operator=(InputBytes&& o) noexcept {
@@ -250,12 +259,7 @@ void InputBytes::release(std::size_t offset) {
     mapped_->release_mapped(offset);
     return;
   }
-  if (capacity_ == 0) return;
-  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  const std::size_t end = std::min(offset, size_) / page * page;
-  if (end <= released_) return;
-  ::madvise(data_ + released_, end - released_, MADV_DONTNEED);
-  released_ = end;
+  if (capacity_ > 0) release_pages(data_, std::min(offset, size_), released_);
 }
 
 InputBytes read_all(Input& input) {

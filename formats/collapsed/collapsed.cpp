@@ -454,7 +454,7 @@ class SortedWriter {
     std::size_t path_len = 0;  // length of the parent's path
     bool first = false;        // the first frame of the path (no ';' before it)
     bool own_line = false;
-    bool then_expand = false;  // own line, then the subtree: a call chain's single child
+    bool then_expand = false;  // own line, then the subtree (the root; expand() follows chains itself)
     std::span<const StackId> nodes() const {
       return many.empty() ? std::span<const StackId>(&one, 1) : std::span<const StackId>(many);
     }

@@ -4,9 +4,9 @@
 #include <array>
 #include <atomic>
 #include <cstdio>
+#include <condition_variable>
 #include <exception>
 #include <functional>
-#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -463,13 +463,17 @@ void Reader::read_samples() {
   const std::size_t total = samples_.bytes.size();
   constexpr std::size_t kBatch = 4096;
   const std::size_t batches = (total + kBatch - 1) / kBatch;
-  auto range = [total](std::size_t n) { return std::pair(n * kBatch, std::min(total, (n + 1) * kBatch)); };
+  // Batch n, decoded into d; the file's bytes before the next batch are
+  // not needed after it.
+  auto decode = [&](std::size_t n, Decoded& d) {
+    const std::size_t begin = n * kBatch, end = std::min(total, begin + kBatch);
+    decode_samples(begin, end, d);
+    if (end < total) release_(samples_.offsets[end]);
+  };
   if (batches < 4 || std::thread::hardware_concurrency() < 2) {
     Decoded d;
     for (std::size_t n = 0; n < batches; ++n) {
-      auto [begin, end] = range(n);
-      decode_samples(begin, end, d);
-      if (end < total) release_(samples_.offsets[end]);
+      decode(n, d);
       add_samples(d);
     }
     return;
@@ -487,10 +491,8 @@ void Reader::read_samples() {
         changed.wait(lock, [&] { return stop || n - added < kSlots; });
         if (stop) return;
       }
-      auto [begin, end] = range(n);
       Decoded& d = slots[n % kSlots];
-      decode_samples(begin, end, d);
-      if (end < total) release_(samples_.offsets[end]);
+      decode(n, d);
       const bool failed = d.error != nullptr;
       {
         std::lock_guard lock(m);
