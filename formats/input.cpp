@@ -237,6 +237,15 @@ void Input::release_mapped(std::size_t offset) {
   if (m.map) release_pages(static_cast<char*>(m.map), offset, m.released);
 }
 
+void Input::drop_mapped(std::size_t begin, std::size_t end) {
+  Impl& m = *impl_;
+  if (!m.map) return;
+  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  begin = (begin + page - 1) / page * page;
+  end = std::min(end, m.map_size) / page * page;
+  if (begin < end) ::madvise(static_cast<char*>(m.map) + begin, end - begin, MADV_DONTNEED);
+}
+
 InputBytes& InputBytes::operator=(InputBytes&& o) noexcept {
   if (this != &o) {
     this->~InputBytes();

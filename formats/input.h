@@ -49,6 +49,9 @@ class Input {
   /// Tells the mapping that bytes before `offset` will not be looked at
   /// again, so their pages leave this process's memory.
   void release_mapped(std::size_t offset);
+  /// Lets the pages of the mapping within [begin, end) leave this process's
+  /// memory for now: reading them again brings them back from the file.
+  void drop_mapped(std::size_t begin, std::size_t end);
 
  protected:
   Input(std::string name, std::uint64_t max_inflated);

@@ -474,7 +474,7 @@ class SortedWriter {
     if (base_) buf_ += ' ' + std::to_string(b);
     buf_ += ' ' + std::to_string(v);
     buf_ += '\n';
-    if (buf_.size() > (1 << 20)) flush();
+    if (buf_.size() > (1 << 17)) flush();
   }
 
   // An item of a group of children with the same text: its own line (key

@@ -75,6 +75,22 @@ class ChunkReader {
   /// ParseError "file: offset 0x..: chunk N: ...". The first chunk must be
   /// complete: otherwise there is nothing to read.
   std::optional<Chunk> next();
+  /// Lets the pages of a mapped file before `offset` (in the file) leave
+  /// memory: for a large chunk whose pools are read and whose events are
+  /// being read in order. Nothing for other inputs.
+  void release_before(std::uint64_t offset) {
+    if (mapped_) input_.release_mapped(static_cast<std::size_t>(offset));
+  }
+  /// Lets the pages of a mapped file within [begin, end) (offsets in the
+  /// file) leave memory for now: those of a large chunk's pools, once read.
+  /// Reading them again brings them back. Nothing for other inputs.
+  void drop(std::uint64_t begin, std::uint64_t end) {
+    if (mapped_) input_.drop_mapped(static_cast<std::size_t>(begin), static_cast<std::size_t>(end));
+  }
+  /// The size of the input when it is a mapped file, read in place.
+  std::optional<std::uint64_t> mapped_size() const {
+    return mapped_ ? std::optional<std::uint64_t>(mapped_->size()) : std::nullopt;
+  }
 
  private:
   std::string_view take(std::uint64_t n);

@@ -25,10 +25,8 @@ std::size_t ChunkResolver::FrameKeyHash::operator()(const FrameKey& k) const {
 ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const NamingOptions& naming, bool threads,
                              EarlierStacks& earlier)
     : builder_(builder), pools_(pools), naming_(naming), threads_(threads), earlier_(earlier),
-      kernel_known_(pools.enum_has("jdk.types.FrameType", "Kernel")), dense_(!naming.lines && !naming.bci),
-      // Method keys up to the pool's size (async-profiler numbers them from
-      // 1) get the dense table: 32 bytes per method entry read.
-      dense_frames_((pools.methods.size() + 1) * 8, U64Map::kMissing) {
+      kernel_known_(pools.enum_has("jdk.types.FrameType", "Kernel")),
+      frames_by_index_(pools.frames.size(), U64Map::kMissing) {
   stacks_.reserve(pools.stack_traces.size());  // about one key a trace (without --threads)
 }
 
@@ -42,7 +40,7 @@ StackId ChunkResolver::stack(std::uint64_t trace, std::uint64_t thread) {
     if (threads_) base = builder_.stack(base, builder_.frame(thread_frame_name(thread_name(thread), thread)));
     // The trace's frames were decoded long ago (a pool is read whole before
     // any event): ask for all their cache lines at once, not one miss at a time.
-    const FrameRef* frames = pools_.frames.data() + t->first;
+    const std::uint32_t* frames = pools_.trace_frames.data() + t->first;
     const std::size_t count = t->count;
     const char* end = reinterpret_cast<const char*>(frames + count);
     for (const char* p = reinterpret_cast<const char*>(frames); p < end; p += 64) __builtin_prefetch(p);
@@ -61,7 +59,7 @@ StackId ChunkResolver::stack(std::uint64_t trace, std::uint64_t thread) {
 
 // Whether stack `s` is `base` followed by the frames of a trace: walks up
 // from the leaf, as the pool lists them.
-bool ChunkResolver::is_stack_of(StackId s, const FrameRef* leaf_first, std::size_t count, StackId base) {
+bool ChunkResolver::is_stack_of(StackId s, const std::uint32_t* leaf_first, std::size_t count, StackId base) {
   const Profile& p = builder_.peek();
   for (std::size_t i = 0; i < count; ++i) {
     if (s == kRootStack || s >= p.stack_count()) return false;
@@ -72,21 +70,19 @@ bool ChunkResolver::is_stack_of(StackId s, const FrameRef* leaf_first, std::size
   return s == base;
 }
 
-FrameId ChunkResolver::frame_of_slow(const FrameRef& f) {
+FrameId ChunkResolver::frame_of_slow(std::uint32_t i) {
+  const FrameRef& f = pools_.frames[i];
+  FrameId id;
   if (naming_.lines || naming_.bci || f.type >= 8) {
     const FrameKey key{f.method, f.type, naming_.lines ? f.line : 0, naming_.bci ? f.bci : 0};
     auto [it, fresh] = frames_.try_emplace(key, 0);
     if (fresh) it->second = make_frame(f);
-    return it->second;
+    id = it->second;
+  } else {
+    id = method_frames_.find(f.method, f.type);
+    if (id == U64Map::kMissing) method_frames_.insert(f.method, f.type, id = make_frame(f));
   }
-  if (f.method < dense_frames_.size() / 8) {
-    FrameId& id = dense_frames_[f.method << 3 | f.type];
-    if (id == U64Map::kMissing) id = make_frame(f);
-    return id;
-  }
-  FrameId id = method_frames_.find(f.method, f.type);
-  if (id == U64Map::kMissing) method_frames_.insert(f.method, f.type, id = make_frame(f));
-  return id;
+  return frames_by_index_[i] = id;
 }
 
 FrameId ChunkResolver::make_frame(const FrameRef& f) {

@@ -95,18 +95,14 @@ class ChunkResolver {
   const std::string* thread_name(std::uint64_t thread) const;
 
  private:
-  // The frame of a stack frame: from the dense table when it is there, as
-  // nearly every one is after a chunk's first few traces.
-  FrameId frame_of(const FrameRef& f) {
-    if (dense_ && f.type < 8 && f.method < dense_frames_.size() / 8) {
-      const FrameId id = dense_frames_[f.method << 3 | f.type];
-      if (id != U64Map::kMissing) return id;
-    }
-    return frame_of_slow(f);
+  // The frame of entry `i` of the pools' frames.
+  FrameId frame_of(std::uint32_t i) {
+    const FrameId id = frames_by_index_[i];
+    return id != U64Map::kMissing ? id : frame_of_slow(i);
   }
-  FrameId frame_of_slow(const FrameRef& f);
+  FrameId frame_of_slow(std::uint32_t i);
   FrameId make_frame(const FrameRef& f);
-  bool is_stack_of(StackId s, const FrameRef* leaf_first, std::size_t count, StackId base);
+  bool is_stack_of(StackId s, const std::uint32_t* leaf_first, std::size_t count, StackId base);
 
   struct FrameKey {
     std::uint64_t method, type;
@@ -123,12 +119,12 @@ class ChunkResolver {
   bool threads_;
   EarlierStacks& earlier_;  // stacks by (trace, thread) over every chunk so far
   bool kernel_known_;  // FrameType has Kernel: then Native means C code (async-profiler)
-  bool dense_;         // frames are told apart by method and type only (no --lines, --bci)
   std::uint64_t truncated_ = 0;
-  // Frames by method * 8 + type: in a table for method keys up to the pool's
-  // size (async-profiler numbers methods from 1), else by the pair; with
-  // --lines/--bci or an odd type, by FrameKey.
-  std::vector<FrameId> dense_frames_;
+  // Frames by their index in the pools, made on first use; the pools keep
+  // a frame per method and type unless lines are kept, and frames that
+  // name the same are one model frame: by (method, type), or by FrameKey
+  // with --lines/--bci or an odd type.
+  std::vector<FrameId> frames_by_index_;
   PairIds<3> method_frames_;
   std::unordered_map<FrameKey, FrameId, FrameKeyHash> frames_;
   PairIds<24> stacks_;        // by (trace, thread with threads, else 0)

@@ -27,7 +27,8 @@ bool is_string_field(const FieldDesc& f) {
 
 class PoolReader {
  public:
-  PoolReader(Cursor& c, const ChunkMetadata& meta, Pools& pools) : c_(c), meta_(meta), pools_(pools) {}
+  PoolReader(Cursor& c, const ChunkMetadata& meta, Pools& pools, bool keep_lines)
+      : c_(c), meta_(meta), pools_(pools), keep_lines_(keep_lines) {}
 
   void read(const ClassDesc& cls, std::uint64_t count) {
     if (cls.name == "java.lang.Thread") return threads(cls, count);
@@ -98,7 +99,7 @@ class PoolReader {
     for (; count > 0; --count) {
       const std::uint64_t key = static_cast<std::uint64_t>(c_.read_long());
       StackTraceRef t;
-      t.first = pools_.frames.size();
+      t.first = pools_.trace_frames.size();
       for (std::size_t i = 0; i < cls.fields.size(); ++i) {
         const FieldDesc& f = cls.fields[i];
         const ClassDesc& type = *f.desc;
@@ -139,7 +140,7 @@ class PoolReader {
         r.line = c_.read_int();
         r.bci = c_.read_int();
         r.type = static_cast<std::uint64_t>(c_.read_long());
-        pools_.frames.push_back(r);
+        pools_.trace_frames.push_back(index_of(r));
       }
       return static_cast<std::uint32_t>(n);
     }
@@ -155,9 +156,29 @@ class PoolReader {
           default: skip_field(c_, meta_, f);
         }
       }
-      pools_.frames.push_back(r);
+      pools_.trace_frames.push_back(index_of(r));
     }
     return static_cast<std::uint32_t>(n);
+  }
+
+  // The index of a frame in pools_.frames, added there when new.
+  std::uint32_t index_of(FrameRef r) {
+    if (!keep_lines_) r.line = r.bci = 0;
+    const auto next = static_cast<std::uint32_t>(pools_.frames.size());
+    std::uint32_t i;
+    if (!keep_lines_ && r.type < 256 && r.method < (std::uint64_t{1} << 56)) {
+      i = pools_.frame_index.packed.insert(r.method << 8 | r.type, next);
+    } else {
+      const std::array<std::uint64_t, 3> key{r.method, r.type,
+                                             std::uint64_t{static_cast<std::uint32_t>(r.line)} << 32 |
+                                                 static_cast<std::uint32_t>(r.bci)};
+      i = pools_.frame_index.other.try_emplace(key, next).first->second;
+    }
+    if (i == next) {
+      if (next == U64Map::kMissing) c_.fail("more than 2^32 - 1 distinct stack frames in one chunk");
+      pools_.frames.push_back(r);
+    }
+    return i;
   }
 
   StringValue read_text(const FieldDesc& f) {
@@ -169,14 +190,15 @@ class PoolReader {
   Cursor& c_;
   const ChunkMetadata& meta_;
   Pools& pools_;
+  bool keep_lines_;
 };
 
-void read_checkpoint(Cursor& rec, const ChunkMetadata& meta, Pools& pools, std::int64_t& delta) {
+void read_checkpoint(Cursor& rec, const ChunkMetadata& meta, Pools& pools, bool keep_lines, std::int64_t& delta) {
   rec.read_long();  // start time
   rec.read_long();  // duration
   delta = rec.read_long();
   rec.u8();         // type mask
-  PoolReader reader(rec, meta, pools);
+  PoolReader reader(rec, meta, pools, keep_lines);
   for (std::uint64_t n = rec.read_count("constant pool", 2); n > 0; --n) {
     const std::uint64_t at = rec.offset();
     const std::uint64_t type = static_cast<std::uint64_t>(rec.read_long());
@@ -216,6 +238,26 @@ bool Pools::enum_has(const std::string& type, std::string_view name) const {
   return false;
 }
 
+void Pools::clear() {
+  threads.clear();
+  classes.clear();
+  methods.clear();
+  symbols.clear();
+  strings.clear();
+  enums.clear();
+  checkpoints = 0;
+  stack_traces.clear();
+  frames.clear();
+  trace_frames.clear();
+  frame_index.packed.clear();
+  frame_index.other.clear();
+}
+
+std::size_t Pools::FrameIndex::Hash::operator()(const std::array<std::uint64_t, 3>& k) const {
+  const std::uint64_t h = k[0] * 0x9E3779B97F4A7C15ull ^ k[1] * 0xC2B2AE3D27D4EB4Full ^ k[2] * 0x165667B19E3779F9ull;
+  return static_cast<std::size_t>(h ^ (h >> 29));
+}
+
 void StackTracePool::set(std::uint64_t key, const StackTraceRef& t) {
   const std::size_t next = traces_.size();
   if (next >= U64Map::kMissing) throw Error("more than 2^32 - 1 stack traces in one chunk");
@@ -225,7 +267,7 @@ void StackTracePool::set(std::uint64_t key, const StackTraceRef& t) {
 }
 
 void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const ChunkMetadata& meta,
-                         Pools& pools) {
+                         Pools& pools, bool keep_lines) {
   std::uint64_t offset = last_offset;
   for (;;) {
     if (offset < kChunkHeaderSize || offset >= chunk.size())
@@ -241,7 +283,7 @@ void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const C
     if (const std::int64_t type = rec.read_long(); type != 1)
       rec.fail_at(at, "expected a checkpoint event (type 1), found type " + std::to_string(type));
     std::int64_t delta = 0;
-    read_checkpoint(rec, meta, pools, delta);
+    read_checkpoint(rec, meta, pools, keep_lines, delta);
     ++pools.checkpoints;
     if (delta == 0) return;
     const std::uint64_t back = 0 - static_cast<std::uint64_t>(delta);

@@ -14,6 +14,7 @@
 // metadata, whatever their layout.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -52,7 +53,8 @@ struct FrameRef {
   std::uint64_t type = 0;    ///< key into the FrameType pool
 };
 
-/// A stack trace: frames [first, first + count) of Pools::frames, leaf first.
+/// A stack trace: its frames are Pools::trace_frames [first, first +
+/// count), leaf first.
 struct StackTraceRef {
   std::size_t first = 0;
   std::uint32_t count = 0;
@@ -89,11 +91,29 @@ struct Pools {
   std::unordered_map<std::uint64_t, StringValue> symbols;
   std::unordered_map<std::uint64_t, StringValue> strings;
   StackTracePool stack_traces;
+  /// The distinct frames of the stack traces. Unless the reader was asked
+  /// to keep lines, line and bci are 0 here, so a method's frames of one
+  /// type are one entry.
   std::vector<FrameRef> frames;
+  /// The frames of every stack trace, as indices into `frames`: 4 bytes a
+  /// frame, where a chunk of a million traces holds tens of millions.
+  std::vector<std::uint32_t> trace_frames;
   /// Enumerations (simple types with one string field), by type name:
   /// "jdk.types.FrameType", "jdk.types.ThreadState", ...
   std::unordered_map<std::string, std::unordered_map<std::uint64_t, StringValue>> enums;
   std::size_t checkpoints = 0;
+
+  /// Forgets every entry, keeping the room (for the next chunk: chunks are alike).
+  void clear();
+  /// The index of `frames` while they are read: method << 8 | type when
+  /// lines are not kept (and the two fit), else by all four fields.
+  struct FrameIndex {
+    struct Hash {
+      std::size_t operator()(const std::array<std::uint64_t, 3>& k) const;
+    };
+    U64Map packed;
+    std::unordered_map<std::array<std::uint64_t, 3>, std::uint32_t, Hash> other;
+  } frame_index;
 
   /// The text of a string value, following a String-pool reference; nullptr
   /// for null (or a reference to no entry).
@@ -109,8 +129,9 @@ struct Pools {
 /// Reads every checkpoint of a chunk into `pools`, starting from the one at
 /// `last_offset` (relative to the chunk) and following the deltas. `chunk`
 /// covers the whole chunk. A delta that does not move backwards, or points
-/// outside the chunk, is a ParseError (never an endless walk).
+/// outside the chunk, is a ParseError (never an endless walk). With
+/// `keep_lines`, frames keep their line and bci (else both are 0).
 void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const ChunkMetadata& meta,
-                         Pools& pools);
+                         Pools& pools, bool keep_lines);
 
 }  // namespace fg::formats::jfr

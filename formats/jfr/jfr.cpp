@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "fg/builder.h"
 #include "fg/java_frames.h"
+#include "fg/time_bound.h"
+#include "formats/handoff.h"
 #include "formats/jfr/chunk.h"
 #include "formats/jfr/chunk_resolver.h"
 #include "formats/jfr/constant_pools.h"
@@ -15,7 +19,6 @@
 #include "formats/jfr/events.h"
 #include "formats/jfr/metadata.h"
 #include "formats/jfr/naming.h"
-#include "fg/time_bound.h"
 
 namespace fg::formats::jfr {
 
@@ -81,13 +84,41 @@ bool is_alloc(EventType t) {
   return t == EventType::kAllocInNewTlab || t == EventType::kAllocOutsideTlab || t == EventType::kAllocSample;
 }
 
-// What one chunk needs while its events are read.
-struct ChunkState {
-  const ChunkHeader* header = nullptr;
+// A chunk as the parsing side hands it over: its header, its metadata and
+// its pools, which neither side changes after that; nothing of the file's
+// bytes, which the parsing side lets go of once the chunk's events are read.
+struct ParsedChunk {
+  std::size_t index = 0;
+  ChunkHeader header;
   ChunkMetadata meta;
   Pools pools;
+};
+
+// One selected event of the current chunk.
+struct DecodedEvent {
+  EventType type;
+  EventRecord record;
+};
+
+// What the parsing side found in a chunk besides the selected events.
+struct ChunkTail {
+  std::vector<std::pair<std::string, std::uint64_t>> counts;  // events by type name
+  std::vector<std::pair<std::string, std::string>> info;      // jvm_name, jvm_version, os
+};
+
+// One hand-off from the parsing side, in file order: a chunk begins, some
+// of its events, or it ends.
+struct Parsed {
+  std::shared_ptr<ParsedChunk> chunk;
+  std::vector<DecodedEvent> events;
+  std::optional<ChunkTail> tail;
+};
+
+// What the resolving side keeps of the chunk whose events it is adding.
+struct ChunkState {
+  std::shared_ptr<ParsedChunk> parsed;
   std::optional<std::unordered_set<std::uint64_t>> states;  // allowed ThreadState keys
-  std::optional<ChunkResolver> resolve;  // once the pools are read
+  std::optional<ChunkResolver> resolve;
 };
 
 struct Selected {
@@ -119,13 +150,25 @@ class Reader {
   Profile run();
 
  private:
-  void read_chunk(const Chunk& c, std::size_t index);
-  void read_events(ChunkState& st, Cursor& chunk);
-  void read_info(ChunkState& st, const ClassDesc& cls, Cursor& rec);
+  // The parsing side: chunks, their pools and their selected events. It
+  // touches nothing of the resolving side but the spare pools (under
+  // spare_mutex_), and its diagnostics (a truncated last chunk) are the
+  // only ones given before the reading ends.
+  template <typename Emit>
+  void parse(ChunkReader& chunks, Emit& emit);
+  template <typename Emit>
+  void parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index, Emit& emit);
+  template <typename Emit>
+  void parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, Cursor& chunk, Emit& emit);
+  static void read_info(const ParsedChunk& pc, const ClassDesc& cls, Cursor& rec, ChunkTail& tail);
+  // The resolving side: stacks, frames and samples into the builder.
+  void take(Parsed&& p);
+  void begin_chunk(std::shared_ptr<ParsedChunk> pc);
+  void end_chunk(ChunkTail&& tail);
   void allow_states(ChunkState& st);
   void on_event(ChunkState& st, EventType type, const EventRecord& e);
   void finish_leaks();
-  void fill_metadata(std::size_t chunks);
+  void fill_metadata();
   void report();
   std::string what_was_read() const;
   std::string other_events() const;
@@ -137,6 +180,10 @@ class Reader {
   Diagnostics& diag_;
   ProfileBuilder builder_;
   NamingOptions naming_;
+  std::mutex spare_mutex_;
+  std::optional<Pools> spare_pools_;  // a finished chunk's, for their room
+  ChunkState chunk_;                    // the chunk being resolved
+  std::size_t chunks_ = 0;              // begun
   std::int64_t from_ns_ = INT64_MIN, to_ns_ = INT64_MAX;
   std::int64_t start_ns_ = INT64_MAX, end_ns_ = INT64_MIN;  // of the chunks read so far
   std::string version_;  // of the first chunk
@@ -145,8 +192,6 @@ class Reader {
   bool any_default_state_ = false;
   std::map<std::string, std::uint64_t> type_counts_;  // every event type of the file
   std::map<EventType, Selected> selected_;
-  std::vector<FrameRef> spare_frames_;  // the last chunk's frame table, for its capacity
-  StackTracePool spare_traces_;         // and its stack traces
   ChunkResolver::EarlierStacks earlier_stacks_;
   std::uint64_t no_stack_ = 0;
   std::uint64_t truncated_ = 0;  // stack traces cut by the recorder, among those used
@@ -157,92 +202,82 @@ class Reader {
   bool async_profiler_ = false, jdk_ = false;
 };
 
+// Events handed over at a time, and hand-offs parsed ahead at most.
+constexpr std::size_t kEventBatch = 4096;
+constexpr std::size_t kAhead = 4;
+
 Profile Reader::run() {
   if (opt_.leak && opt_.events != Events::kNativeMem) throw UsageError("--leak needs --nativemem");
   states_ = state_names(opt_.state);
+  // Parsing (pools, events) and resolving (stacks, samples) share about
+  // equally in the time of a large recording: on two threads they overlap.
+  // A small file is not worth the thread.
   ChunkReader chunks(input_, diag_);
-  std::size_t index = 0;
-  for (std::optional<Chunk> c; (c = chunks.next()); ++index) {
-    const ChunkHeader& h = c->header;
-    if (index == 0) version_ = std::to_string(h.major) + "." + std::to_string(h.minor);
-    start_ns_ = std::min(start_ns_, h.start_ns);
-    end_ns_ = std::max(end_ns_, saturate(static_cast<__int128>(h.start_ns) + h.duration_ns));
-    // Relative times count from the start and end of the chunks read so far, as in the converter.
-    if (!opt_.time_from.empty()) from_ns_ = fg::parse_time_bound("--time-from", opt_.time_from, start_ns_, end_ns_);
-    if (!opt_.time_to.empty()) to_ns_ = fg::parse_time_bound("--time-to", opt_.time_to, start_ns_, end_ns_);
-    read_chunk(*c, index);
-  }
+  const bool threaded = chunks.mapped_size().value_or(UINT64_MAX) >= (std::uint64_t{1} << 20);
+  handoff<Parsed>(
+      threaded, kAhead, [&](auto&& emit) { parse(chunks, emit); }, [&](Parsed&& p) { take(std::move(p)); });
+  spare_pools_.reset();
+  earlier_stacks_ = {};
   finish_leaks();
   for (const std::string& s : states_)
     if (!states_matched_.count(s)) throw UsageError("--state " + s + ": the recording has no such thread state");
-  fill_metadata(index);
+  fill_metadata();
   report();
   const std::size_t column = opt_.total && builder_.value_count() > 1 ? 1 : 0;
   builder_.metadata().default_value = builder_.peek().value_types()[column].type;
   return merge_compilation_kinds(std::move(builder_).finish(), column);
 }
 
-void Reader::read_chunk(const Chunk& c, std::size_t index) {
+template <typename Emit>
+void Reader::parse(ChunkReader& chunks, Emit& emit) {
+  std::size_t index = 0;
+  for (std::optional<Chunk> c; (c = chunks.next()); ++index) parse_chunk(chunks, *c, index, emit);
+}
+
+template <typename Emit>
+void Reader::parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index, Emit& emit) {
   const ChunkHeader& h = c.header;
-  ChunkState st;
-  st.header = &h;
+  auto pc = std::make_shared<ParsedChunk>();
+  pc->index = index;
+  pc->header = h;
+  {  // the pools keep their room from chunk to chunk: chunks are alike
+    std::lock_guard lock(spare_mutex_);
+    if (spare_pools_) {
+      pc->pools = std::move(*spare_pools_);
+      spare_pools_.reset();
+      pc->pools.clear();
+    }
+  }
   Cursor chunk(c.bytes, file_, h.offset, h.compressed());
-  // The frame table keeps its capacity from chunk to chunk: chunks are alike.
-  st.pools.frames = std::move(spare_frames_);
-  st.pools.frames.clear();
-  st.pools.stack_traces = std::move(spare_traces_);
-  st.pools.stack_traces.clear();
   try {
     Cursor meta = chunk.window(h.metadata_offset, h.size - h.metadata_offset, "metadata event");
     const std::uint64_t meta_size = static_cast<std::uint32_t>(meta.read_int());
     meta.seek(0);
     Cursor meta_record = meta.sub(meta_size, "metadata event");
-    st.meta = read_metadata(meta_record);
-    read_constant_pools(chunk, h.checkpoint_offset, st.meta, st.pools);
-    st.resolve.emplace(builder_, st.pools, naming_, opt_.threads, earlier_stacks_);
-    for (const auto& [id, cls] : st.meta.classes()) {
-      if (cls.name.rfind("profiler.", 0) == 0) async_profiler_ = true;
-      if (cls.name == "jdk.ObjectAllocationSample" || cls.name == "jdk.GarbageCollection") jdk_ = true;
-    }
-    allow_states(st);
-    read_events(st, chunk);
-    truncated_ += st.resolve->truncated_traces();
-    st.resolve.reset();
-    spare_frames_ = std::move(st.pools.frames);
-    spare_traces_ = std::move(st.pools.stack_traces);
+    pc->meta = read_metadata(meta_record);
+    read_constant_pools(chunk, h.checkpoint_offset, pc->meta, pc->pools, naming_.lines || naming_.bci);
+    // The pools are in memory of their own now; in a recording with a
+    // million stack traces their bytes are most of the chunk. The events
+    // still to read come back from the file as they are reached.
+    chunks.drop(h.offset, h.offset + h.size);
+    emit(Parsed{pc, {}, {}});
+    parse_events(chunks, std::move(pc), chunk, emit);
   } catch (const ParseError& e) {
     throw ParseError(e.position(), "chunk " + std::to_string(index + 1) + ": " + e.message());
   }
 }
 
-void Reader::allow_states(ChunkState& st) {
-  auto e = st.pools.enums.find("jdk.types.ThreadState");
-  const bool cpu = opt_.events == Events::kCpu, wall = opt_.events == Events::kWall;
-  if (states_.empty() && !cpu && !wall) return;
-  st.states.emplace();
-  if (e == st.pools.enums.end()) return;
-  for (const auto& [key, value] : e->second) {
-    const std::string* name = st.pools.text(value);
-    if (!name) continue;
-    if (*name == "STATE_DEFAULT") any_default_state_ = true;
-    if (!states_.empty()) {
-      for (const std::string& s : states_)
-        if (name->size() >= 6 && name->compare(6, s.size(), s) == 0) {
-          st.states->insert(key);
-          states_matched_.insert(s);
-        }
-    } else if ((*name == "STATE_DEFAULT") == cpu) {
-      st.states->insert(key);
-    }
-  }
-}
-
-void Reader::read_events(ChunkState& st, Cursor& chunk) {
-  const auto plans = plan_events(st.meta, opt_.events);
-  const ClassDesc* jvm = st.meta.find("jdk.JVMInformation");
-  const ClassDesc* os = st.meta.find("jdk.OSInformation");
+template <typename Emit>
+void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, Cursor& chunk, Emit& emit) {
+  const ChunkMetadata& meta = pc->meta;
+  const auto plans = plan_events(meta, opt_.events);
+  const ClassDesc* jvm = meta.find("jdk.JVMInformation");
+  const ClassDesc* os = meta.find("jdk.OSInformation");
+  ChunkTail tail;
   std::vector<std::uint64_t> counts;  // by type id (ids are small: they index the metadata)
   std::unordered_map<std::uint64_t, std::uint64_t> big_counts;  // the others
+  std::vector<DecodedEvent> batch;
+  batch.reserve(kEventBatch);
   chunk.seek(kChunkHeaderSize);
   while (!chunk.at_end()) {
     const std::size_t start = chunk.pos();
@@ -261,17 +296,75 @@ void Reader::read_events(ChunkState& st, Cursor& chunk) {
       ++big_counts[type];
     }
     if (auto p = plans.find(type); p != plans.end()) {
-      on_event(st, p->second.type(), p->second.decode(rec, st.meta));
+      batch.push_back({p->second.type(), p->second.decode(rec, meta)});
+      if (batch.size() == kEventBatch) {
+        emit(Parsed{nullptr, std::move(batch), {}});
+        batch = {};
+        batch.reserve(kEventBatch);
+        // The pools are read, and events come in order: a large chunk's
+        // pages behind this one are done with.
+        chunks.release_before(at);
+      }
     } else if ((jvm && type == jvm->id) || (os && type == os->id)) {
-      read_info(st, *st.meta.find(type), rec);
+      read_info(*pc, *meta.find(type), rec, tail);
     }
   }
   for (std::uint64_t type = 0; type < counts.size(); ++type)
     if (counts[type] != 0) big_counts[type] = counts[type];
   for (const auto& [type, n] : big_counts) {
-    const ClassDesc* cls = st.meta.find(type);
-    type_counts_[cls ? cls->name : "type " + std::to_string(type)] += n;
+    const ClassDesc* cls = meta.find(type);
+    tail.counts.emplace_back(cls ? cls->name : "type " + std::to_string(type), n);
   }
+  if (!batch.empty()) emit(Parsed{nullptr, std::move(batch), {}});
+  // Let go of the chunk before its tail: the resolving side then recycles its tables.
+  pc.reset();
+  emit(Parsed{nullptr, {}, std::move(tail)});
+}
+
+void Reader::read_info(const ParsedChunk& pc, const ClassDesc& cls, Cursor& rec, ChunkTail& tail) {
+  for (const FieldDesc& f : cls.fields) {
+    const bool wanted = f.name == "jvmName" || f.name == "jvmVersion" || f.name == "osVersion";
+    if (!wanted || f.array || f.constant_pool || f.encoding != Encoding::kString) {
+      skip_field(rec, pc.meta, f);
+      continue;
+    }
+    const StringValue v = rec.read_string();
+    if (const std::string* text = pc.pools.text(v))
+      tail.info.emplace_back(f.name == "osVersion" ? "os" : f.name == "jvmName" ? "jvm_name" : "jvm_version", *text);
+  }
+}
+
+void Reader::take(Parsed&& p) {
+  const std::size_t index = p.chunk ? p.chunk->index : chunk_.parsed->index;
+  try {
+    if (p.chunk) return begin_chunk(std::move(p.chunk));
+    for (const DecodedEvent& e : p.events) on_event(chunk_, e.type, e.record);
+    if (p.tail) end_chunk(std::move(*p.tail));
+  } catch (const ParseError& e) {
+    throw ParseError(e.position(), "chunk " + std::to_string(index + 1) + ": " + e.message());
+  }
+}
+
+void Reader::begin_chunk(std::shared_ptr<ParsedChunk> pc) {
+  const ChunkHeader& h = pc->header;
+  if (chunks_++ == 0) version_ = std::to_string(h.major) + "." + std::to_string(h.minor);
+  start_ns_ = std::min(start_ns_, h.start_ns);
+  end_ns_ = std::max(end_ns_, saturate(static_cast<__int128>(h.start_ns) + h.duration_ns));
+  // Relative times count from the start and end of the chunks read so far, as in the converter.
+  if (!opt_.time_from.empty()) from_ns_ = fg::parse_time_bound("--time-from", opt_.time_from, start_ns_, end_ns_);
+  if (!opt_.time_to.empty()) to_ns_ = fg::parse_time_bound("--time-to", opt_.time_to, start_ns_, end_ns_);
+  for (const auto& [id, cls] : pc->meta.classes()) {
+    if (cls.name.rfind("profiler.", 0) == 0) async_profiler_ = true;
+    if (cls.name == "jdk.ObjectAllocationSample" || cls.name == "jdk.GarbageCollection") jdk_ = true;
+  }
+  chunk_.parsed = std::move(pc);
+  chunk_.resolve.emplace(builder_, chunk_.parsed->pools, naming_, opt_.threads, earlier_stacks_);
+  allow_states(chunk_);
+}
+
+void Reader::end_chunk(ChunkTail&& tail) {
+  for (auto& [name, n] : tail.counts) type_counts_[name] += n;
+  for (auto& [key, text] : tail.info) info_.try_emplace(key, std::move(text));
   std::stable_sort(chunk_mallocs_.begin(), chunk_mallocs_.end(),
                    [](const MallocEvent& a, const MallocEvent& b) { return a.ticks < b.ticks; });
   for (const MallocEvent& m : chunk_mallocs_) {
@@ -279,24 +372,40 @@ void Reader::read_events(ChunkState& st, Cursor& chunk) {
     else leaks_.erase(m.address);
   }
   chunk_mallocs_.clear();
+  truncated_ += chunk_.resolve->truncated_traces();
+  chunk_.resolve.reset();
+  {  // the parsing side let go of the chunk before it handed over the tail
+    std::lock_guard lock(spare_mutex_);
+    spare_pools_ = std::move(chunk_.parsed->pools);
+  }
+  chunk_.states.reset();
+  chunk_.parsed.reset();
 }
 
-void Reader::read_info(ChunkState& st, const ClassDesc& cls, Cursor& rec) {
-  for (const FieldDesc& f : cls.fields) {
-    const bool wanted = f.name == "jvmName" || f.name == "jvmVersion" || f.name == "osVersion";
-    if (!wanted || f.array || f.constant_pool || f.encoding != Encoding::kString) {
-      skip_field(rec, st.meta, f);
-      continue;
+void Reader::allow_states(ChunkState& st) {
+  auto e = st.parsed->pools.enums.find("jdk.types.ThreadState");
+  const bool cpu = opt_.events == Events::kCpu, wall = opt_.events == Events::kWall;
+  if (states_.empty() && !cpu && !wall) return;
+  st.states.emplace();
+  if (e == st.parsed->pools.enums.end()) return;
+  for (const auto& [key, value] : e->second) {
+    const std::string* name = st.parsed->pools.text(value);
+    if (!name) continue;
+    if (*name == "STATE_DEFAULT") any_default_state_ = true;
+    if (!states_.empty()) {
+      for (const std::string& s : states_)
+        if (name->size() >= 6 && name->compare(6, s.size(), s) == 0) {
+          st.states->insert(key);
+          states_matched_.insert(s);
+        }
+    } else if ((*name == "STATE_DEFAULT") == cpu) {
+      st.states->insert(key);
     }
-    const StringValue v = rec.read_string();
-    const std::string* text = st.pools.text(v);
-    const std::string key = f.name == "osVersion" ? "os" : f.name == "jvmName" ? "jvm_name" : "jvm_version";
-    if (text && !info_.count(key)) info_[key] = *text;
   }
 }
 
 void Reader::on_event(ChunkState& st, EventType type, const EventRecord& e) {
-  const std::int64_t ns = st.header->to_ns(e.time);
+  const std::int64_t ns = st.parsed->header.to_ns(e.time);
   if (ns < from_ns_ || ns > to_ns_) return;
   if (is_sample(type) && st.states && (!e.has_state || !st.states->count(e.state))) return;
   if (opt_.events == Events::kNativeMem) {
@@ -327,7 +436,7 @@ void Reader::on_event(ChunkState& st, EventType type, const EventRecord& e) {
     // counts it: async-profiler records its sampling interval there, the JDK
     // the buffer the sampled object opened.
     const bool lock = opt_.events == Events::kLock || opt_.events == Events::kNativeLock;
-    values[1] = lock ? st.header->ticks_to_ns(e.duration) : e.tlab > 0 ? e.tlab : e.size;
+    values[1] = lock ? st.parsed->header.ticks_to_ns(e.duration) : e.tlab > 0 ? e.tlab : e.size;
   }
   builder_.add_sample(stack, std::span<const std::int64_t>(values, builder_.value_count()), labels);
 }
@@ -351,7 +460,7 @@ void Reader::finish_leaks() {
   }
 }
 
-void Reader::fill_metadata(std::size_t chunks) {
+void Reader::fill_metadata() {
   Metadata& m = builder_.metadata();
   m.source_format = "jfr";
   m.sources = {file_};
@@ -359,7 +468,7 @@ void Reader::fill_metadata(std::size_t chunks) {
   m.duration_ns = saturate(static_cast<__int128>(end_ns_) - start_ns_);
   auto& p = m.properties;
   p.emplace_back("jfr.version", version_);
-  p.emplace_back("jfr.chunks", std::to_string(chunks));
+  p.emplace_back("jfr.chunks", std::to_string(chunks_));
   p.emplace_back("jfr.producer", async_profiler_ && jdk_ ? "JDK Flight Recorder + async-profiler"
                                  : async_profiler_       ? "async-profiler"
                                                          : "JDK Flight Recorder");

@@ -352,3 +352,59 @@ TEST_CASE("jfr: a plain file is read in place (mapped), with the same result and
   CHECK(d.count("truncated chunk") == 1);
   CHECK(p.metadata().properties[1] == std::pair<std::string, std::string>{"jfr.chunks", "2"});
 }
+
+namespace {
+
+// What reading `bytes` gives: the collapsed stacks and the warnings, or the
+// error. A mapped input under 1 MiB is read on one thread; a stream (or a
+// larger file) is parsed on a second thread while this one resolves.
+std::string outcome(const std::string& bytes, bool one_thread, const JfrOptions& o = {}) {
+  std::vector<std::string> warnings;
+  fg::Diagnostics d(false, [&warnings](const std::string& m) { warnings.push_back(m); }, 100);
+  fg::formats::ReadOptions r;
+  r.jfr = o;
+  auto in = fg::formats::Input::from_bytes("t.jfr", bytes, fg::formats::kDefaultMaxInflated, one_thread);
+  std::string out;
+  try {
+    out = fg::test::collapsed(fg::formats::jfr::read(*in, r, d));
+  } catch (const std::exception& e) {
+    out = std::string("error: ") + e.what();
+  }
+  for (const std::string& w : warnings) out += "\nwarning: " + w;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("jfr: chunks parsed on a second thread give what one thread gives, errors at the same place") {
+  fg::test::jfr::SynthLayout l;
+  const std::string one = synthetic_jfr({}, &l);
+  std::string many;
+  for (int i = 0; i < 40; ++i) many += one;
+  REQUIRE(many.size() < (1u << 20));
+  const std::size_t n = one.size();
+
+  CHECK(outcome(many, true) ==
+        "Foo.bar_[0];Foo.baz_[i] 120\n\nwarning: t.jfr: 40 selected events have no stack trace and are left out");
+  CHECK(outcome(many, false) == outcome(many, true));
+  const std::string cut = many + one.substr(0, 100);
+  CHECK(outcome(cut, false).find("\nwarning: t.jfr: offset 0x" ) != std::string::npos);
+  CHECK(outcome(cut, false) == outcome(cut, true));
+
+  // Damage found while parsing chunk 30: the 29 chunks before it are added first, then the error.
+  std::string bad = many;
+  put_be64(bad, 29 * n + 24, 1ull << 40);
+  CHECK(outcome(bad, false).rfind("error: t.jfr: offset 0x", 0) == 0);
+  CHECK(outcome(bad, false).find(": chunk 30: metadata offset 1099511627776 lies outside") != std::string::npos);
+  CHECK(outcome(bad, false) == outcome(bad, true));
+  bad = many;
+  bad.replace(29 * n + l.first_event, 4, std::string("\x80\x80\x80\x00", 4));
+  CHECK(outcome(bad, false).find(": chunk 30: event size 0") != std::string::npos);
+  CHECK(outcome(bad, false) == outcome(bad, true));
+
+  // An error on the resolving side (a time bound it cannot read) stops the parsing side.
+  JfrOptions o;
+  o.time_from = "yesterday";
+  CHECK(outcome(many, false, o).rfind("error: --time-from", 0) == 0);
+  CHECK(outcome(many, false, o) == outcome(many, true, o));
+}
