@@ -8,14 +8,17 @@ fg reads gzip by its magic bytes) and the converter's options, whose output
 (`jfrconv OPTIONS -o collapsed`, ref/*.collapsed.gz) must equal fg's
 `--to collapsed` output line for line after sorting: the converter prints
 its lines in HashMap order, and fg merges equal lines, so both sides are
-compared as sorted lists. Known differences are listed in known_failures.tsv
+compared as sorted lists. The recording is also read inflated, as a plain
+(mapped) file, which must give the same output. Known differences are listed in known_failures.tsv
 with their reason: such a case passes while it still differs (printing the
 reason) and fails once it agrees, so that the list cannot go stale.
 """
 import gzip
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -55,6 +58,17 @@ def main():
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if p.returncode != 0:
         sys.exit('FAIL: %s exited %d: %s' % (' '.join(argv), p.returncode, p.stderr.decode()))
+    # The same recording as a plain file is read in place (mapped, a large
+    # chunk's pages dropped and released as it is read), not as a stream:
+    # the output must be the same bytes.
+    with tempfile.NamedTemporaryFile(suffix='.jfr') as plain:
+        with gzip.open(argv[-1], 'rb') as f:
+            shutil.copyfileobj(f, plain)
+        plain.flush()
+        mapped = subprocess.run(argv[:-1] + [plain.name], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if mapped.returncode != 0 or mapped.stdout != p.stdout:
+        sys.exit('FAIL: %s read as a plain file differs from the gzipped stream (exit %d)'
+                 % (case, mapped.returncode))
     ours = sorted(p.stdout.decode().splitlines())
     with gzip.open(os.path.join(HERE, 'ref', reference), 'rt') as f:
         theirs = sorted(f.read().splitlines())
