@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "fg/call_tree.h"
 #include "fg/error.h"
 #include "fg/granularity.h"
+#include "formats/handoff.h"
 
 namespace fg::formats::collapsed {
 
@@ -411,6 +413,12 @@ namespace {
 // apart (with a sibling "text.x" between them), so each child contributes two
 // items, merged by their exact leading bytes. Children with equal text merge
 // into one group, so equal lines are summed.
+//
+// The walk does not build the lines: it hands steps (cut the path back,
+// append a frame, maybe print it) to a second stage that keeps the path and
+// prints, on a second thread for a large tree. The two take about the same
+// time: the walk's is in the tree's nodes, the printer's in copying long
+// paths.
 class SortedWriter {
  public:
   SortedWriter(const Profile& p, const CallTree& tree, std::size_t col, std::optional<std::size_t> base,
@@ -427,26 +435,28 @@ class SortedWriter {
   }
 
   void run() {
-    Work root;
-    root.one = kRootStack;
-    root.own_line = true;   // first a sample on the empty stack, " count"
-    root.then_expand = true;  // then its children
-    work_.push_back(std::move(root));
-    while (!work_.empty()) {
-      Work w = std::move(work_.back());
-      work_.pop_back();
-      path_.resize(w.path_len);
-      if (w.nodes()[0] != kRootStack) {  // the root has no frame of its own
-        if (!w.first) path_.push_back(';');
-        path_ += w.text;
-      }
-      if (w.own_line) emit(w.nodes());
-      if (!w.own_line || w.then_expand) expand(w.nodes());
-    }
+    constexpr std::size_t kWorthAThread = 100'000;  // tree nodes
+    handoff<std::vector<Step>>(
+        p_.stack_count() >= kWorthAThread, 4,
+        [&](auto&& emit) {
+          walk([&](std::vector<Step>&& steps) { emit(std::move(steps)); });
+        },
+        [&](std::vector<Step>&& steps) { print(steps); });
     flush();
   }
 
  private:
+  // One step of the walk: the path cut back to `keep` bytes, then `text`
+  // appended (after a ';' with `separator`); with `line`, the path is
+  // printed with its values.
+  struct Step {
+    std::string_view text;
+    std::size_t keep = 0;
+    bool separator = false, line = false;
+    std::int64_t value = 0, base = 0;
+  };
+  static constexpr std::size_t kSteps = 8192;  // handed over at a time
+
   struct Work {
     StackId one = 0;             // the group's node, when it has one (most have)
     std::vector<StackId> many;   // its nodes, when it has several
@@ -460,7 +470,43 @@ class SortedWriter {
     }
   };
 
-  void emit(std::span<const StackId> nodes) {
+  template <typename Hand>
+  void walk(Hand&& hand) {
+    steps_.reserve(kSteps);
+    hand_ = [&] {
+      hand(std::move(steps_));
+      steps_ = {};
+      steps_.reserve(kSteps);
+    };
+    Work root;
+    root.one = kRootStack;
+    root.own_line = true;   // first a sample on the empty stack, " count"
+    root.then_expand = true;  // then its children
+    work_.push_back(std::move(root));
+    while (!work_.empty()) {
+      Work w = std::move(work_.back());
+      work_.pop_back();
+      Step s;
+      s.keep = len_ = w.path_len;
+      if (w.nodes()[0] != kRootStack) {  // the root has no frame of its own
+        s.separator = !w.first;
+        s.text = w.text;
+        len_ += s.separator + s.text.size();
+      }
+      if (w.own_line) line(w.nodes(), s);
+      step(s);
+      if (!w.own_line || w.then_expand) expand(w.nodes());
+    }
+    if (!steps_.empty()) hand_();
+  }
+
+  void step(const Step& s) {
+    steps_.push_back(s);
+    if (steps_.size() == kSteps) hand_();
+  }
+
+  // Makes `s` print its path when the nodes have a value of their own.
+  void line(std::span<const StackId> nodes, Step& s) const {
     std::int64_t v = 0, b = 0;
     bool any = false;  // a node with samples of its own: the others' self values are 0
     for (StackId n : nodes) any = any || has_sample_[n];
@@ -470,11 +516,24 @@ class SortedWriter {
       if (base_) b += tree_.self(n, *base_);
     }
     if (v == 0 && (!base_ || b == 0)) return;
-    buf_ += path_;
-    if (base_) buf_ += ' ' + std::to_string(b);
-    buf_ += ' ' + std::to_string(v);
-    buf_ += '\n';
-    if (buf_.size() > (1 << 17)) flush();
+    s.line = true;
+    s.value = v;
+    s.base = b;
+  }
+
+  // The second stage: keeps the path and prints its lines.
+  void print(const std::vector<Step>& steps) {
+    for (const Step& s : steps) {
+      path_.resize(s.keep);
+      if (s.separator) path_.push_back(';');
+      path_ += s.text;
+      if (!s.line) continue;
+      buf_ += path_;
+      if (base_) buf_ += ' ' + std::to_string(s.base);
+      buf_ += ' ' + std::to_string(s.value);
+      buf_ += '\n';
+      if (buf_.size() > (1 << 17)) flush();
+    }
   }
 
   // An item of a group of children with the same text: its own line (key
@@ -511,10 +570,14 @@ class SortedWriter {
       chain = nodes[0];
       for (ChildList kids = tree_.children(chain); kids.size() == 1; kids = tree_.children(chain)) {
         chain = kids[0];
-        if (!at_root) path_.push_back(';');
-        path_ += text_of(tree_.frame(chain));
+        Step s;
+        s.keep = len_;
+        s.separator = !at_root;
+        s.text = text_of(tree_.frame(chain));
+        len_ += s.separator + s.text.size();
         at_root = false;
-        emit(std::span<const StackId>(&chain, 1));
+        line(std::span<const StackId>(&chain, 1), s);
+        step(s);
       }
       nodes = std::span<const StackId>(&chain, 1);
     }
@@ -533,7 +596,6 @@ class SortedWriter {
       i = j;
     }
     std::sort(items_.begin(), items_.end(), [this](const Item& a, const Item& b) { return key_before(a, b); });
-    const std::size_t len = path_.size();
     for (std::size_t i = items_.size(); i-- > 0;) {
       const Item& it = items_[i];
       Work w;
@@ -543,7 +605,7 @@ class SortedWriter {
         for (std::size_t k = it.begin; k < it.end; ++k) w.many.push_back(kids_[k].second);
       }
       w.text = kids_[it.begin].first;
-      w.path_len = len;
+      w.path_len = len_;
       w.first = at_root;
       w.own_line = it.own_line;
       work_.push_back(std::move(w));
@@ -555,7 +617,9 @@ class SortedWriter {
     buf_.clear();
   }
 
-  // A frame's folded text, made once per frame.
+  // A frame's folded text, made once per frame. The strings never move
+  // (texts_ is never resized), so the printer reads them while the walk
+  // makes others.
   const std::string& text_of(FrameId f) {
     if (!made_[f]) {
       append_frame(texts_[f], p_, f);
@@ -569,13 +633,18 @@ class SortedWriter {
   std::size_t col_;
   std::optional<std::size_t> base_;
   std::ostream& out_;
+  // The walk's.
   std::vector<Work> work_;
   std::vector<std::pair<std::string_view, StackId>> kids_;  // expand()'s, kept for their room
   std::vector<Item> items_;
-  std::string path_, buf_;
+  std::size_t len_ = 0;  // of the path where the walk is
+  std::vector<Step> steps_;
+  std::function<void()> hand_;  // hands steps_ to the printer
   std::vector<std::string> texts_;
   std::vector<bool> made_;
   std::vector<bool> has_sample_;  // by stack: a sample ends there
+  // The printer's.
+  std::string path_, buf_;
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "fg/builder.h"
 #include "fg/call_tree.h"
@@ -201,4 +202,32 @@ TEST_CASE("collapsed: empty frame names sort and draw") {
   CallTree t(p);
   CHECK(t.total(kRootStack, 0) == 6);
   CHECK(t.children(kRootStack).size() == 1);  // the empty name
+}
+
+TEST_CASE("collapsed: a tree large enough to print on a second thread gives every line, summed and sorted") {
+  // Names that are prefixes of each other and differ at ' ' and ';' order.
+  const std::vector<std::string> names = {"a", "ab", "a.x", "a b", "b", "main", "main.run", "x", "x;", "zz"};
+  std::uint64_t seed = 7;
+  auto next = [&seed] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::size_t>(seed >> 33);
+  };
+  std::map<std::string, std::int64_t> want;
+  std::string text;
+  for (int i = 0; i < 50000; ++i) {
+    std::string path;
+    for (std::size_t d = 0, depth = 1 + next() % 12; d < depth; ++d) {
+      const std::string& n = names[next() % names.size()];
+      if (n == "x;") continue;  // ';' splits it: no frame of its own
+      path += (path.empty() ? "" : ";") + n;
+    }
+    const std::int64_t count = 1 + static_cast<std::int64_t>(next() % 5);
+    text += path + " " + std::to_string(count) + "\n";
+    want[path] += count;
+  }
+  Profile p = test::folded(text);
+  REQUIRE(p.stack_count() >= 100000);
+  std::string expected;
+  for (const auto& [path, count] : want) expected += path + " " + std::to_string(count) + "\n";
+  CHECK(test::collapsed(p) == expected);
 }
