@@ -32,7 +32,11 @@ ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const 
 
 StackId ChunkResolver::stack(std::uint64_t trace, std::uint64_t thread) {
   if (!threads_) thread = 0;
-  if (const StackId known = stacks_.find(trace, thread); known != U64Map::kMissing) return known;
+  if (last_stack_.is(trace, thread)) return last_stack_.id;
+  if (const StackId known = stacks_.find(trace, thread); known != U64Map::kMissing) {
+    last_stack_ = {trace, thread, known};
+    return known;
+  }
   StackId s = kNoStack;
   if (const StackTraceRef* t = pools_.stack_traces.find(trace); trace != 0 && t) {
     StackId base = kRootStack;
@@ -54,6 +58,7 @@ StackId ChunkResolver::stack(std::uint64_t trace, std::uint64_t thread) {
     }
   }
   stacks_.insert(trace, thread, s);
+  last_stack_ = {trace, thread, s};
   return s;
 }
 
@@ -120,7 +125,11 @@ const std::string* ChunkResolver::thread_name(std::uint64_t thread) const {
 
 LabelSetId ChunkResolver::labels(std::uint64_t thread, bool with_state, std::uint64_t state) {
   const std::uint64_t state_key = with_state ? state + 1 : 0;
-  if (const LabelSetId known = labels_.find(thread, state_key); known != U64Map::kMissing) return known;
+  if (last_labels_.is(thread, state_key)) return last_labels_.id;
+  if (const LabelSetId known = labels_.find(thread, state_key); known != U64Map::kMissing) {
+    last_labels_ = {thread, state_key, known};
+    return known;
+  }
   std::vector<Label> labels(2);
   const std::string* name = thread_name(thread);
   labels[0].key = builder_.intern("thread");
@@ -137,6 +146,7 @@ LabelSetId ChunkResolver::labels(std::uint64_t thread, bool with_state, std::uin
   }
   const LabelSetId id = builder_.labels(std::move(labels));
   labels_.insert(thread, state_key, id);
+  last_labels_ = {thread, state_key, id};
   return id;
 }
 

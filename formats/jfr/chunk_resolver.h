@@ -128,6 +128,13 @@ class ChunkResolver {
   PairIds<3> method_frames_;
   std::unordered_map<FrameKey, FrameId, FrameKeyHash> frames_;
   PairIds<24> stacks_;        // by (trace, thread with threads, else 0)
+  // The last lookups: events of one thread come in runs.
+  struct Last {
+    std::uint64_t first = 0, second = 0;
+    std::uint32_t id = U64Map::kMissing;  // kMissing: none yet
+    bool is(std::uint64_t a, std::uint64_t b) const { return id != U64Map::kMissing && a == first && b == second; }
+  };
+  Last last_stack_, last_labels_;
   PairIds<16> labels_;        // by (thread, state + 1, or 0 without a state)
   PairIds<1> class_frames_;   // by (class, outside a TLAB)
 };

@@ -12,7 +12,7 @@ struct TypeInfo {
   std::string_view group;
 };
 
-constexpr std::array<TypeInfo, 13> kTypes = {{
+constexpr std::array<TypeInfo, kEventTypes> kTypes = {{
     {EventType::kExecutionSample, "jdk.ExecutionSample", "cpu/wall"},
     {EventType::kNativeMethodSample, "jdk.NativeMethodSample", "cpu/wall"},
     {EventType::kWallClockSample, "profiler.WallClockSample", "cpu/wall"},

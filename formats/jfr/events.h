@@ -40,6 +40,7 @@ enum class EventType : std::uint8_t {
   kThreadPark,
   kNativeLock,
 };
+inline constexpr std::size_t kEventTypes = 13;
 
 /// The JFR type name of an event type ("jdk.ExecutionSample").
 std::string_view event_type_name(EventType t);

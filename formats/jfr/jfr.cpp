@@ -1,6 +1,7 @@
 #include "formats/jfr/jfr.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -191,7 +192,8 @@ class Reader {
   std::unordered_set<std::string> states_matched_;
   bool any_default_state_ = false;
   std::map<std::string, std::uint64_t> type_counts_;  // every event type of the file
-  std::map<EventType, Selected> selected_;
+  std::array<Selected, kEventTypes> selected_{};  // by EventType
+  bool any_selected_ = false;
   ChunkResolver::EarlierStacks earlier_stacks_;
   std::uint64_t no_stack_ = 0;
   std::uint64_t truncated_ = 0;  // stack traces cut by the recorder, among those used
@@ -412,7 +414,8 @@ void Reader::on_event(ChunkState& st, EventType type, const EventRecord& e) {
     leak_lo_ = std::min(leak_lo_, ns);
     leak_hi_ = std::max(leak_hi_, ns);
   }
-  Selected& sel = selected_[type];
+  Selected& sel = selected_[static_cast<std::size_t>(type)];
+  any_selected_ = true;
   ++sel.events;
   sel.samples += static_cast<std::uint64_t>(std::max<std::int64_t>(e.samples, 0));
   StackId stack = st.resolve->stack(e.stack, e.thread);
@@ -493,14 +496,17 @@ void Reader::report() {
   if (opt_.events == Events::kCpu && !any_default_state_)
     note_(file_ + ": no samples in async-profiler's cpu state (STATE_DEFAULT): JDK recordings have none; "
                   "read them without --cpu");
-  else if (opt_.events == Events::kDefault || selected_.empty())
+  else if (opt_.events == Events::kDefault || !any_selected_)
     note_(file_ + ": " + what_was_read() + other_events());
 }
 
 // "samples counted from jdk.ExecutionSample (731), ..." or "no ... events".
 std::string Reader::what_was_read() const {
   std::string counted;
-  for (const auto& [type, sel] : selected_) {
+  for (std::size_t t = 0; t < kEventTypes; ++t) {
+    const Selected& sel = selected_[t];
+    if (sel.events == 0) continue;
+    const EventType type = static_cast<EventType>(t);
     if (!counted.empty()) counted += ", ";
     counted += std::string(event_type_name(type)) + " (" + std::to_string(sel.samples) + ")";
   }
@@ -522,7 +528,7 @@ std::string Reader::other_events() const {
     o += (o.empty() ? "" : ", ") + std::string(event_type_name(type)) + " " + std::to_string(n->second);
   }
   if (others.empty()) return "";
-  std::string msg = selected_.empty() ? "; the file holds" : "; the file also holds";
+  std::string msg = any_selected_ ? "; the file also holds" : "; the file holds";
   for (const auto& [option, types] : others) msg += " " + option + " (" + types + ")";
   return msg;
 }
