@@ -22,11 +22,11 @@ std::size_t ChunkResolver::FrameKeyHash::operator()(const FrameKey& k) const {
   return static_cast<std::size_t>(h ^ (h >> 29));
 }
 
-ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const NamingOptions& naming, bool threads,
-                             EarlierStacks& earlier)
-    : builder_(builder), pools_(pools), naming_(naming), threads_(threads), earlier_(earlier),
+ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const NamingOptions& naming, bool threads)
+    : builder_(builder), pools_(pools), naming_(naming), threads_(threads),
       kernel_known_(pools.enum_has("jdk.types.FrameType", "Kernel")),
-      frames_by_index_(pools.frames.size(), U64Map::kMissing) {
+      frames_by_index_(pools.frames.size(), U64Map::kMissing),
+      node_stacks_(threads ? 0 : pools.trace_nodes.size(), U64Map::kMissing) {
   stacks_.reserve(pools.stack_traces.size());  // about one key a trace (without --threads)
 }
 
@@ -42,37 +42,25 @@ StackId ChunkResolver::stack(std::uint64_t trace, std::uint64_t thread) {
     StackId base = kRootStack;
     if (t->truncated) ++truncated_;
     if (threads_) base = builder_.stack(base, builder_.frame(thread_frame_name(thread_name(thread), thread)));
-    // The trace's frames were decoded long ago (a pool is read whole before
-    // any event): ask for all their cache lines at once, not one miss at a time.
-    const std::uint32_t* frames = pools_.trace_frames.data() + t->first;
-    const std::size_t count = t->count;
-    const char* end = reinterpret_cast<const char*>(frames + count);
-    for (const char* p = reinterpret_cast<const char*>(frames); p < end; p += 64) __builtin_prefetch(p);
-    const StackId before = earlier_.find(trace, thread);
-    if (before != U64Map::kMissing && is_stack_of(before, frames, count, base)) {
-      s = before;
-    } else {
-      s = base;
-      for (std::size_t i = count; i-- > 0;) s = builder_.stack(s, frame_of(frames[i]));
-      earlier_.assign(trace, thread, s);
-    }
+    s = stack_of_node(t->node, base);
   }
   stacks_.insert(trace, thread, s);
   last_stack_ = {trace, thread, s};
   return s;
 }
 
-// Whether stack `s` is `base` followed by the frames of a trace: walks up
-// from the leaf, as the pool lists them.
-bool ChunkResolver::is_stack_of(StackId s, const std::uint32_t* leaf_first, std::size_t count, StackId base) {
-  const Profile& p = builder_.peek();
-  for (std::size_t i = 0; i < count; ++i) {
-    if (s == kRootStack || s >= p.stack_count()) return false;
-    const StackNode& node = p.stack(s);
-    if (node.frame != frame_of(leaf_first[i])) return false;
-    s = node.parent;
+StackId ChunkResolver::stack_of_node(std::uint32_t node, StackId base) {
+  const bool keep = !threads_;  // then base is the root, and the stacks are the nodes'
+  // Up to the root, or to a node already made.
+  path_.clear();
+  for (; node != 0 && (!keep || node_stacks_[node] == U64Map::kMissing); node = pools_.trace_nodes[node].parent)
+    path_.push_back(node);
+  StackId s = node == 0 ? base : node_stacks_[node];
+  for (std::size_t i = path_.size(); i-- > 0;) {
+    s = builder_.stack(s, frame_of(pools_.trace_nodes[path_[i]].frame));
+    if (keep) node_stacks_[path_[i]] = s;
   }
-  return s == base;
+  return s;
 }
 
 FrameId ChunkResolver::frame_of_slow(std::uint32_t i) {

@@ -67,16 +67,9 @@ class ChunkResolver {
   /// What stack() returns for a trace key the pools do not hold.
   static constexpr StackId kNoStack = U64Map::kMissing - 1;
 
-  /// The stack each (trace, thread) key last resolved to, over the chunks
-  /// read so far: recorders keep a trace's key from chunk to chunk, so a
-  /// later chunk's trace is usually the stack it was before, which
-  /// ChunkResolver checks frame by frame instead of looking each up again.
-  using EarlierStacks = PairIds<24>;
-
-  /// `builder`, `pools`, `naming` and `earlier` must outlive the resolver.
-  /// With `threads`, each stack starts at a `[name tid=N]` frame.
-  ChunkResolver(ProfileBuilder& builder, const Pools& pools, const NamingOptions& naming, bool threads,
-                EarlierStacks& earlier);
+  /// `builder`, `pools` and `naming` must outlive the resolver. With
+  /// `threads`, each stack starts at a `[name tid=N]` frame.
+  ChunkResolver(ProfileBuilder& builder, const Pools& pools, const NamingOptions& naming, bool threads);
 
   /// The stack of trace `trace` (root first, as the pool lists it leaf
   /// first), below the frame of `thread` with threads; kNoStack when the
@@ -102,7 +95,9 @@ class ChunkResolver {
   }
   FrameId frame_of_slow(std::uint32_t i);
   FrameId make_frame(const FrameRef& f);
-  bool is_stack_of(StackId s, const std::uint32_t* leaf_first, std::size_t count, StackId base);
+  // The stack of a node of the pools' tree of traces below `base`; each
+  // node's stack is made once (and kept) when `base` is the root.
+  StackId stack_of_node(std::uint32_t node, StackId base);
 
   struct FrameKey {
     std::uint64_t method, type;
@@ -117,7 +112,6 @@ class ChunkResolver {
   const Pools& pools_;
   const NamingOptions& naming_;
   bool threads_;
-  EarlierStacks& earlier_;  // stacks by (trace, thread) over every chunk so far
   bool kernel_known_;  // FrameType has Kernel: then Native means C code (async-profiler)
   std::uint64_t truncated_ = 0;
   // Frames by their index in the pools, made on first use; the pools keep
@@ -128,6 +122,8 @@ class ChunkResolver {
   PairIds<3> method_frames_;
   std::unordered_map<FrameKey, FrameId, FrameKeyHash> frames_;
   PairIds<24> stacks_;        // by (trace, thread with threads, else 0)
+  std::vector<StackId> node_stacks_;  // by trace node, below the root; kMissing until made
+  std::vector<std::uint32_t> path_;   // stack_of_node()'s nodes still to make
   // The last lookups: events of one thread come in runs.
   struct Last {
     std::uint64_t first = 0, second = 0;

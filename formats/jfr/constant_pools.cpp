@@ -27,8 +27,9 @@ bool is_string_field(const FieldDesc& f) {
 
 class PoolReader {
  public:
-  PoolReader(Cursor& c, const ChunkMetadata& meta, Pools& pools, bool keep_lines)
-      : c_(c), meta_(meta), pools_(pools), keep_lines_(keep_lines) {}
+  PoolReader(Cursor& c, const ChunkMetadata& meta, Pools& pools, bool keep_lines,
+             const std::function<void(std::uint64_t, std::uint64_t)>& done)
+      : c_(c), meta_(meta), pools_(pools), keep_lines_(keep_lines), done_(done), done_at_(c.offset()) {}
 
   void read(const ClassDesc& cls, std::uint64_t count) {
     if (cls.name == "java.lang.Thread") return threads(cls, count);
@@ -99,7 +100,6 @@ class PoolReader {
     for (; count > 0; --count) {
       const std::uint64_t key = static_cast<std::uint64_t>(c_.read_long());
       StackTraceRef t;
-      t.first = pools_.trace_frames.size();
       for (std::size_t i = 0; i < cls.fields.size(); ++i) {
         const FieldDesc& f = cls.fields[i];
         const ClassDesc& type = *f.desc;
@@ -107,7 +107,7 @@ class PoolReader {
           case 0: t.truncated = read_integer(c_, meta_, f) != 0; break;
           case 1:
             if (f.array && !f.constant_pool && type.encoding == Encoding::kStruct) {
-              t.count = frames(type);
+              t.node = frames(type);
               break;
             }
             [[fallthrough]];
@@ -115,6 +115,10 @@ class PoolReader {
         }
       }
       pools_.stack_traces.set(key, t);
+      if (done_ && c_.offset() - done_at_ >= (8 << 20)) {
+        done_(done_at_, c_.offset());
+        done_at_ = c_.offset();
+      }
     }
   }
 
@@ -129,10 +133,12 @@ class PoolReader {
            f[1].encoding == Encoding::kInt && f[2].encoding == Encoding::kInt;
   }
 
+  // Reads a trace's frames (leaf first); returns the node of its leaf in
+  // the tree of traces.
   std::uint32_t frames(const ClassDesc& frame) {
     const Slots s(frame, {"method", "lineNumber", "bytecodeIndex", "type"});
     const std::uint64_t n = c_.read_count("stack frame", std::max<std::uint32_t>(1, frame.min_bytes));
-    if (n > UINT32_MAX) c_.fail("stack trace of " + std::to_string(n) + " frames");
+    leaf_first_.clear();
     if (usual_layout(frame, s)) {  // the common case, without a dispatch per field
       for (std::uint64_t k = 0; k < n; ++k) {
         FrameRef r;
@@ -140,25 +146,42 @@ class PoolReader {
         r.line = c_.read_int();
         r.bci = c_.read_int();
         r.type = static_cast<std::uint64_t>(c_.read_long());
-        pools_.trace_frames.push_back(index_of(r));
+        leaf_first_.push_back(index_of(r));
       }
-      return static_cast<std::uint32_t>(n);
-    }
-    for (std::uint64_t k = 0; k < n; ++k) {
-      FrameRef r;
-      for (std::size_t i = 0; i < frame.fields.size(); ++i) {
-        const FieldDesc& f = frame.fields[i];
-        switch (s.wanted(i)) {
-          case 0: r.method = static_cast<std::uint64_t>(read_integer(c_, meta_, f)); break;
-          case 1: r.line = static_cast<std::int32_t>(read_integer(c_, meta_, f)); break;
-          case 2: r.bci = static_cast<std::int32_t>(read_integer(c_, meta_, f)); break;
-          case 3: r.type = static_cast<std::uint64_t>(read_integer(c_, meta_, f)); break;
-          default: skip_field(c_, meta_, f);
+    } else {
+      for (std::uint64_t k = 0; k < n; ++k) {
+        FrameRef r;
+        for (std::size_t i = 0; i < frame.fields.size(); ++i) {
+          const FieldDesc& f = frame.fields[i];
+          switch (s.wanted(i)) {
+            case 0: r.method = static_cast<std::uint64_t>(read_integer(c_, meta_, f)); break;
+            case 1: r.line = static_cast<std::int32_t>(read_integer(c_, meta_, f)); break;
+            case 2: r.bci = static_cast<std::int32_t>(read_integer(c_, meta_, f)); break;
+            case 3: r.type = static_cast<std::uint64_t>(read_integer(c_, meta_, f)); break;
+            default: skip_field(c_, meta_, f);
+          }
         }
+        leaf_first_.push_back(index_of(r));
       }
-      pools_.trace_frames.push_back(index_of(r));
     }
-    return static_cast<std::uint32_t>(n);
+    // Into the tree from the root. A node just made has no children yet, so
+    // the rest of the trace is new too: no lookups for it.
+    std::uint32_t node = 0;
+    bool fresh = false;
+    for (std::size_t k = leaf_first_.size(); k-- > 0;) {
+      const std::uint32_t frame_index = leaf_first_[k];
+      const auto next = static_cast<std::uint32_t>(pools_.trace_nodes.size());
+      if (next == U64Map::kMissing) c_.fail("more than 2^32 - 1 stack trace nodes in one chunk");
+      const std::uint64_t key = std::uint64_t{node} << 32 | frame_index;
+      const std::uint32_t child = fresh ? next : pools_.trace_node_index.insert(key, next);
+      if (child == next) {
+        if (fresh) pools_.trace_node_index.insert(key, next);
+        pools_.trace_nodes.push_back({node, frame_index});
+        fresh = true;
+      }
+      node = child;
+    }
+    return node;
   }
 
   // The index of a frame in pools_.frames, added there when new.
@@ -191,14 +214,18 @@ class PoolReader {
   const ChunkMetadata& meta_;
   Pools& pools_;
   bool keep_lines_;
+  const std::function<void(std::uint64_t, std::uint64_t)>& done_;
+  std::uint64_t done_at_;  // the file offset up to which done_ was told
+  std::vector<std::uint32_t> leaf_first_;  // frames() reads a trace's frames here
 };
 
-void read_checkpoint(Cursor& rec, const ChunkMetadata& meta, Pools& pools, bool keep_lines, std::int64_t& delta) {
+void read_checkpoint(Cursor& rec, const ChunkMetadata& meta, Pools& pools, bool keep_lines,
+                     const std::function<void(std::uint64_t, std::uint64_t)>& done, std::int64_t& delta) {
   rec.read_long();  // start time
   rec.read_long();  // duration
   delta = rec.read_long();
   rec.u8();         // type mask
-  PoolReader reader(rec, meta, pools, keep_lines);
+  PoolReader reader(rec, meta, pools, keep_lines, done);
   for (std::uint64_t n = rec.read_count("constant pool", 2); n > 0; --n) {
     const std::uint64_t at = rec.offset();
     const std::uint64_t type = static_cast<std::uint64_t>(rec.read_long());
@@ -248,7 +275,8 @@ void Pools::clear() {
   checkpoints = 0;
   stack_traces.clear();
   frames.clear();
-  trace_frames.clear();
+  trace_nodes.resize(1);
+  trace_node_index.clear();
   frame_index.packed.clear();
   frame_index.other.clear();
 }
@@ -267,7 +295,8 @@ void StackTracePool::set(std::uint64_t key, const StackTraceRef& t) {
 }
 
 void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const ChunkMetadata& meta,
-                         Pools& pools, bool keep_lines) {
+                         Pools& pools, bool keep_lines,
+                         const std::function<void(std::uint64_t, std::uint64_t)>& done) {
   std::uint64_t offset = last_offset;
   for (;;) {
     if (offset < kChunkHeaderSize || offset >= chunk.size())
@@ -283,7 +312,7 @@ void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const C
     if (const std::int64_t type = rec.read_long(); type != 1)
       rec.fail_at(at, "expected a checkpoint event (type 1), found type " + std::to_string(type));
     std::int64_t delta = 0;
-    read_checkpoint(rec, meta, pools, keep_lines, delta);
+    read_checkpoint(rec, meta, pools, keep_lines, done, delta);
     ++pools.checkpoints;
     if (delta == 0) return;
     const std::uint64_t back = 0 - static_cast<std::uint64_t>(delta);

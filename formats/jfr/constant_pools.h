@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -53,11 +54,17 @@ struct FrameRef {
   std::uint64_t type = 0;    ///< key into the FrameType pool
 };
 
-/// A stack trace: its frames are Pools::trace_frames [first, first +
-/// count), leaf first.
+/// A node of the tree of a chunk's stack traces (Pools::trace_nodes): a
+/// frame below its caller's node. Node 0 is the root, above every frame.
+struct TraceNode {
+  std::uint32_t parent = 0;
+  std::uint32_t frame = 0;  ///< index into Pools::frames
+};
+
+/// A stack trace: the node of its leaf frame (0 for no frames); its frames
+/// are that node's and its ancestors'.
 struct StackTraceRef {
-  std::size_t first = 0;
-  std::uint32_t count = 0;
+  std::uint32_t node = 0;
   bool truncated = false;
 };
 
@@ -95,9 +102,12 @@ struct Pools {
   /// to keep lines, line and bci are 0 here, so a method's frames of one
   /// type are one entry.
   std::vector<FrameRef> frames;
-  /// The frames of every stack trace, as indices into `frames`: 4 bytes a
-  /// frame, where a chunk of a million traces holds tens of millions.
-  std::vector<std::uint32_t> trace_frames;
+  /// The stack traces as a tree from the root: traces share their callers,
+  /// so a chunk of half a million traces and tens of millions of frames has
+  /// about a million nodes.
+  std::vector<TraceNode> trace_nodes{TraceNode{}};
+  /// The index of trace_nodes while they are read: parent << 32 | frame.
+  U64Map trace_node_index;
   /// Enumerations (simple types with one string field), by type name:
   /// "jdk.types.FrameType", "jdk.types.ThreadState", ...
   std::unordered_map<std::string, std::unordered_map<std::uint64_t, StringValue>> enums;
@@ -130,8 +140,11 @@ struct Pools {
 /// `last_offset` (relative to the chunk) and following the deltas. `chunk`
 /// covers the whole chunk. A delta that does not move backwards, or points
 /// outside the chunk, is a ParseError (never an endless walk). With
-/// `keep_lines`, frames keep their line and bci (else both are 0).
+/// `keep_lines`, frames keep their line and bci (else both are 0). `done`,
+/// when given, is told of stretches of the file [begin, end) read and not
+/// needed again, as a large pool is read (so that their pages can go).
 void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const ChunkMetadata& meta,
-                         Pools& pools, bool keep_lines);
+                         Pools& pools, bool keep_lines,
+                         const std::function<void(std::uint64_t, std::uint64_t)>& done = {});
 
 }  // namespace fg::formats::jfr

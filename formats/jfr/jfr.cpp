@@ -194,7 +194,6 @@ class Reader {
   std::map<std::string, std::uint64_t> type_counts_;  // every event type of the file
   std::array<Selected, kEventTypes> selected_{};  // by EventType
   bool any_selected_ = false;
-  ChunkResolver::EarlierStacks earlier_stacks_;
   std::uint64_t no_stack_ = 0;
   std::uint64_t truncated_ = 0;  // stack traces cut by the recorder, among those used
   std::unordered_map<std::uint64_t, PendingMalloc> leaks_;
@@ -219,7 +218,6 @@ Profile Reader::run() {
   handoff<Parsed>(
       threaded, kAhead, [&](auto&& emit) { parse(chunks, emit); }, [&](Parsed&& p) { take(std::move(p)); });
   spare_pools_.reset();
-  earlier_stacks_ = {};
   finish_leaks();
   for (const std::string& s : states_)
     if (!states_matched_.count(s)) throw UsageError("--state " + s + ": the recording has no such thread state");
@@ -257,7 +255,8 @@ void Reader::parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index,
     meta.seek(0);
     Cursor meta_record = meta.sub(meta_size, "metadata event");
     pc->meta = read_metadata(meta_record);
-    read_constant_pools(chunk, h.checkpoint_offset, pc->meta, pc->pools, naming_.lines || naming_.bci);
+    read_constant_pools(chunk, h.checkpoint_offset, pc->meta, pc->pools, naming_.lines || naming_.bci,
+                        [&chunks](std::uint64_t begin, std::uint64_t end) { chunks.drop(begin, end); });
     // The pools are in memory of their own now; in a recording with a
     // million stack traces their bytes are most of the chunk. The events
     // still to read come back from the file as they are reached.
@@ -360,7 +359,7 @@ void Reader::begin_chunk(std::shared_ptr<ParsedChunk> pc) {
     if (cls.name == "jdk.ObjectAllocationSample" || cls.name == "jdk.GarbageCollection") jdk_ = true;
   }
   chunk_.parsed = std::move(pc);
-  chunk_.resolve.emplace(builder_, chunk_.parsed->pools, naming_, opt_.threads, earlier_stacks_);
+  chunk_.resolve.emplace(builder_, chunk_.parsed->pools, naming_, opt_.threads);
   allow_states(chunk_);
 }
 

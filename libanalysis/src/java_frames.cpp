@@ -2,10 +2,10 @@
 
 #include <map>
 #include <tuple>
-#include <unordered_map>
 
 #include "fg/builder.h"
 #include "fg/import.h"
+#include "fg/string_pool.h"
 
 namespace fg {
 
@@ -49,16 +49,17 @@ Profile merge_compilation_kinds(const Profile& p, std::size_t column) {
   std::vector<std::uint32_t> node(p.stack_count(), 0);
   std::vector<FrameId> node_frame(1, 0);  // a representative original frame
   std::vector<std::uint32_t> node_parent(1, 0);
-  std::unordered_map<std::uint64_t, std::uint32_t> index;
+  U64Map index;  // (parent node, frame group) -> node
+  index.reserve(p.stack_count());
   for (StackId s = 1; s < p.stack_count(); ++s) {
     const std::uint32_t parent = node[p.stack(s).parent];
     const std::uint64_t key = std::uint64_t{parent} << 32 | group[p.stack(s).frame];
-    auto [it, fresh] = index.emplace(key, static_cast<std::uint32_t>(node_frame.size()));
-    if (fresh) {
+    const auto next = static_cast<std::uint32_t>(node_frame.size());
+    node[s] = index.insert(key, next);
+    if (node[s] == next) {
       node_frame.push_back(p.stack(s).frame);
       node_parent.push_back(parent);
     }
-    node[s] = it->second;
   }
   // Weight through each stack (parents have smaller ids: one reverse pass).
   std::vector<std::int64_t> through(p.stack_count(), 0);
