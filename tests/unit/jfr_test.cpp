@@ -122,7 +122,7 @@ TEST_CASE("jfr: samples as the converter folds them, with metadata from two chec
   CHECK(dump.str().find("thread=\"GC Thread#0\" thread_id=2") != std::string::npos);
 }
 
-TEST_CASE("jfr: a trace key seen in an earlier chunk is checked frame by frame, not trusted") {
+TEST_CASE("jfr: a trace key that an earlier chunk used means what its own chunk says") {
   // The second chunk keeps the first one's trace and method keys, but its
   // method pool names them the other way round: its stacks must read as
   // that chunk alone reads, not as the stack the key had before.
