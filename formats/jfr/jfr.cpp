@@ -183,8 +183,8 @@ class Reader {
   NamingOptions naming_;
   std::mutex spare_mutex_;
   std::optional<Pools> spare_pools_;  // a finished chunk's, for their room
-  ChunkState chunk_;                    // the chunk being resolved
-  std::size_t chunks_ = 0;              // begun
+  ChunkState chunk_;                  // the chunk being resolved
+  std::size_t chunks_ = 0;            // begun
   std::int64_t from_ns_ = INT64_MIN, to_ns_ = INT64_MAX;
   std::int64_t start_ns_ = INT64_MAX, end_ns_ = INT64_MIN;  // of the chunks read so far
   std::string version_;  // of the first chunk
