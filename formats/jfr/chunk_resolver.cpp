@@ -26,26 +26,25 @@ ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const 
     : builder_(builder), pools_(pools), naming_(naming), threads_(threads),
       kernel_known_(pools.enum_has("jdk.types.FrameType", "Kernel")),
       frames_by_index_(pools.frames.size(), U64Map::kMissing),
-      node_stacks_(threads ? 0 : pools.trace_nodes.size(), U64Map::kMissing) {
-  stacks_.reserve(pools.stack_traces.size());  // about one key a trace (without --threads)
-}
+      trace_stacks_(threads ? 0 : pools.stack_traces.size(), U64Map::kMissing),
+      node_stacks_(threads ? 0 : pools.trace_nodes.size(), U64Map::kMissing) {}
 
-StackId ChunkResolver::stack(std::uint64_t trace, std::uint64_t thread) {
-  if (!threads_) thread = 0;
-  if (last_stack_.is(trace, thread)) return last_stack_.id;
-  if (const StackId known = stacks_.find(trace, thread); known != U64Map::kMissing) {
-    last_stack_ = {trace, thread, known};
-    return known;
+StackId ChunkResolver::stack(std::uint32_t position, std::uint64_t thread) {
+  if (position == U64Map::kMissing) return kNoStack;
+  const StackTraceRef& t = pools_.stack_traces.at(position);
+  if (!threads_) {
+    StackId& s = trace_stacks_[position];
+    if (s == U64Map::kMissing) {
+      if (t.truncated) ++truncated_;
+      s = stack_of_node(t.node, kRootStack);
+    }
+    return s;
   }
-  StackId s = kNoStack;
-  if (const StackTraceRef* t = pools_.stack_traces.find(trace); trace != 0 && t) {
-    StackId base = kRootStack;
-    if (t->truncated) ++truncated_;
-    if (threads_) base = builder_.stack(base, builder_.frame(thread_frame_name(thread_name(thread), thread)));
-    s = stack_of_node(t->node, base);
-  }
-  stacks_.insert(trace, thread, s);
-  last_stack_ = {trace, thread, s};
+  if (const StackId known = stacks_.find(position, thread); known != U64Map::kMissing) return known;
+  if (t.truncated) ++truncated_;
+  const StackId base = builder_.stack(kRootStack, builder_.frame(thread_frame_name(thread_name(thread), thread)));
+  const StackId s = stack_of_node(t.node, base);
+  stacks_.insert(position, thread, s);
   return s;
 }
 

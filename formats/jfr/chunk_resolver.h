@@ -71,10 +71,11 @@ class ChunkResolver {
   /// `threads`, each stack starts at a `[name tid=N]` frame.
   ChunkResolver(ProfileBuilder& builder, const Pools& pools, const NamingOptions& naming, bool threads);
 
-  /// The stack of trace `trace` (root first, as the pool lists it leaf
-  /// first), below the frame of `thread` with threads; kNoStack when the
-  /// trace is 0 (none) or not in the pools.
-  StackId stack(std::uint64_t trace, std::uint64_t thread);
+  /// The stack of the trace at `position` in the pools' stack traces
+  /// (StackTracePool::position() of its key), below the frame of `thread`
+  /// with threads; kNoStack for U64Map::kMissing (key 0, none, or a key
+  /// the pools do not hold).
+  StackId stack(std::uint32_t position, std::uint64_t thread);
   /// The frame of an allocated or locked class (Class pool key): dotted,
   /// kind kKernel (`_[k]`) when `outside_tlab`, else kInlined (`_[i]`);
   /// "null" for a key the pool does not hold.
@@ -121,16 +122,17 @@ class ChunkResolver {
   std::vector<FrameId> frames_by_index_;
   PairIds<3> method_frames_;
   std::unordered_map<FrameKey, FrameId, FrameKeyHash> frames_;
-  PairIds<24> stacks_;        // by (trace, thread with threads, else 0)
+  std::vector<StackId> trace_stacks_;  // by trace position, without threads; kMissing until made
+  PairIds<24> stacks_;        // by (trace position, thread), with threads
   std::vector<StackId> node_stacks_;  // by trace node, below the root; kMissing until made
   std::vector<std::uint32_t> path_;   // stack_of_node()'s nodes still to make
-  // The last lookups: events of one thread come in runs.
+  // The last lookup: events of one thread come in runs.
   struct Last {
     std::uint64_t first = 0, second = 0;
     std::uint32_t id = U64Map::kMissing;  // kMissing: none yet
     bool is(std::uint64_t a, std::uint64_t b) const { return id != U64Map::kMissing && a == first && b == second; }
   };
-  Last last_stack_, last_labels_;
+  Last last_labels_;
   PairIds<16> labels_;        // by (thread, state + 1, or 0 without a state)
   PairIds<1> class_frames_;   // by (class, outside a TLAB)
 };

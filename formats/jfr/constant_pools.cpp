@@ -1,5 +1,7 @@
 #include "formats/jfr/constant_pools.h"
 
+#include <optional>
+
 namespace fg::formats::jfr {
 
 namespace {
@@ -98,28 +100,67 @@ class PoolReader {
   void stack_traces(const ClassDesc& cls, std::uint64_t count) {
     const Slots s(cls, {"truncated", "frames"});
     for (; count > 0; --count) {
-      const std::uint64_t key = static_cast<std::uint64_t>(c_.read_long());
-      StackTraceRef t;
+      Pending p;
+      p.key = static_cast<std::uint64_t>(c_.read_long());
+      p.begin = p.at = frames_.size();
       for (std::size_t i = 0; i < cls.fields.size(); ++i) {
         const FieldDesc& f = cls.fields[i];
         const ClassDesc& type = *f.desc;
         switch (s.wanted(i)) {
-          case 0: t.truncated = read_integer(c_, meta_, f) != 0; break;
+          case 0: p.truncated = read_integer(c_, meta_, f) != 0; break;
           case 1:
-            if (f.array && !f.constant_pool && type.encoding == Encoding::kStruct) {
-              t.node = frames(type);
+            if (f.array && !f.constant_pool && type.encoding == Encoding::kStruct && frames_.size() == p.begin) {
+              frames(type);
+              p.at = frames_.size();
               break;
             }
             [[fallthrough]];
           default: skip_field(c_, meta_, f);
         }
       }
-      pools_.stack_traces.set(key, t);
-      if (done_ && c_.offset() - done_at_ >= (8 << 20)) {
-        done_(done_at_, c_.offset());
-        done_at_ = c_.offset();
+      pending_.push_back(p);
+      if (pending_.size() == kLanes) add_pending();
+    }
+    add_pending();
+  }
+
+  // The traces read so far into the tree, kLanes at a time and a frame of
+  // each in turn, the index's slot for each one's next step fetched ahead:
+  // the lookups of one trace wait on each other, those of different traces
+  // do not, so their cache misses overlap.
+  void add_pending() {
+    for (bool more = true; more;) {
+      more = false;
+      for (const Pending& p : pending_)
+        if (p.at != p.begin) pools_.trace_node_index.prefetch(node_key(p.node, frames_[p.at - 1]));
+      for (Pending& p : pending_) {
+        if (p.at == p.begin) continue;
+        p.node = child(p.node, frames_[--p.at]);
+        more |= p.at != p.begin;
       }
     }
+    for (const Pending& p : pending_) pools_.stack_traces.set(p.key, StackTraceRef{p.node, p.truncated});
+    pending_.clear();
+    frames_.clear();
+    if (done_ && c_.offset() - done_at_ >= (8 << 20)) {
+      done_(done_at_, c_.offset());
+      done_at_ = c_.offset();
+    }
+  }
+
+  static std::uint64_t node_key(std::uint32_t parent, std::uint32_t frame) {
+    return std::uint64_t{parent} << 32 | frame;
+  }
+
+  // The node of `frame` below `parent`, made when new.
+  std::uint32_t child(std::uint32_t parent, std::uint32_t frame) {
+    const std::uint64_t key = node_key(parent, frame);
+    if (const std::uint32_t known = pools_.trace_node_index.find(key); known != U64Map::kMissing) return known;
+    const auto next = static_cast<std::uint32_t>(pools_.trace_nodes.size());
+    if (next == U64Map::kMissing) c_.fail("more than 2^32 - 1 stack trace nodes in one chunk");
+    pools_.trace_node_index.insert(key, next);
+    pools_.trace_nodes.push_back({parent, frame});
+    return next;
   }
 
   // True when StackFrame is (method: cp, lineNumber: int, bytecodeIndex:
@@ -133,20 +174,24 @@ class PoolReader {
            f[1].encoding == Encoding::kInt && f[2].encoding == Encoding::kInt;
   }
 
-  // Reads a trace's frames (leaf first); returns the node of its leaf in
-  // the tree of traces.
-  std::uint32_t frames(const ClassDesc& frame) {
-    const Slots s(frame, {"method", "lineNumber", "bytecodeIndex", "type"});
+  // Reads a trace's frames (leaf first) onto frames_, as indices into
+  // pools_.frames.
+  void frames(const ClassDesc& frame) {
+    if (frame_class_ != &frame) {  // the same class for every trace: its slots found once
+      frame_class_ = &frame;
+      frame_slots_.emplace(frame, std::initializer_list<std::string_view>{"method", "lineNumber", "bytecodeIndex", "type"});
+      usual_ = usual_layout(frame, *frame_slots_);
+    }
+    const Slots& s = *frame_slots_;
     const std::uint64_t n = c_.read_count("stack frame", std::max<std::uint32_t>(1, frame.min_bytes));
-    leaf_first_.clear();
-    if (usual_layout(frame, s)) {  // the common case, without a dispatch per field
+    if (usual_) {  // the common case, without a dispatch per field
       for (std::uint64_t k = 0; k < n; ++k) {
         FrameRef r;
         r.method = static_cast<std::uint64_t>(c_.read_long());
         r.line = c_.read_int();
         r.bci = c_.read_int();
         r.type = static_cast<std::uint64_t>(c_.read_long());
-        leaf_first_.push_back(index_of(r));
+        frames_.push_back(index_of(r));
       }
     } else {
       for (std::uint64_t k = 0; k < n; ++k) {
@@ -161,27 +206,9 @@ class PoolReader {
             default: skip_field(c_, meta_, f);
           }
         }
-        leaf_first_.push_back(index_of(r));
+        frames_.push_back(index_of(r));
       }
     }
-    // Into the tree from the root. A node just made has no children yet, so
-    // the rest of the trace is new too: no lookups for it.
-    std::uint32_t node = 0;
-    bool fresh = false;
-    for (std::size_t k = leaf_first_.size(); k-- > 0;) {
-      const std::uint32_t frame_index = leaf_first_[k];
-      const auto next = static_cast<std::uint32_t>(pools_.trace_nodes.size());
-      if (next == U64Map::kMissing) c_.fail("more than 2^32 - 1 stack trace nodes in one chunk");
-      const std::uint64_t key = std::uint64_t{node} << 32 | frame_index;
-      const std::uint32_t child = fresh ? next : pools_.trace_node_index.insert(key, next);
-      if (child == next) {
-        if (fresh) pools_.trace_node_index.insert(key, next);
-        pools_.trace_nodes.push_back({node, frame_index});
-        fresh = true;
-      }
-      node = child;
-    }
-    return node;
   }
 
   // The index of a frame in pools_.frames, added there when new.
@@ -189,8 +216,18 @@ class PoolReader {
     if (!keep_lines_) r.line = r.bci = 0;
     const auto next = static_cast<std::uint32_t>(pools_.frames.size());
     std::uint32_t i;
-    if (!keep_lines_ && r.type < 256 && r.method < (std::uint64_t{1} << 56)) {
-      i = pools_.frame_index.packed.insert(r.method << 8 | r.type, next);
+    if (!keep_lines_ && r.type < 8 && r.method < kDenseMethods) {
+      // async-profiler numbers methods from 1: a table by method and type,
+      // which stays in cache where the tree's index does not.
+      const std::size_t slot = r.method << 3 | r.type;
+      if (slot >= pools_.frame_index.dense.size()) pools_.frame_index.dense.resize((r.method + 1) << 3, U64Map::kMissing);
+      std::uint32_t& d = pools_.frame_index.dense[slot];
+      if (d != U64Map::kMissing) return d;
+      i = d = next;
+    } else if (!keep_lines_ && r.type < 256 && r.method < (std::uint64_t{1} << 56)) {
+      const std::uint64_t key = r.method << 8 | r.type;
+      if (const std::uint32_t known = pools_.frame_index.packed.find(key); known != U64Map::kMissing) return known;
+      i = pools_.frame_index.packed.insert(key, next);
     } else {
       const std::array<std::uint64_t, 3> key{r.method, r.type,
                                              std::uint64_t{static_cast<std::uint32_t>(r.line)} << 32 |
@@ -216,7 +253,21 @@ class PoolReader {
   bool keep_lines_;
   const std::function<void(std::uint64_t, std::uint64_t)>& done_;
   std::uint64_t done_at_;  // the file offset up to which done_ was told
-  std::vector<std::uint32_t> leaf_first_;  // frames() reads a trace's frames here
+  // Traces read and not yet in the tree: their frames are frames_[begin,
+  // at), leaf first; add_pending() takes them from the root down.
+  struct Pending {
+    std::uint64_t key = 0;
+    std::size_t begin = 0, at = 0;
+    std::uint32_t node = 0;  // of the frames taken so far
+    bool truncated = false;
+  };
+  static constexpr std::size_t kLanes = 16;
+  static constexpr std::uint64_t kDenseMethods = 1 << 16;  // the dense frame table: 2 MiB at most
+  const ClassDesc* frame_class_ = nullptr;  // frames()' slots are of this class
+  std::optional<Slots> frame_slots_;
+  bool usual_ = false;
+  std::vector<Pending> pending_;
+  std::vector<std::uint32_t> frames_;
 };
 
 void read_checkpoint(Cursor& rec, const ChunkMetadata& meta, Pools& pools, bool keep_lines,
@@ -278,6 +329,7 @@ void Pools::clear() {
   trace_nodes.resize(1);
   trace_node_index.clear();
   frame_index.packed.clear();
+  frame_index.dense.clear();
   frame_index.other.clear();
 }
 

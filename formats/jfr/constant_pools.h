@@ -77,6 +77,10 @@ class StackTracePool {
     const std::uint32_t i = index_.find(key);
     return i == U64Map::kMissing ? nullptr : &traces_[i];
   }
+  /// The position of a key's trace (for at()), or U64Map::kMissing.
+  std::uint32_t position(std::uint64_t key) const { return index_.find(key); }
+  void prefetch(std::uint64_t key) const { index_.prefetch(key); }
+  const StackTraceRef& at(std::uint32_t position) const { return traces_[position]; }
   void set(std::uint64_t key, const StackTraceRef& t);
   std::size_t size() const { return traces_.size(); }
   /// Forgets every trace, keeping the room (chunks are alike).
@@ -115,9 +119,11 @@ struct Pools {
 
   /// Forgets every entry, keeping the room (for the next chunk: chunks are alike).
   void clear();
-  /// The index of `frames` while they are read: method << 8 | type when
-  /// lines are not kept (and the two fit), else by all four fields.
+  /// The index of `frames` while they are read: by method * 8 + type for
+  /// small method keys, else method << 8 | type when lines are not kept
+  /// (and the two fit), else by all four fields.
   struct FrameIndex {
+    std::vector<std::uint32_t> dense;
     struct Hash {
       std::size_t operator()(const std::array<std::uint64_t, 3>& k) const;
     };

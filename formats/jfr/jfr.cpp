@@ -95,9 +95,12 @@ struct ParsedChunk {
   Pools pools;
 };
 
-// One selected event of the current chunk.
+// One selected event of the current chunk, with the position of its stack
+// trace in the chunk's pool (StackTracePool::position()): looked up on the
+// parsing side, which has the time.
 struct DecodedEvent {
   EventType type;
+  std::uint32_t trace;
   EventRecord record;
 };
 
@@ -167,7 +170,7 @@ class Reader {
   void begin_chunk(std::shared_ptr<ParsedChunk> pc);
   void end_chunk(ChunkTail&& tail);
   void allow_states(ChunkState& st);
-  void on_event(ChunkState& st, EventType type, const EventRecord& e);
+  void on_event(ChunkState& st, EventType type, std::uint32_t trace, const EventRecord& e);
   void finish_leaks();
   void fill_metadata();
   void report();
@@ -268,9 +271,21 @@ void Reader::parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index,
   }
 }
 
+// The position of each event's stack trace in the pool: lookups into a
+// table of hundreds of thousands of traces, each fetched a few events ahead.
+void find_traces(const StackTracePool& traces, std::vector<DecodedEvent>& batch) {
+  constexpr std::size_t kAheadBy = 8;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    if (i + kAheadBy < batch.size()) traces.prefetch(batch[i + kAheadBy].record.stack);
+    const std::uint64_t key = batch[i].record.stack;
+    batch[i].trace = key == 0 ? U64Map::kMissing : traces.position(key);
+  }
+}
+
 template <typename Emit>
 void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, Cursor& chunk, Emit& emit) {
   const ChunkMetadata& meta = pc->meta;
+  const StackTracePool& traces = pc->pools.stack_traces;
   const auto plans = plan_events(meta, opt_.events);
   const ClassDesc* jvm = meta.find("jdk.JVMInformation");
   const ClassDesc* os = meta.find("jdk.OSInformation");
@@ -297,8 +312,9 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
       ++big_counts[type];
     }
     if (auto p = plans.find(type); p != plans.end()) {
-      batch.push_back({p->second.type(), p->second.decode(rec, meta)});
+      batch.push_back({p->second.type(), U64Map::kMissing, p->second.decode(rec, meta)});
       if (batch.size() == kEventBatch) {
+        find_traces(traces, batch);
         emit(Parsed{nullptr, std::move(batch), {}});
         batch = {};
         batch.reserve(kEventBatch);
@@ -316,7 +332,10 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
     const ClassDesc* cls = meta.find(type);
     tail.counts.emplace_back(cls ? cls->name : "type " + std::to_string(type), n);
   }
-  if (!batch.empty()) emit(Parsed{nullptr, std::move(batch), {}});
+  if (!batch.empty()) {
+    find_traces(traces, batch);
+    emit(Parsed{nullptr, std::move(batch), {}});
+  }
   // Let go of the chunk before its tail: the resolving side then recycles its tables.
   pc.reset();
   emit(Parsed{nullptr, {}, std::move(tail)});
@@ -339,7 +358,7 @@ void Reader::take(Parsed&& p) {
   const std::size_t index = p.chunk ? p.chunk->index : chunk_.parsed->index;
   try {
     if (p.chunk) return begin_chunk(std::move(p.chunk));
-    for (const DecodedEvent& e : p.events) on_event(chunk_, e.type, e.record);
+    for (const DecodedEvent& e : p.events) on_event(chunk_, e.type, e.trace, e.record);
     if (p.tail) end_chunk(std::move(*p.tail));
   } catch (const ParseError& e) {
     throw ParseError(e.position(), "chunk " + std::to_string(index + 1) + ": " + e.message());
@@ -405,7 +424,7 @@ void Reader::allow_states(ChunkState& st) {
   }
 }
 
-void Reader::on_event(ChunkState& st, EventType type, const EventRecord& e) {
+void Reader::on_event(ChunkState& st, EventType type, std::uint32_t trace, const EventRecord& e) {
   const std::int64_t ns = st.parsed->header.to_ns(e.time);
   if (ns < from_ns_ || ns > to_ns_) return;
   if (is_sample(type) && st.states && (!e.has_state || !st.states->count(e.state))) return;
@@ -417,7 +436,7 @@ void Reader::on_event(ChunkState& st, EventType type, const EventRecord& e) {
   any_selected_ = true;
   ++sel.events;
   sel.samples += static_cast<std::uint64_t>(std::max<std::int64_t>(e.samples, 0));
-  StackId stack = st.resolve->stack(e.stack, e.thread);
+  StackId stack = st.resolve->stack(trace, e.thread);
   const LabelSetId labels = st.resolve->labels(e.thread, is_sample(type) && e.has_state, e.state);
   if (opt_.events == Events::kNativeMem && opt_.leak) {  // a free counts with or without a stack
     std::optional<PendingMalloc> m;
