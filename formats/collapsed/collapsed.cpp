@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -438,9 +437,7 @@ class SortedWriter {
     constexpr std::size_t kWorthAThread = 100'000;  // tree nodes
     handoff<std::vector<Step>>(
         p_.stack_count() >= kWorthAThread, 4,
-        [&](auto&& emit) {
-          walk([&](std::vector<Step>&& steps) { emit(std::move(steps)); });
-        },
+        [&](auto&& emit) { walk(emit); },
         [&](std::vector<Step>&& steps) { print(steps); });
     flush();
   }
@@ -455,7 +452,7 @@ class SortedWriter {
     bool separator = false, line = false;
     std::int64_t value = 0, base = 0;
   };
-  static constexpr std::size_t kSteps = 8192;  // handed over at a time
+  static constexpr std::size_t kSteps = 8192;  // handed over at a time, at least
 
   struct Work {
     StackId one = 0;             // the group's node, when it has one (most have)
@@ -470,14 +467,12 @@ class SortedWriter {
     }
   };
 
-  template <typename Hand>
-  void walk(Hand&& hand) {
-    steps_.reserve(kSteps);
-    hand_ = [&] {
-      hand(std::move(steps_));
-      steps_ = {};
-      steps_.reserve(kSteps);
-    };
+  // Hands its steps to `emit` in batches of kSteps or more (a batch ends
+  // after a whole call chain).
+  template <typename Emit>
+  void walk(Emit& emit) {
+    std::vector<Step> steps;
+    steps.reserve(kSteps);
     Work root;
     root.one = kRootStack;
     root.own_line = true;   // first a sample on the empty stack, " count"
@@ -494,15 +489,15 @@ class SortedWriter {
         len_ += s.separator + s.text.size();
       }
       if (w.own_line) line(w.nodes(), s);
-      step(s);
-      if (!w.own_line || w.then_expand) expand(w.nodes());
+      steps.push_back(s);
+      if (!w.own_line || w.then_expand) expand(w.nodes(), steps);
+      if (steps.size() >= kSteps) {
+        emit(std::move(steps));
+        steps = {};
+        steps.reserve(kSteps);
+      }
     }
-    if (!steps_.empty()) hand_();
-  }
-
-  void step(const Step& s) {
-    steps_.push_back(s);
-    if (steps_.size() == kSteps) hand_();
+    if (!steps.empty()) emit(std::move(steps));
   }
 
   // Makes `s` print its path when the nodes have a value of their own.
@@ -560,7 +555,7 @@ class SortedWriter {
   }
 
   // Pushes the items of a group's children, last first, so they run sorted.
-  void expand(std::span<const StackId> nodes) {
+  void expand(std::span<const StackId> nodes, std::vector<Step>& steps) {
     bool at_root = nodes.size() == 1 && nodes[0] == kRootStack;
     StackId chain;
     if (nodes.size() == 1) {
@@ -577,7 +572,7 @@ class SortedWriter {
         len_ += s.separator + s.text.size();
         at_root = false;
         line(std::span<const StackId>(&chain, 1), s);
-        step(s);
+        steps.push_back(s);
       }
       nodes = std::span<const StackId>(&chain, 1);
     }
@@ -638,8 +633,6 @@ class SortedWriter {
   std::vector<std::pair<std::string_view, StackId>> kids_;  // expand()'s, kept for their room
   std::vector<Item> items_;
   std::size_t len_ = 0;  // of the path where the walk is
-  std::vector<Step> steps_;
-  std::function<void()> hand_;  // hands steps_ to the printer
   std::vector<std::string> texts_;
   std::vector<bool> made_;
   std::vector<bool> has_sample_;  // by stack: a sample ends there
