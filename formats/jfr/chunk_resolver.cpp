@@ -62,17 +62,20 @@ StackId ChunkResolver::stack_of_node(std::uint32_t node, StackId base) {
   return s;
 }
 
+// Without --lines and --bci the pools hold one frame per method and type
+// (read_constant_pools' keep_lines), each made once here. With them, the
+// pools tell apart line and bci both, and frames that differ only in the
+// one not named (the bci, with --lines alone) are one model frame.
 FrameId ChunkResolver::frame_of_slow(std::uint32_t i) {
   const FrameRef& f = pools_.frames[i];
   FrameId id;
-  if (naming_.lines || naming_.bci || f.type >= 8) {
+  if (naming_.lines || naming_.bci) {
     const FrameKey key{f.method, f.type, naming_.lines ? f.line : 0, naming_.bci ? f.bci : 0};
     auto [it, fresh] = frames_.try_emplace(key, 0);
     if (fresh) it->second = make_frame(f);
     id = it->second;
   } else {
-    id = method_frames_.find(f.method, f.type);
-    if (id == U64Map::kMissing) method_frames_.insert(f.method, f.type, id = make_frame(f));
+    id = make_frame(f);
   }
   return frames_by_index_[i] = id;
 }

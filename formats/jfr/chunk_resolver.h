@@ -35,17 +35,10 @@ class PairIds {
     auto it = slow_.find({first, second});
     return it == slow_.end() ? U64Map::kMissing : it->second;
   }
-  /// Makes room for `n` pairs that pack.
-  void reserve(std::size_t n) { fast_.reserve(n); }
   /// Stores `id` for the pair unless it has one.
   void insert(std::uint64_t first, std::uint64_t second, std::uint32_t id) {
     if (packs(first, second)) fast_.insert(first << kBits | second, id);
     else slow_.emplace(std::pair{first, second}, id);
-  }
-  /// Stores `id` for the pair, replacing what it had.
-  void assign(std::uint64_t first, std::uint64_t second, std::uint32_t id) {
-    if (packs(first, second)) fast_.assign(first << kBits | second, id);
-    else slow_[{first, second}] = id;
   }
 
  private:
@@ -115,12 +108,9 @@ class ChunkResolver {
   bool threads_;
   bool kernel_known_;  // FrameType has Kernel: then Native means C code (async-profiler)
   std::uint64_t truncated_ = 0;
-  // Frames by their index in the pools, made on first use; the pools keep
-  // a frame per method and type unless lines are kept, and frames that
-  // name the same are one model frame: by (method, type), or by FrameKey
-  // with --lines/--bci or an odd type.
+  // Frames by their index in the pools, made on first use (frame_of_slow);
+  // with --lines/--bci, by FrameKey too.
   std::vector<FrameId> frames_by_index_;
-  PairIds<3> method_frames_;
   std::unordered_map<FrameKey, FrameId, FrameKeyHash> frames_;
   std::vector<StackId> trace_stacks_;  // by trace position, without threads; kMissing until made
   PairIds<24> stacks_;        // by (trace position, thread), with threads

@@ -73,10 +73,6 @@ struct StackTraceRef {
 /// keeps its last trace.
 class StackTracePool {
  public:
-  const StackTraceRef* find(std::uint64_t key) const {
-    const std::uint32_t i = index_.find(key);
-    return i == U64Map::kMissing ? nullptr : &traces_[i];
-  }
   /// The position of a key's trace (for at()), or U64Map::kMissing.
   std::uint32_t position(std::uint64_t key) const { return index_.find(key); }
   void prefetch(std::uint64_t key) const { index_.prefetch(key); }
