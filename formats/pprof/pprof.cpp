@@ -4,11 +4,9 @@
 #include <array>
 #include <atomic>
 #include <cstdio>
-#include <condition_variable>
 #include <exception>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -21,6 +19,7 @@
 #include "fg/error.h"
 #include "fg/granularity.h"
 #include "formats/gzip.h"
+#include "formats/handoff.h"
 #include "pprof/profile.pb.h"  // generated in the build tree
 #include "formats/pprof/wire_check.h"
 
@@ -470,61 +469,21 @@ void Reader::read_samples() {
     decode_samples(begin, end, d);
     if (end < total) release_(samples_.offsets[end]);
   };
-  if (batches < 4 || std::thread::hardware_concurrency() < 2) {
-    Decoded d;
-    for (std::size_t n = 0; n < batches; ++n) {
-      decode(n, d);
-      add_samples(d);
-    }
-    return;
-  }
-  constexpr std::size_t kSlots = 3;  // batches decoded ahead, at most
-  std::array<Decoded, kSlots> slots;
-  std::mutex m;
-  std::condition_variable changed;
-  std::size_t decoded = 0, added = 0;  // batches
-  bool stop = false;                   // this thread failed: decode no more
-  std::thread decoder([&] {
-    for (std::size_t n = 0; n < batches; ++n) {
-      {
-        std::unique_lock lock(m);
-        changed.wait(lock, [&] { return stop || n - added < kSlots; });
-        if (stop) return;
-      }
-      Decoded& d = slots[n % kSlots];
-      decode(n, d);
-      const bool failed = d.error != nullptr;
-      {
-        std::lock_guard lock(m);
-        decoded = n + 1;
-      }
-      changed.notify_all();
-      if (failed) return;  // the batch ends at the bad sample
-    }
-  });
-  try {
-    for (std::size_t n = 0; n < batches; ++n) {
-      {
-        std::unique_lock lock(m);
-        changed.wait(lock, [&] { return decoded > n; });
-      }
-      add_samples(slots[n % kSlots]);  // throws at a batch's error
-      {
-        std::lock_guard lock(m);
-        added = n + 1;
-      }
-      changed.notify_all();
-    }
-  } catch (...) {
-    {
-      std::lock_guard lock(m);
-      stop = true;
-    }
-    changed.notify_all();
-    decoder.join();
-    throw;
-  }
-  decoder.join();
+  // At most kAhead batches wait for this thread (one more is being
+  // decoded, one added): memory stays a few batches whatever the file.
+  constexpr std::size_t kAhead = 2;
+  handoff<Decoded>(
+      batches >= 4, kAhead,
+      [&](auto&& emit) {
+        for (std::size_t n = 0; n < batches; ++n) {
+          Decoded d;
+          decode(n, d);
+          const bool failed = d.error != nullptr;
+          emit(std::move(d));
+          if (failed) return;  // the batch ends at the bad sample
+        }
+      },
+      [&](Decoded&& d) { add_samples(d); });  // throws at a batch's error
 }
 
 Profile Reader::run() {
