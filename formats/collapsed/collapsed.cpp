@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -437,7 +438,9 @@ class SortedWriter {
     constexpr std::size_t kWorthAThread = 100'000;  // tree nodes
     handoff<std::vector<Step>>(
         p_.stack_count() >= kWorthAThread, 4,
-        [&](auto&& emit) { walk(emit); },
+        [&](auto&& emit) {
+          walk([&](std::vector<Step>&& steps) { emit(std::move(steps)); });
+        },
         [&](std::vector<Step>&& steps) { print(steps); });
     flush();
   }
@@ -452,7 +455,7 @@ class SortedWriter {
     bool separator = false, line = false;
     std::int64_t value = 0, base = 0;
   };
-  static constexpr std::size_t kSteps = 8192;  // handed over at a time, at least
+  static constexpr std::size_t kSteps = 8192;  // handed over at a time
 
   struct Work {
     StackId one = 0;             // the group's node, when it has one (most have)
@@ -467,12 +470,14 @@ class SortedWriter {
     }
   };
 
-  // Hands its steps to `emit` in batches of kSteps or more (a batch ends
-  // after a whole call chain).
-  template <typename Emit>
-  void walk(Emit& emit) {
-    std::vector<Step> steps;
-    steps.reserve(kSteps);
+  template <typename Hand>
+  void walk(Hand&& hand) {
+    steps_.reserve(kSteps);
+    hand_ = [&] {
+      hand(std::move(steps_));
+      steps_ = {};
+      steps_.reserve(kSteps);
+    };
     Work root;
     root.one = kRootStack;
     root.own_line = true;   // first a sample on the empty stack, " count"
@@ -489,15 +494,15 @@ class SortedWriter {
         len_ += s.separator + s.text.size();
       }
       if (w.own_line) line(w.nodes(), s);
-      steps.push_back(s);
-      if (!w.own_line || w.then_expand) expand(w.nodes(), steps);
-      if (steps.size() >= kSteps) {
-        emit(std::move(steps));
-        steps = {};
-        steps.reserve(kSteps);
-      }
+      step(s);
+      if (!w.own_line || w.then_expand) expand(w.nodes());
     }
-    if (!steps.empty()) emit(std::move(steps));
+    if (!steps_.empty()) hand_();
+  }
+
+  void step(const Step& s) {
+    steps_.push_back(s);
+    if (steps_.size() == kSteps) hand_();
   }
 
   // Makes `s` print its path when the nodes have a value of their own.
@@ -555,7 +560,7 @@ class SortedWriter {
   }
 
   // Pushes the items of a group's children, last first, so they run sorted.
-  void expand(std::span<const StackId> nodes, std::vector<Step>& steps) {
+  void expand(std::span<const StackId> nodes) {
     bool at_root = nodes.size() == 1 && nodes[0] == kRootStack;
     StackId chain;
     if (nodes.size() == 1) {
@@ -572,7 +577,7 @@ class SortedWriter {
         len_ += s.separator + s.text.size();
         at_root = false;
         line(std::span<const StackId>(&chain, 1), s);
-        steps.push_back(s);
+        step(s);
       }
       nodes = std::span<const StackId>(&chain, 1);
     }
@@ -633,6 +638,8 @@ class SortedWriter {
   std::vector<std::pair<std::string_view, StackId>> kids_;  // expand()'s, kept for their room
   std::vector<Item> items_;
   std::size_t len_ = 0;  // of the path where the walk is
+  std::vector<Step> steps_;
+  std::function<void()> hand_;  // hands steps_ to the printer
   std::vector<std::string> texts_;
   std::vector<bool> made_;
   std::vector<bool> has_sample_;  // by stack: a sample ends there
