@@ -22,16 +22,17 @@ std::size_t ChunkResolver::FrameKeyHash::operator()(const FrameKey& k) const {
   return static_cast<std::size_t>(h ^ (h >> 29));
 }
 
-ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const NamingOptions& naming, bool threads)
-    : builder_(builder), pools_(pools), naming_(naming), threads_(threads),
+ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const TraceTree& tree,
+                             const NamingOptions& naming, bool threads)
+    : builder_(builder), pools_(pools), tree_(tree), naming_(naming), threads_(threads),
       kernel_known_(pools.enum_has("jdk.types.FrameType", "Kernel")),
       frames_by_index_(pools.frames.size(), U64Map::kMissing),
-      trace_stacks_(threads ? 0 : pools.stack_traces.size(), U64Map::kMissing),
-      node_stacks_(threads ? 0 : pools.trace_nodes.size(), U64Map::kMissing) {}
+      trace_stacks_(threads ? 0 : tree.trace_count(), U64Map::kMissing),
+      node_stacks_(threads ? 0 : tree.node_count(), U64Map::kMissing) {}
 
 StackId ChunkResolver::stack(std::uint32_t position, std::uint64_t thread) {
   if (position == U64Map::kMissing) return kNoStack;
-  const StackTraceRef& t = pools_.stack_traces.at(position);
+  const StackTraceRef& t = tree_.at(position);
   if (!threads_) {
     StackId& s = trace_stacks_[position];
     if (s == U64Map::kMissing) {
@@ -52,11 +53,11 @@ StackId ChunkResolver::stack_of_node(std::uint32_t node, StackId base) {
   const bool keep = !threads_;  // then base is the root, and the stacks are the nodes'
   // Up to the root, or to a node already made.
   path_.clear();
-  for (; node != 0 && (!keep || node_stacks_[node] == U64Map::kMissing); node = pools_.trace_nodes[node].parent)
+  for (; node != 0 && (!keep || node_stacks_[node] == U64Map::kMissing); node = tree_.node(node).parent)
     path_.push_back(node);
   StackId s = node == 0 ? base : node_stacks_[node];
   for (std::size_t i = path_.size(); i-- > 0;) {
-    s = builder_.stack(s, frame_of(pools_.trace_nodes[path_[i]].frame));
+    s = builder_.stack(s, frame_of(tree_.node(path_[i]).frame));
     if (keep) node_stacks_[path_[i]] = s;
   }
   return s;

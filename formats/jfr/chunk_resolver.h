@@ -60,11 +60,13 @@ class ChunkResolver {
   /// What stack() returns for a trace key the pools do not hold.
   static constexpr StackId kNoStack = U64Map::kMissing - 1;
 
-  /// `builder`, `pools` and `naming` must outlive the resolver. With
-  /// `threads`, each stack starts at a `[name tid=N]` frame.
-  ChunkResolver(ProfileBuilder& builder, const Pools& pools, const NamingOptions& naming, bool threads);
+  /// `builder`, `pools`, `tree` (the chunk's stack traces) and `naming`
+  /// must outlive the resolver. With `threads`, each stack starts at a
+  /// `[name tid=N]` frame.
+  ChunkResolver(ProfileBuilder& builder, const Pools& pools, const TraceTree& tree, const NamingOptions& naming,
+                bool threads);
 
-  /// The stack of the trace at `position` in the pools' stack traces
+  /// The stack of the trace at `position` in the tree
   /// (StackTracePool::position() of its key), below the frame of `thread`
   /// with threads; kNoStack for U64Map::kMissing (key 0, none, or a key
   /// the pools do not hold).
@@ -89,7 +91,7 @@ class ChunkResolver {
   }
   FrameId frame_of_slow(std::uint32_t i);
   FrameId make_frame(const FrameRef& f);
-  // The stack of a node of the pools' tree of traces below `base`; each
+  // The stack of a node of the tree of traces below `base`; each
   // node's stack is made once (and kept) when `base` is the root.
   StackId stack_of_node(std::uint32_t node, StackId base);
 
@@ -104,6 +106,7 @@ class ChunkResolver {
 
   ProfileBuilder& builder_;
   const Pools& pools_;
+  const TraceTree& tree_;
   const NamingOptions& naming_;
   bool threads_;
   bool kernel_known_;  // FrameType has Kernel: then Native means C code (async-profiler)

@@ -27,11 +27,45 @@ bool is_string_field(const FieldDesc& f) {
   return !f.array && !f.constant_pool && f.encoding == Encoding::kString;
 }
 
+// Where the stack traces read go, a batch at a time: to the caller's
+// `traces`, else into the pools' tree.
+struct TraceOut {
+  TraceOut(Pools& pools, const std::function<void(std::uint64_t, std::uint64_t)>& done,
+           const std::function<void(TraceBatch&&)>& traces)
+      : pools(pools), done(done), traces(traces) {}
+
+  // Hands over the traces held; `offset` is how far the file is read.
+  void flush(std::uint64_t offset) {
+    if (!batch.traces.empty()) {
+      if (traces) {
+        traces(std::move(batch));
+        batch = {};
+        batch.frames.reserve(kBatchFrames + 1024);
+      } else {
+        pools.tree.add(batch);
+        batch.traces.clear();
+        batch.frames.clear();
+      }
+    }
+    if (done && offset - done_at >= (8 << 20)) {
+      done(done_at, offset);
+      done_at = offset;
+    }
+  }
+
+  // Traces are handed over once this many frames are held: a few hundred KiB.
+  static constexpr std::size_t kBatchFrames = 1 << 16;
+  Pools& pools;
+  const std::function<void(std::uint64_t, std::uint64_t)>& done;
+  const std::function<void(TraceBatch&&)>& traces;
+  std::uint64_t done_at = 0;  // where in the checkpoint being read `done` was told up to
+  TraceBatch batch;
+};
+
 class PoolReader {
  public:
-  PoolReader(Cursor& c, const ChunkMetadata& meta, Pools& pools, bool keep_lines,
-             const std::function<void(std::uint64_t, std::uint64_t)>& done)
-      : c_(c), meta_(meta), pools_(pools), keep_lines_(keep_lines), done_(done), done_at_(c.offset()) {}
+  PoolReader(Cursor& c, const ChunkMetadata& meta, Pools& pools, bool keep_lines, TraceOut& out)
+      : c_(c), meta_(meta), pools_(pools), keep_lines_(keep_lines), out_(out) {}
 
   void read(const ClassDesc& cls, std::uint64_t count) {
     if (cls.name == "java.lang.Thread") return threads(cls, count);
@@ -99,68 +133,29 @@ class PoolReader {
 
   void stack_traces(const ClassDesc& cls, std::uint64_t count) {
     const Slots s(cls, {"truncated", "frames"});
+    std::vector<std::uint32_t>& frames_ = out_.batch.frames;
     for (; count > 0; --count) {
-      Pending p;
-      p.key = static_cast<std::uint64_t>(c_.read_long());
-      p.begin = p.at = frames_.size();
+      const std::uint32_t position = pools_.stack_traces.add(static_cast<std::uint64_t>(c_.read_long()));
+      const std::size_t begin = frames_.size();
+      bool truncated = false;
       for (std::size_t i = 0; i < cls.fields.size(); ++i) {
         const FieldDesc& f = cls.fields[i];
         const ClassDesc& type = *f.desc;
         switch (s.wanted(i)) {
-          case 0: p.truncated = read_integer(c_, meta_, f) != 0; break;
+          case 0: truncated = read_integer(c_, meta_, f) != 0; break;
           case 1:
-            if (f.array && !f.constant_pool && type.encoding == Encoding::kStruct && frames_.size() == p.begin) {
+            if (f.array && !f.constant_pool && type.encoding == Encoding::kStruct && frames_.size() == begin) {
               frames(type);
-              p.at = frames_.size();
               break;
             }
             [[fallthrough]];
           default: skip_field(c_, meta_, f);
         }
       }
-      pending_.push_back(p);
-      if (pending_.size() == kLanes) add_pending();
+      if (frames_.size() >= U64Map::kMissing) c_.fail("a stack trace of more than 2^32 - 1 frames");
+      out_.batch.traces.push_back({position, static_cast<std::uint32_t>(frames_.size()), truncated});
+      if (frames_.size() >= TraceOut::kBatchFrames) out_.flush(c_.offset());
     }
-    add_pending();
-  }
-
-  // The traces read so far into the tree, kLanes at a time and a frame of
-  // each in turn, the index's slot for each one's next step fetched ahead:
-  // the lookups of one trace wait on each other, those of different traces
-  // do not, so their cache misses overlap.
-  void add_pending() {
-    for (bool more = true; more;) {
-      more = false;
-      for (const Pending& p : pending_)
-        if (p.at != p.begin) pools_.trace_node_index.prefetch(node_key(p.node, frames_[p.at - 1]));
-      for (Pending& p : pending_) {
-        if (p.at == p.begin) continue;
-        p.node = child(p.node, frames_[--p.at]);
-        more |= p.at != p.begin;
-      }
-    }
-    for (const Pending& p : pending_) pools_.stack_traces.set(p.key, StackTraceRef{p.node, p.truncated});
-    pending_.clear();
-    frames_.clear();
-    if (done_ && c_.offset() - done_at_ >= (8 << 20)) {
-      done_(done_at_, c_.offset());
-      done_at_ = c_.offset();
-    }
-  }
-
-  static std::uint64_t node_key(std::uint32_t parent, std::uint32_t frame) {
-    return std::uint64_t{parent} << 32 | frame;
-  }
-
-  // The node of `frame` below `parent`, made when new.
-  std::uint32_t child(std::uint32_t parent, std::uint32_t frame) {
-    const std::uint64_t key = node_key(parent, frame);
-    if (const std::uint32_t known = pools_.trace_node_index.find(key); known != U64Map::kMissing) return known;
-    const auto next = static_cast<std::uint32_t>(pools_.trace_nodes.size());
-    if (next == U64Map::kMissing) c_.fail("more than 2^32 - 1 stack trace nodes in one chunk");
-    pools_.trace_node_index.insert(key, next);
-    pools_.trace_nodes.push_back({parent, frame});
-    return next;
   }
 
   // True when StackFrame is (method: cp, lineNumber: int, bytecodeIndex:
@@ -177,6 +172,7 @@ class PoolReader {
   // Reads a trace's frames (leaf first) onto frames_, as indices into
   // pools_.frames.
   void frames(const ClassDesc& frame) {
+    std::vector<std::uint32_t>& frames_ = out_.batch.frames;
     if (frame_class_ != &frame) {  // the same class for every trace: its slots found once
       frame_class_ = &frame;
       frame_slots_.emplace(frame, std::initializer_list<std::string_view>{"method", "lineNumber", "bytecodeIndex", "type"});
@@ -251,32 +247,21 @@ class PoolReader {
   const ChunkMetadata& meta_;
   Pools& pools_;
   bool keep_lines_;
-  const std::function<void(std::uint64_t, std::uint64_t)>& done_;
-  std::uint64_t done_at_;  // the file offset up to which done_ was told
-  // Traces read and not yet in the tree: their frames are frames_[begin,
-  // at), leaf first; add_pending() takes them from the root down.
-  struct Pending {
-    std::uint64_t key = 0;
-    std::size_t begin = 0, at = 0;
-    std::uint32_t node = 0;  // of the frames taken so far
-    bool truncated = false;
-  };
-  static constexpr std::size_t kLanes = 16;
+  TraceOut& out_;
   static constexpr std::uint64_t kDenseMethods = 1 << 16;  // the dense frame table: 2 MiB at most
   const ClassDesc* frame_class_ = nullptr;  // frames()' slots are of this class
   std::optional<Slots> frame_slots_;
   bool usual_ = false;
-  std::vector<Pending> pending_;
-  std::vector<std::uint32_t> frames_;
 };
 
-void read_checkpoint(Cursor& rec, const ChunkMetadata& meta, Pools& pools, bool keep_lines,
-                     const std::function<void(std::uint64_t, std::uint64_t)>& done, std::int64_t& delta) {
+void read_checkpoint(Cursor& rec, const ChunkMetadata& meta, Pools& pools, bool keep_lines, TraceOut& out,
+                     std::int64_t& delta) {
   rec.read_long();  // start time
   rec.read_long();  // duration
   delta = rec.read_long();
   rec.u8();         // type mask
-  PoolReader reader(rec, meta, pools, keep_lines, done);
+  out.done_at = rec.offset();
+  PoolReader reader(rec, meta, pools, keep_lines, out);
   for (std::uint64_t n = rec.read_count("constant pool", 2); n > 0; --n) {
     const std::uint64_t at = rec.offset();
     const std::uint64_t type = static_cast<std::uint64_t>(rec.read_long());
@@ -325,9 +310,8 @@ void Pools::clear() {
   enums.clear();
   checkpoints = 0;
   stack_traces.clear();
+  tree.clear();
   frames.clear();
-  trace_nodes.resize(1);
-  trace_node_index.clear();
   frame_index.packed.clear();
   frame_index.dense.clear();
   frame_index.other.clear();
@@ -338,17 +322,82 @@ std::size_t Pools::FrameIndex::Hash::operator()(const std::array<std::uint64_t, 
   return static_cast<std::size_t>(h ^ (h >> 29));
 }
 
-void StackTracePool::set(std::uint64_t key, const StackTraceRef& t) {
-  const std::size_t next = traces_.size();
+std::uint32_t StackTracePool::add(std::uint64_t key) {
+  const std::size_t next = index_.size();
   if (next >= U64Map::kMissing) throw Error("more than 2^32 - 1 stack traces in one chunk");
-  const std::uint32_t i = index_.insert(key, static_cast<std::uint32_t>(next));
-  if (i == next) traces_.push_back(t);
-  else traces_[i] = t;
+  return index_.insert(key, static_cast<std::uint32_t>(next));
+}
+
+// The traces of a batch, kLanes at a time and a frame of each in turn from
+// the root down, the index's slot for each one's next step fetched ahead:
+// the lookups of one trace wait on each other, those of different traces
+// do not, so their cache misses overlap. A lane that ends takes the next
+// trace.
+void TraceTree::add(const TraceBatch& batch) {
+  constexpr std::size_t kLanes = 16;
+  struct Lane {
+    std::uint32_t trace, at, begin, node;  // frames [begin, at) still to take
+  };
+  const auto& frames = batch.frames;
+  const auto key = [](std::uint32_t parent, std::uint32_t frame) { return std::uint64_t{parent} << 32 | frame; };
+  std::vector<std::uint32_t> leaves(batch.traces.size(), 0);
+  std::array<Lane, kLanes> lanes;
+  std::size_t active = 0, next = 0;
+  const auto fill = [&](Lane& l) {
+    for (; next < batch.traces.size(); ++next) {
+      const std::uint32_t begin = next == 0 ? 0 : batch.traces[next - 1].end, end = batch.traces[next].end;
+      if (begin == end) continue;  // no frames: the root
+      l = Lane{static_cast<std::uint32_t>(next++), end, begin, 0};
+      return true;
+    }
+    return false;
+  };
+  while (active < kLanes && fill(lanes[active])) ++active;
+  while (active > 0) {
+    for (std::size_t i = 0; i < active; ++i) index_.prefetch(key(lanes[i].node, frames[lanes[i].at - 1]));
+    for (std::size_t i = 0; i < active;) {
+      Lane& l = lanes[i];
+      l.node = child(l.node, frames[--l.at]);
+      if (l.at == l.begin) {
+        leaves[l.trace] = l.node;
+        if (!fill(l)) {
+          l = lanes[--active];
+          continue;
+        }
+      }
+      ++i;
+    }
+  }
+  // In order: of two traces at one position, the later one stays.
+  for (std::size_t t = 0; t < batch.traces.size(); ++t) {
+    const TraceBatch::Trace& trace = batch.traces[t];
+    if (trace.position >= traces_.size()) traces_.resize(std::size_t{trace.position} + 1);
+    traces_[trace.position] = StackTraceRef{leaves[t], trace.truncated};
+  }
+}
+
+// The node of `frame` below `parent`, made when new.
+std::uint32_t TraceTree::child(std::uint32_t parent, std::uint32_t frame) {
+  const std::uint64_t key = std::uint64_t{parent} << 32 | frame;
+  if (const std::uint32_t known = index_.find(key); known != U64Map::kMissing) return known;
+  const auto next = static_cast<std::uint32_t>(nodes_.size());
+  if (next == U64Map::kMissing) throw Error("more than 2^32 - 1 stack trace nodes in one chunk");
+  index_.insert(key, next);
+  nodes_.push_back({parent, frame});
+  return next;
+}
+
+void TraceTree::clear() {
+  nodes_.resize(1);
+  index_.clear();
+  traces_.clear();
 }
 
 void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const ChunkMetadata& meta,
                          Pools& pools, bool keep_lines,
-                         const std::function<void(std::uint64_t, std::uint64_t)>& done) {
+                         const std::function<void(std::uint64_t, std::uint64_t)>& done,
+                         const std::function<void(TraceBatch&&)>& traces) {
+  TraceOut out(pools, done, traces);
   std::uint64_t offset = last_offset;
   for (;;) {
     if (offset < kChunkHeaderSize || offset >= chunk.size())
@@ -364,9 +413,9 @@ void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const C
     if (const std::int64_t type = rec.read_long(); type != 1)
       rec.fail_at(at, "expected a checkpoint event (type 1), found type " + std::to_string(type));
     std::int64_t delta = 0;
-    read_checkpoint(rec, meta, pools, keep_lines, done, delta);
+    read_checkpoint(rec, meta, pools, keep_lines, out, delta);
     ++pools.checkpoints;
-    if (delta == 0) return;
+    if (delta == 0) return out.flush(rec.offset());
     const std::uint64_t back = 0 - static_cast<std::uint64_t>(delta);
     if (delta > 0 || back > offset)
       rec.fail_at(at, "checkpoint delta " + std::to_string(delta) + " does not lead back into the chunk");

@@ -54,8 +54,8 @@ struct FrameRef {
   std::uint64_t type = 0;    ///< key into the FrameType pool
 };
 
-/// A node of the tree of a chunk's stack traces (Pools::trace_nodes): a
-/// frame below its caller's node. Node 0 is the root, above every frame.
+/// A node of the tree of a chunk's stack traces (TraceTree): a frame below
+/// its caller's node. Node 0 is the root, above every frame.
 struct TraceNode {
   std::uint32_t parent = 0;
   std::uint32_t frame = 0;  ///< index into Pools::frames
@@ -68,26 +68,56 @@ struct StackTraceRef {
   bool truncated = false;
 };
 
-/// Stack traces by pool key: a chunk can hold hundreds of thousands, so
-/// they sit in one array with an open-addressing index. A key given twice
-/// keeps its last trace.
+/// Stack-trace pool keys and their positions: a chunk can hold hundreds of
+/// thousands, numbered in the order first read, with an open-addressing
+/// index. The traces themselves go to a TraceTree by position.
 class StackTracePool {
  public:
-  /// The position of a key's trace (for at()), or U64Map::kMissing.
+  /// The position of a key's trace (for TraceTree::at()), or U64Map::kMissing.
   std::uint32_t position(std::uint64_t key) const { return index_.find(key); }
   void prefetch(std::uint64_t key) const { index_.prefetch(key); }
-  const StackTraceRef& at(std::uint32_t position) const { return traces_[position]; }
-  void set(std::uint64_t key, const StackTraceRef& t);
-  std::size_t size() const { return traces_.size(); }
-  /// Forgets every trace, keeping the room (chunks are alike).
-  void clear() {
-    index_.clear();
-    traces_.clear();
-  }
+  /// The position of `key`, numbered next when new.
+  std::uint32_t add(std::uint64_t key);
+  std::size_t size() const { return index_.size(); }
+  /// Forgets every key, keeping the room (chunks are alike).
+  void clear() { index_.clear(); }
 
  private:
   U64Map index_;
-  std::vector<StackTraceRef> traces_;
+};
+
+/// Stack traces as read from a pool, not yet in a TraceTree: each with its
+/// position (StackTracePool) and its frames, leaf first, as indices into
+/// Pools::frames. Reading the pools and building the tree are the two
+/// halves of a chunk's pool time; batches let them run on two threads.
+struct TraceBatch {
+  struct Trace {
+    std::uint32_t position = 0;
+    std::uint32_t end = 0;  ///< its frames are frames[previous trace's end, end)
+    bool truncated = false;
+  };
+  std::vector<Trace> traces;
+  std::vector<std::uint32_t> frames;
+};
+
+/// A chunk's stack traces as a tree from the root: traces share their
+/// callers, so half a million traces of tens of millions of frames make
+/// about a million nodes. A position given twice keeps its last trace.
+class TraceTree {
+ public:
+  void add(const TraceBatch& batch);
+  const StackTraceRef& at(std::uint32_t position) const { return traces_[position]; }
+  const TraceNode& node(std::uint32_t i) const { return nodes_[i]; }
+  std::size_t node_count() const { return nodes_.size(); }
+  std::size_t trace_count() const { return traces_.size(); }
+  /// Forgets every trace, keeping the room (chunks are alike).
+  void clear();
+
+ private:
+  std::uint32_t child(std::uint32_t parent, std::uint32_t frame);
+  std::vector<TraceNode> nodes_{TraceNode{}};
+  U64Map index_;  // of nodes_: parent << 32 | frame
+  std::vector<StackTraceRef> traces_;  // by position
 };
 
 /// The pools of one chunk.
@@ -102,12 +132,8 @@ struct Pools {
   /// to keep lines, line and bci are 0 here, so a method's frames of one
   /// type are one entry.
   std::vector<FrameRef> frames;
-  /// The stack traces as a tree from the root: traces share their callers,
-  /// so a chunk of half a million traces and tens of millions of frames has
-  /// about a million nodes.
-  std::vector<TraceNode> trace_nodes{TraceNode{}};
-  /// The index of trace_nodes while they are read: parent << 32 | frame.
-  U64Map trace_node_index;
+  /// The stack traces, when read_constant_pools() was given no `traces`.
+  TraceTree tree;
   /// Enumerations (simple types with one string field), by type name:
   /// "jdk.types.FrameType", "jdk.types.ThreadState", ...
   std::unordered_map<std::string, std::unordered_map<std::uint64_t, StringValue>> enums;
@@ -145,8 +171,11 @@ struct Pools {
 /// `keep_lines`, frames keep their line and bci (else both are 0). `done`,
 /// when given, is told of stretches of the file [begin, end) read and not
 /// needed again, as a large pool is read (so that their pages can go).
+/// `traces`, when given, is handed the stack traces in batches as they are
+/// read, in order; else they go to `pools.tree`.
 void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const ChunkMetadata& meta,
                          Pools& pools, bool keep_lines,
-                         const std::function<void(std::uint64_t, std::uint64_t)>& done = {});
+                         const std::function<void(std::uint64_t, std::uint64_t)>& done = {},
+                         const std::function<void(TraceBatch&&)>& traces = {});
 
 }  // namespace fg::formats::jfr

@@ -110,9 +110,11 @@ struct ChunkTail {
   std::vector<std::pair<std::string, std::string>> info;      // jvm_name, jvm_version, os
 };
 
-// One hand-off from the parsing side, in file order: a chunk begins, some
-// of its events, or it ends.
+// One hand-off from the parsing side, in file order: some of a chunk's
+// stack traces, the chunk (its pools read), some of its events, or its end.
 struct Parsed {
+  std::size_t index = 0;  // of the chunk
+  TraceBatch traces;
   std::shared_ptr<ParsedChunk> chunk;
   std::vector<DecodedEvent> events;
   std::optional<ChunkTail> tail;
@@ -187,6 +189,7 @@ class Reader {
   std::mutex spare_mutex_;
   std::optional<Pools> spare_pools_;  // a finished chunk's, for their room
   ChunkState chunk_;                  // the chunk being resolved
+  TraceTree tree_;                    // its stack traces
   std::size_t chunks_ = 0;            // begun
   std::int64_t from_ns_ = INT64_MIN, to_ns_ = INT64_MAX;
   std::int64_t start_ns_ = INT64_MAX, end_ns_ = INT64_MIN;  // of the chunks read so far
@@ -258,13 +261,17 @@ void Reader::parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index,
     meta.seek(0);
     Cursor meta_record = meta.sub(meta_size, "metadata event");
     pc->meta = read_metadata(meta_record);
-    read_constant_pools(chunk, h.checkpoint_offset, pc->meta, pc->pools, naming_.lines || naming_.bci,
-                        [&chunks](std::uint64_t begin, std::uint64_t end) { chunks.drop(begin, end); });
+    // The stack traces go over as they are read: the other side builds
+    // their tree while this one reads on.
+    read_constant_pools(
+        chunk, h.checkpoint_offset, pc->meta, pc->pools, naming_.lines || naming_.bci,
+        [&chunks](std::uint64_t begin, std::uint64_t end) { chunks.drop(begin, end); },
+        [&](TraceBatch&& b) { emit(Parsed{index, std::move(b), nullptr, {}, {}}); });
     // The pools are in memory of their own now; in a recording with a
     // million stack traces their bytes are most of the chunk. The events
     // still to read come back from the file as they are reached.
     chunks.drop(h.offset, h.offset + h.size);
-    emit(Parsed{pc, {}, {}});
+    emit(Parsed{index, {}, pc, {}, {}});
     parse_events(chunks, std::move(pc), chunk, emit);
   } catch (const ParseError& e) {
     throw ParseError(e.position(), "chunk " + std::to_string(index + 1) + ": " + e.message());
@@ -286,6 +293,7 @@ template <typename Emit>
 void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, Cursor& chunk, Emit& emit) {
   const ChunkMetadata& meta = pc->meta;
   const StackTracePool& traces = pc->pools.stack_traces;
+  const std::size_t index = pc->index;
   const auto plans = plan_events(meta, opt_.events);
   const ClassDesc* jvm = meta.find("jdk.JVMInformation");
   const ClassDesc* os = meta.find("jdk.OSInformation");
@@ -315,7 +323,7 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
       batch.push_back({p->second.type(), U64Map::kMissing, p->second.decode(rec, meta)});
       if (batch.size() == kEventBatch) {
         find_traces(traces, batch);
-        emit(Parsed{nullptr, std::move(batch), {}});
+        emit(Parsed{index, {}, nullptr, std::move(batch), {}});
         batch = {};
         batch.reserve(kEventBatch);
         // The pools are read, and events come in order: a large chunk's
@@ -334,11 +342,11 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
   }
   if (!batch.empty()) {
     find_traces(traces, batch);
-    emit(Parsed{nullptr, std::move(batch), {}});
+    emit(Parsed{index, {}, nullptr, std::move(batch), {}});
   }
   // Let go of the chunk before its tail: the resolving side then recycles its tables.
   pc.reset();
-  emit(Parsed{nullptr, {}, std::move(tail)});
+  emit(Parsed{index, {}, nullptr, {}, std::move(tail)});
 }
 
 void Reader::read_info(const ParsedChunk& pc, const ClassDesc& cls, Cursor& rec, ChunkTail& tail) {
@@ -355,13 +363,13 @@ void Reader::read_info(const ParsedChunk& pc, const ClassDesc& cls, Cursor& rec,
 }
 
 void Reader::take(Parsed&& p) {
-  const std::size_t index = p.chunk ? p.chunk->index : chunk_.parsed->index;
   try {
+    if (!p.traces.traces.empty()) return tree_.add(p.traces);
     if (p.chunk) return begin_chunk(std::move(p.chunk));
     for (const DecodedEvent& e : p.events) on_event(chunk_, e.type, e.trace, e.record);
     if (p.tail) end_chunk(std::move(*p.tail));
   } catch (const ParseError& e) {
-    throw ParseError(e.position(), "chunk " + std::to_string(index + 1) + ": " + e.message());
+    throw ParseError(e.position(), "chunk " + std::to_string(p.index + 1) + ": " + e.message());
   }
 }
 
@@ -378,7 +386,7 @@ void Reader::begin_chunk(std::shared_ptr<ParsedChunk> pc) {
     if (cls.name == "jdk.ObjectAllocationSample" || cls.name == "jdk.GarbageCollection") jdk_ = true;
   }
   chunk_.parsed = std::move(pc);
-  chunk_.resolve.emplace(builder_, chunk_.parsed->pools, naming_, opt_.threads);
+  chunk_.resolve.emplace(builder_, chunk_.parsed->pools, tree_, naming_, opt_.threads);
   allow_states(chunk_);
 }
 
@@ -394,6 +402,7 @@ void Reader::end_chunk(ChunkTail&& tail) {
   chunk_mallocs_.clear();
   truncated_ += chunk_.resolve->truncated_traces();
   chunk_.resolve.reset();
+  tree_.clear();
   {  // the parsing side let go of the chunk before it handed over the tail
     std::lock_guard lock(spare_mutex_);
     spare_pools_ = std::move(chunk_.parsed->pools);
