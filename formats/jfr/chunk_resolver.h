@@ -71,6 +71,12 @@ class ChunkResolver {
   /// with threads; kNoStack for U64Map::kMissing (key 0, none, or a key
   /// the pools do not hold).
   StackId stack(std::uint32_t position, std::uint64_t thread);
+  /// A cache hint for a coming stack(position, ...).
+  void prefetch(std::uint32_t position) const {
+    if (position == U64Map::kMissing) return;
+    tree_.prefetch(position);
+    if (!threads_) __builtin_prefetch(&trace_stacks_[position]);
+  }
   /// The frame of an allocated or locked class (Class pool key): dotted,
   /// kind kKernel (`_[k]`) when `outside_tlab`, else kInlined (`_[i]`);
   /// "null" for a key the pool does not hold.

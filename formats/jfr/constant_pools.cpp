@@ -182,12 +182,11 @@ class PoolReader {
     const std::uint64_t n = c_.read_count("stack frame", std::max<std::uint32_t>(1, frame.min_bytes));
     if (usual_) {  // the common case, without a dispatch per field
       for (std::uint64_t k = 0; k < n; ++k) {
-        FrameRef r;
-        r.method = static_cast<std::uint64_t>(c_.read_long());
-        r.line = c_.read_int();
-        r.bci = c_.read_int();
-        r.type = static_cast<std::uint64_t>(c_.read_long());
-        frames_.push_back(index_of(r));
+        const auto method = static_cast<std::uint64_t>(c_.read_long());
+        const std::int32_t line = c_.read_int();
+        const std::int32_t bci = c_.read_int();
+        const auto type = static_cast<std::uint64_t>(c_.read_long());
+        frames_.push_back(index_of(method, line, bci, type));
       }
     } else {
       for (std::uint64_t k = 0; k < n; ++k) {
@@ -202,37 +201,46 @@ class PoolReader {
             default: skip_field(c_, meta_, f);
           }
         }
-        frames_.push_back(index_of(r));
+        frames_.push_back(index_of(r.method, r.line, r.bci, r.type));
       }
     }
   }
 
-  // The index of a frame in pools_.frames, added there when new.
-  std::uint32_t index_of(FrameRef r) {
-    if (!keep_lines_) r.line = r.bci = 0;
-    const auto next = static_cast<std::uint32_t>(pools_.frames.size());
-    std::uint32_t i;
-    if (!keep_lines_ && r.type < 8 && r.method < kDenseMethods) {
+  // The index of a frame in pools_.frames, added there when new. Taken
+  // field by field: a FrameRef built and passed whole stalls on its stores.
+  std::uint32_t index_of(std::uint64_t method, std::int32_t line, std::int32_t bci, std::uint64_t type) {
+    if (!keep_lines_ && type < 8 && method < kDenseMethods) {
       // async-profiler numbers methods from 1: a table by method and type,
       // which stays in cache where the tree's index does not.
-      const std::size_t slot = r.method << 3 | r.type;
-      if (slot >= pools_.frame_index.dense.size()) pools_.frame_index.dense.resize((r.method + 1) << 3, U64Map::kMissing);
-      std::uint32_t& d = pools_.frame_index.dense[slot];
-      if (d != U64Map::kMissing) return d;
-      i = d = next;
-    } else if (!keep_lines_ && r.type < 256 && r.method < (std::uint64_t{1} << 56)) {
-      const std::uint64_t key = r.method << 8 | r.type;
+      const std::size_t slot = method << 3 | type;
+      const std::vector<std::uint32_t>& dense = pools_.frame_index.dense;
+      if (slot < dense.size() && dense[slot] != U64Map::kMissing) return dense[slot];
+    }
+    return add_frame(method, line, bci, type);
+  }
+
+  std::uint32_t add_frame(std::uint64_t method, std::int32_t line, std::int32_t bci, std::uint64_t type) {
+    if (!keep_lines_) line = bci = 0;
+    const auto next = static_cast<std::uint32_t>(pools_.frames.size());
+    std::uint32_t i;
+    if (!keep_lines_ && type < 8 && method < kDenseMethods) {
+      const std::size_t slot = method << 3 | type;
+      std::vector<std::uint32_t>& dense = pools_.frame_index.dense;
+      if (slot >= dense.size()) dense.resize((method + 1) << 3, U64Map::kMissing);
+      if (dense[slot] != U64Map::kMissing) return dense[slot];
+      i = dense[slot] = next;
+    } else if (!keep_lines_ && type < 256 && method < (std::uint64_t{1} << 56)) {
+      const std::uint64_t key = method << 8 | type;
       if (const std::uint32_t known = pools_.frame_index.packed.find(key); known != U64Map::kMissing) return known;
       i = pools_.frame_index.packed.insert(key, next);
     } else {
-      const std::array<std::uint64_t, 3> key{r.method, r.type,
-                                             std::uint64_t{static_cast<std::uint32_t>(r.line)} << 32 |
-                                                 static_cast<std::uint32_t>(r.bci)};
+      const std::array<std::uint64_t, 3> key{
+          method, type, std::uint64_t{static_cast<std::uint32_t>(line)} << 32 | static_cast<std::uint32_t>(bci)};
       i = pools_.frame_index.other.try_emplace(key, next).first->second;
     }
     if (i == next) {
       if (next == U64Map::kMissing) c_.fail("more than 2^32 - 1 distinct stack frames in one chunk");
-      pools_.frames.push_back(r);
+      pools_.frames.push_back(FrameRef{method, line, bci, type});
     }
     return i;
   }
@@ -329,17 +337,16 @@ std::uint32_t StackTracePool::add(std::uint64_t key) {
 }
 
 // The traces of a batch, kLanes at a time and a frame of each in turn from
-// the root down, the index's slot for each one's next step fetched ahead:
-// the lookups of one trace wait on each other, those of different traces
-// do not, so their cache misses overlap. A lane that ends takes the next
-// trace.
+// the root down: the lookups of one trace wait on each other, those of
+// different traces do not. Each lane's next lookup is fetched as soon as it
+// is known, a round of the other lanes ahead of its use, so that the cache
+// misses overlap. A lane that ends takes the next trace.
 void TraceTree::add(const TraceBatch& batch) {
   constexpr std::size_t kLanes = 16;
   struct Lane {
     std::uint32_t trace, at, begin, node;  // frames [begin, at) still to take
   };
   const auto& frames = batch.frames;
-  const auto key = [](std::uint32_t parent, std::uint32_t frame) { return std::uint64_t{parent} << 32 | frame; };
   std::vector<std::uint32_t> leaves(batch.traces.size(), 0);
   std::array<Lane, kLanes> lanes;
   std::size_t active = 0, next = 0;
@@ -348,17 +355,21 @@ void TraceTree::add(const TraceBatch& batch) {
       const std::uint32_t begin = next == 0 ? 0 : batch.traces[next - 1].end, end = batch.traces[next].end;
       if (begin == end) continue;  // no frames: the root
       l = Lane{static_cast<std::uint32_t>(next++), end, begin, 0};
+      index_.prefetch(key(0, frames[end - 1]));
       return true;
     }
     return false;
   };
   while (active < kLanes && fill(lanes[active])) ++active;
   while (active > 0) {
-    for (std::size_t i = 0; i < active; ++i) index_.prefetch(key(lanes[i].node, frames[lanes[i].at - 1]));
     for (std::size_t i = 0; i < active;) {
       Lane& l = lanes[i];
-      l.node = child(l.node, frames[--l.at]);
-      if (l.at == l.begin) {
+      const std::uint32_t frame = frames[--l.at];
+      const std::uint32_t known = index_.find(key(l.node, frame));
+      l.node = known != U64Map::kMissing ? known : add_node(l.node, frame);
+      if (l.at != l.begin) {
+        index_.prefetch(key(l.node, frames[l.at - 1]));
+      } else {
         leaves[l.trace] = l.node;
         if (!fill(l)) {
           l = lanes[--active];
@@ -376,13 +387,11 @@ void TraceTree::add(const TraceBatch& batch) {
   }
 }
 
-// The node of `frame` below `parent`, made when new.
-std::uint32_t TraceTree::child(std::uint32_t parent, std::uint32_t frame) {
-  const std::uint64_t key = std::uint64_t{parent} << 32 | frame;
-  if (const std::uint32_t known = index_.find(key); known != U64Map::kMissing) return known;
+// A new node: `frame` below `parent`.
+std::uint32_t TraceTree::add_node(std::uint32_t parent, std::uint32_t frame) {
   const auto next = static_cast<std::uint32_t>(nodes_.size());
   if (next == U64Map::kMissing) throw Error("more than 2^32 - 1 stack trace nodes in one chunk");
-  index_.insert(key, next);
+  index_.insert(key(parent, frame), next);
   nodes_.push_back({parent, frame});
   return next;
 }

@@ -107,6 +107,7 @@ class TraceTree {
  public:
   void add(const TraceBatch& batch);
   const StackTraceRef& at(std::uint32_t position) const { return traces_[position]; }
+  void prefetch(std::uint32_t position) const { __builtin_prefetch(&traces_[position]); }
   const TraceNode& node(std::uint32_t i) const { return nodes_[i]; }
   std::size_t node_count() const { return nodes_.size(); }
   std::size_t trace_count() const { return traces_.size(); }
@@ -114,7 +115,8 @@ class TraceTree {
   void clear();
 
  private:
-  std::uint32_t child(std::uint32_t parent, std::uint32_t frame);
+  static std::uint64_t key(std::uint32_t parent, std::uint32_t frame) { return std::uint64_t{parent} << 32 | frame; }
+  std::uint32_t add_node(std::uint32_t parent, std::uint32_t frame);
   std::vector<TraceNode> nodes_{TraceNode{}};
   U64Map index_;  // of nodes_: parent << 32 | frame
   std::vector<StackTraceRef> traces_;  // by position

@@ -172,7 +172,14 @@ class Reader {
   void begin_chunk(std::shared_ptr<ParsedChunk> pc);
   void end_chunk(ChunkTail&& tail);
   void allow_states(ChunkState& st);
-  void on_event(ChunkState& st, EventType type, std::uint32_t trace, const EventRecord& e);
+  // A sample on_event() found, for add_events() to add.
+  struct Ready {
+    StackId stack;
+    LabelSetId labels;
+    std::int64_t values[2];
+  };
+  void add_events(ChunkState& st, const std::vector<DecodedEvent>& events);
+  bool on_event(ChunkState& st, EventType type, std::uint32_t trace, const EventRecord& e, Ready& out);
   void finish_leaks();
   void fill_metadata();
   void report();
@@ -200,6 +207,7 @@ class Reader {
   std::map<std::string, std::uint64_t> type_counts_;  // every event type of the file
   std::array<Selected, kEventTypes> selected_{};  // by EventType
   bool any_selected_ = false;
+  std::vector<Ready> ready_;  // add_events()' samples, kept for their room
   std::uint64_t no_stack_ = 0;
   std::uint64_t truncated_ = 0;  // stack traces cut by the recorder, among those used
   std::unordered_map<std::uint64_t, PendingMalloc> leaks_;
@@ -366,7 +374,7 @@ void Reader::take(Parsed&& p) {
   try {
     if (!p.traces.traces.empty()) return tree_.add(p.traces);
     if (p.chunk) return begin_chunk(std::move(p.chunk));
-    for (const DecodedEvent& e : p.events) on_event(chunk_, e.type, e.trace, e.record);
+    add_events(chunk_, p.events);
     if (p.tail) end_chunk(std::move(*p.tail));
   } catch (const ParseError& e) {
     throw ParseError(e.position(), "chunk " + std::to_string(p.index + 1) + ": " + e.message());
@@ -433,10 +441,33 @@ void Reader::allow_states(ChunkState& st) {
   }
 }
 
-void Reader::on_event(ChunkState& st, EventType type, std::uint32_t trace, const EventRecord& e) {
+// A batch of events in two passes: their stacks and labels first, then
+// their samples. Stacks, and samples by stack and labels, sit in tables of
+// millions, looked up at random: each pass fetches its lookups a few events
+// ahead, so that their cache misses overlap. The builder sees the same calls
+// in the same order as event by event.
+void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events) {
+  constexpr std::size_t kAheadBy = 8;
+  ready_.clear();
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (i + kAheadBy < events.size()) st.resolve->prefetch(events[i + kAheadBy].trace);
+    const DecodedEvent& e = events[i];
+    Ready r;
+    if (on_event(st, e.type, e.trace, e.record, r)) ready_.push_back(r);
+  }
+  const std::size_t n = builder_.value_count();
+  for (std::size_t i = 0; i < ready_.size(); ++i) {
+    if (i + kAheadBy < ready_.size()) builder_.prefetch_sample(ready_[i + kAheadBy].stack, ready_[i + kAheadBy].labels);
+    builder_.add_sample(ready_[i].stack, std::span<const std::int64_t>(ready_[i].values, n), ready_[i].labels);
+  }
+}
+
+// The sample of an event, into `out`; false when it adds none (filtered
+// out, no stack, or a malloc or free kept for --leak).
+bool Reader::on_event(ChunkState& st, EventType type, std::uint32_t trace, const EventRecord& e, Ready& out) {
   const std::int64_t ns = st.parsed->header.to_ns(e.time);
-  if (ns < from_ns_ || ns > to_ns_) return;
-  if (is_sample(type) && st.states && (!e.has_state || !st.states->count(e.state))) return;
+  if (ns < from_ns_ || ns > to_ns_) return false;
+  if (is_sample(type) && st.states && (!e.has_state || !st.states->count(e.state))) return false;
   if (opt_.events == Events::kNativeMem) {
     leak_lo_ = std::min(leak_lo_, ns);
     leak_hi_ = std::max(leak_hi_, ns);
@@ -451,15 +482,19 @@ void Reader::on_event(ChunkState& st, EventType type, std::uint32_t trace, const
     std::optional<PendingMalloc> m;
     if (type == EventType::kMalloc) m = PendingMalloc{ns, stack, labels, e.size};
     chunk_mallocs_.push_back({e.time, e.address, m});
-    return;
+    return false;
   }
   if (stack == ChunkResolver::kNoStack) {
     ++no_stack_;
-    return;
+    return false;
   }
   if (e.cls != 0 && !is_sample(type))  // outside a TLAB: `_[k]`, as the converter marks it
     stack = builder_.stack(stack, st.resolve->class_frame(e.cls, is_alloc(type) && e.tlab <= 0));
-  std::int64_t values[2] = {e.samples, 0};
+  out.stack = stack;
+  out.labels = labels;
+  std::int64_t* values = out.values;
+  values[0] = e.samples;
+  values[1] = 0;
   if (!is_sample(type)) {
     values[0] = 1;
     // An allocation in a new TLAB weighs the TLAB's size, as the converter
@@ -468,7 +503,7 @@ void Reader::on_event(ChunkState& st, EventType type, std::uint32_t trace, const
     const bool lock = opt_.events == Events::kLock || opt_.events == Events::kNativeLock;
     values[1] = lock ? st.parsed->header.ticks_to_ns(e.duration) : e.tlab > 0 ? e.tlab : e.size;
   }
-  builder_.add_sample(stack, std::span<const std::int64_t>(values, builder_.value_count()), labels);
+  return true;
 }
 
 void Reader::finish_leaks() {

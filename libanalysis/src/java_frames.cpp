@@ -80,12 +80,25 @@ Profile merge_compilation_kinds(const Profile& p, std::size_t column) {
   b.metadata() = p.metadata();
   ProfileImporter import(b, p);
   std::vector<StackId> out(node_frame.size(), kRootStack);
+  // Hundreds of thousands of nodes share some thousands of frames: each
+  // function, and each frame with its chosen kind, is made once.
+  std::vector<FunctionId> functions(p.function_count(), U64Map::kMissing);
+  U64Map frames;  // original frame << 8 | chosen kind -> frame
   for (std::uint32_t n = 1; n < node_frame.size(); ++n) {
     const Frame& fr = p.frame(node_frame[n]);
-    const Function& fn = p.function(fr.function);
-    const FunctionId f = b.function(p.str(fn.name), p.str(fn.system_name), p.str(fn.filename), fn.start_line);
-    out[n] = b.stack(out[node_parent[n]],
-                     b.frame(f, w[n].decide(fr.kind), fr.line, fr.address, import.string(fr.module)));
+    const FrameKind kind = w[n].decide(fr.kind);
+    const std::uint64_t key = std::uint64_t{node_frame[n]} << 8 | static_cast<std::uint8_t>(kind);
+    FrameId frame = frames.find(key);
+    if (frame == U64Map::kMissing) {
+      FunctionId& f = functions[fr.function];
+      if (f == U64Map::kMissing) {
+        const Function& fn = p.function(fr.function);
+        f = b.function(p.str(fn.name), p.str(fn.system_name), p.str(fn.filename), fn.start_line);
+      }
+      frame = b.frame(f, kind, fr.line, fr.address, import.string(fr.module));
+      frames.insert(key, frame);
+    }
+    out[n] = b.stack(out[node_parent[n]], frame);
   }
   for (std::size_t i = 0; i < p.sample_count(); ++i) {
     const Sample& s = p.sample(i);

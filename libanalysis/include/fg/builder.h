@@ -67,6 +67,11 @@ class ProfileBuilder {
   /// total and difference computed from the profile inside 64 bits.
   void add_sample(StackId stack, std::span<const std::int64_t> values, LabelSetId labels = 0,
                   std::int64_t timestamp = kNoTimestamp);
+  /// A cache hint for a coming untimed add_sample(stack, ..., labels): a
+  /// reader adding millions of samples calls it a few samples ahead.
+  void prefetch_sample(StackId stack, LabelSetId labels) const {
+    samples_by_key_.prefetch(std::uint64_t(labels) << 32 | stack);
+  }
   /// add_sample on the stack of `root_to_leaf`.
   void add_sample(std::span<const FrameId> root_to_leaf, std::span<const std::int64_t> values,
                   LabelSetId labels = 0, std::int64_t timestamp = kNoTimestamp);
