@@ -68,9 +68,13 @@ class EdgeCounter {
   explicit EdgeCounter(std::vector<CallGraphEdge>& edges) : edges_(edges) {}
   void add(std::uint32_t caller, std::uint32_t callee, bool inlined, bool residual, std::int64_t v,
            std::uint32_t sample) {
-    const auto next = static_cast<std::uint32_t>(edges_.size());
-    const std::uint32_t e = index_.insert(std::uint64_t(caller) << 32 | callee, next);
-    if (e == next) {
+    // Most steps of a walk meet an edge already counted: the inline find
+    // first, the insert only for a new edge.
+    const std::uint64_t key = std::uint64_t(caller) << 32 | callee;
+    std::uint32_t e = index_.find(key);
+    if (e == U64Map::kMissing) {
+      e = static_cast<std::uint32_t>(edges_.size());
+      index_.insert(key, e);
       edges_.push_back({caller, callee, 0, inlined, residual});
       seen_.push_back(UINT32_MAX);
     }
@@ -170,10 +174,26 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
   std::vector<std::uint32_t>& node_of = g.node_of_frame;
   node_of.assign(p.frame_count(), 0);
   const std::vector<std::string> names = report_names(p);
+  // Per function, a node's key is its function's name alone: each
+  // function's key is made and looked up once, not once per frame (a
+  // profile of addresses has hundreds of thousands of frames).
+  std::vector<std::uint32_t> of_function;
+  if (o.granularity == Granularity::kFunction) of_function.assign(p.function_count(), UINT32_MAX);
   for (FrameId f = 0; f < p.frame_count(); ++f) {
+    const bool inlined = p.frame(f).kind == FrameKind::kInlined;
+    if (!of_function.empty()) {
+      if (const std::uint32_t n = of_function[p.frame(f).function]; n != UINT32_MAX) {
+        if (g.nodes[n].inlined != inlined) {
+          g.nodes[n].partly_inlined = true;
+          g.nodes[n].inlined = false;
+        }
+        node_of[f] = n;
+        continue;
+      }
+    }
     NodeKey key = key_of(p, names, f, o.granularity);
     auto [it, added] = index.try_emplace(key, static_cast<std::uint32_t>(g.nodes.size()));
-    const bool inlined = p.frame(f).kind == FrameKind::kInlined;
+    if (!of_function.empty()) of_function[p.frame(f).function] = it->second;
     if (added) {
       CallGraphNode n;
       n.function = std::get<0>(key);
