@@ -85,12 +85,14 @@ def main():
     ap.add_argument("--copies", type=int, default=1)
     ap.add_argument("--data", default=os.path.join(HERE, "data"))
     ap.add_argument("--options", default="", help="event options for both tools, e.g. '--alloc --total'")
+    ap.add_argument("--out-dir", help="where both tools write their outputs (a temporary directory by default); "
+                    "a memory file system such as /dev/shm keeps the disk's noise out of the figures")
     ap.add_argument("recording")
     a = ap.parse_args()
     path = prepare(a.recording, a.copies, a.data)
     size_mb = os.path.getsize(path) / 1e6
     opts = a.options.split()
-    tmp = tempfile.mkdtemp()
+    tmp = tempfile.mkdtemp(dir=a.out_dir)
     print("input: %s (%.1f MB)" % (path, size_mb))
     print("%-10s %-12s %8s %8s %8s %10s   %s" % ("task", "tool", "wall s", "cpu s", "MB/s", "peak MiB", "command"))
     try:
