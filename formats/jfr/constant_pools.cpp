@@ -27,25 +27,18 @@ bool is_string_field(const FieldDesc& f) {
   return !f.array && !f.constant_pool && f.encoding == Encoding::kString;
 }
 
-// Where the stack traces read go, a batch at a time: to the caller's
-// `traces`, else into the pools' tree.
+// Where the stack traces read go: to the caller's `traces`, a batch at a time.
 struct TraceOut {
-  TraceOut(Pools& pools, const std::function<void(std::uint64_t, std::uint64_t)>& done,
+  TraceOut(const std::function<void(std::uint64_t, std::uint64_t)>& done,
            const std::function<void(TraceBatch&&)>& traces)
-      : pools(pools), done(done), traces(traces) {}
+      : done(done), traces(traces) {}
 
   // Hands over the traces held; `offset` is how far the file is read.
   void flush(std::uint64_t offset) {
     if (!batch.traces.empty()) {
-      if (traces) {
-        traces(std::move(batch));
-        batch = {};
-        batch.frames.reserve(kBatchFrames + 1024);
-      } else {
-        pools.tree.add(batch);
-        batch.traces.clear();
-        batch.frames.clear();
-      }
+      traces(std::move(batch));
+      batch = {};
+      batch.frames.reserve(kBatchFrames + 1024);
     }
     if (done && offset - done_at >= (8 << 20)) {
       done(done_at, offset);
@@ -55,7 +48,6 @@ struct TraceOut {
 
   // Traces are handed over once this many frames are held: a few hundred KiB.
   static constexpr std::size_t kBatchFrames = 1 << 16;
-  Pools& pools;
   const std::function<void(std::uint64_t, std::uint64_t)>& done;
   const std::function<void(TraceBatch&&)>& traces;
   std::uint64_t done_at = 0;  // where in the checkpoint being read `done` was told up to
@@ -318,7 +310,6 @@ void Pools::clear() {
   enums.clear();
   checkpoints = 0;
   stack_traces.clear();
-  tree.clear();
   frames.clear();
   frame_index.packed.clear();
   frame_index.dense.clear();
@@ -406,7 +397,7 @@ void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const C
                          Pools& pools, bool keep_lines,
                          const std::function<void(std::uint64_t, std::uint64_t)>& done,
                          const std::function<void(TraceBatch&&)>& traces) {
-  TraceOut out(pools, done, traces);
+  TraceOut out(done, traces);
   std::uint64_t offset = last_offset;
   for (;;) {
     if (offset < kChunkHeaderSize || offset >= chunk.size())

@@ -134,8 +134,6 @@ struct Pools {
   /// to keep lines, line and bci are 0 here, so a method's frames of one
   /// type are one entry.
   std::vector<FrameRef> frames;
-  /// The stack traces, when read_constant_pools() was given no `traces`.
-  TraceTree tree;
   /// Enumerations (simple types with one string field), by type name:
   /// "jdk.types.FrameType", "jdk.types.ThreadState", ...
   std::unordered_map<std::string, std::unordered_map<std::uint64_t, StringValue>> enums;
@@ -173,11 +171,11 @@ struct Pools {
 /// `keep_lines`, frames keep their line and bci (else both are 0). `done`,
 /// when given, is told of stretches of the file [begin, end) read and not
 /// needed again, as a large pool is read (so that their pages can go).
-/// `traces`, when given, is handed the stack traces in batches as they are
-/// read, in order; else they go to `pools.tree`.
+/// `traces` is handed the stack traces in batches as they are read, in
+/// order (pools.stack_traces numbers their keys), for a TraceTree.
 void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const ChunkMetadata& meta,
                          Pools& pools, bool keep_lines,
-                         const std::function<void(std::uint64_t, std::uint64_t)>& done = {},
-                         const std::function<void(TraceBatch&&)>& traces = {});
+                         const std::function<void(std::uint64_t, std::uint64_t)>& done,
+                         const std::function<void(TraceBatch&&)>& traces);
 
 }  // namespace fg::formats::jfr
