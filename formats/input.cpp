@@ -196,14 +196,21 @@ std::size_t Input::read(char* buf, std::size_t n) {
 
 namespace {
 
-// Gives back the whole pages of [base + released, base + offset), of a
-// mapping that is read from its start on: they are not looked at again.
-void release_pages(char* base, std::size_t offset, std::size_t& released) {
+// Gives back the whole pages within [base + begin, base + end) of a mapping
+// (page-aligned at base); returns the end of the last page given back.
+std::size_t drop_pages(char* base, std::size_t begin, std::size_t end) {
   const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  const std::size_t end = offset / page * page;
-  if (end <= released) return;
-  ::madvise(base + released, end - released, MADV_DONTNEED);
-  released = end;
+  begin = (begin + page - 1) / page * page;
+  end = end / page * page;
+  if (begin < end) ::madvise(base + begin, end - begin, MADV_DONTNEED);
+  return end;
+}
+
+// Gives back the pages before base + offset of a mapping that is read from
+// its start on: they are not looked at again. `released` is how far it
+// was done before.
+void release_pages(char* base, std::size_t offset, std::size_t& released) {
+  if (offset > released) released = std::max(released, drop_pages(base, released, offset));
 }
 
 }  // namespace
@@ -239,11 +246,7 @@ void Input::release_mapped(std::size_t offset) {
 
 void Input::drop_mapped(std::size_t begin, std::size_t end) {
   Impl& m = *impl_;
-  if (!m.map) return;
-  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  begin = (begin + page - 1) / page * page;
-  end = std::min(end, m.map_size) / page * page;
-  if (begin < end) ::madvise(static_cast<char*>(m.map) + begin, end - begin, MADV_DONTNEED);
+  if (m.map) drop_pages(static_cast<char*>(m.map), begin, std::min(end, m.map_size));
 }
 
 InputBytes& InputBytes::operator=(InputBytes&& o) noexcept {

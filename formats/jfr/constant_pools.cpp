@@ -211,6 +211,7 @@ class PoolReader {
     return add_frame(method, line, bci, type);
   }
 
+  // A frame index_of() did not find in the dense table.
   std::uint32_t add_frame(std::uint64_t method, std::int32_t line, std::int32_t bci, std::uint64_t type) {
     if (!keep_lines_) line = bci = 0;
     const auto next = static_cast<std::uint32_t>(pools_.frames.size());
@@ -219,8 +220,7 @@ class PoolReader {
       const std::size_t slot = method << 3 | type;
       std::vector<std::uint32_t>& dense = pools_.frame_index.dense;
       if (slot >= dense.size()) dense.resize((method + 1) << 3, U64Map::kMissing);
-      if (dense[slot] != U64Map::kMissing) return dense[slot];
-      i = dense[slot] = next;
+      i = dense[slot] = next;  // index_of() found the slot empty
     } else if (!keep_lines_ && type < 256 && method < (std::uint64_t{1} << 56)) {
       const std::uint64_t key = method << 8 | type;
       if (const std::uint32_t known = pools_.frame_index.packed.find(key); known != U64Map::kMissing) return known;

@@ -183,6 +183,9 @@ class Reader {
   void finish_leaks();
   void fill_metadata();
   void report();
+  bool any_selected() const {
+    return std::any_of(selected_.begin(), selected_.end(), [](const Selected& s) { return s.events > 0; });
+  }
   std::string what_was_read() const;
   std::string other_events() const;
 
@@ -206,7 +209,6 @@ class Reader {
   bool any_default_state_ = false;
   std::map<std::string, std::uint64_t> type_counts_;  // every event type of the file
   std::array<Selected, kEventTypes> selected_{};  // by EventType
-  bool any_selected_ = false;
   std::vector<Ready> ready_;  // add_events()' samples, kept for their room
   std::uint64_t no_stack_ = 0;
   std::uint64_t truncated_ = 0;  // stack traces cut by the recorder, among those used
@@ -473,7 +475,6 @@ bool Reader::on_event(ChunkState& st, EventType type, std::uint32_t trace, const
     leak_hi_ = std::max(leak_hi_, ns);
   }
   Selected& sel = selected_[static_cast<std::size_t>(type)];
-  any_selected_ = true;
   ++sel.events;
   sel.samples += static_cast<std::uint64_t>(std::max<std::int64_t>(e.samples, 0));
   StackId stack = st.resolve->stack(trace, e.thread);
@@ -558,7 +559,7 @@ void Reader::report() {
   if (opt_.events == Events::kCpu && !any_default_state_)
     note_(file_ + ": no samples in async-profiler's cpu state (STATE_DEFAULT): JDK recordings have none; "
                   "read them without --cpu");
-  else if (opt_.events == Events::kDefault || !any_selected_)
+  else if (opt_.events == Events::kDefault || !any_selected())
     note_(file_ + ": " + what_was_read() + other_events());
 }
 
@@ -590,7 +591,7 @@ std::string Reader::other_events() const {
     o += (o.empty() ? "" : ", ") + std::string(event_type_name(type)) + " " + std::to_string(n->second);
   }
   if (others.empty()) return "";
-  std::string msg = any_selected_ ? "; the file also holds" : "; the file holds";
+  std::string msg = any_selected() ? "; the file also holds" : "; the file holds";
   for (const auto& [option, types] : others) msg += " " + option + " (" + types + ")";
   return msg;
 }

@@ -110,6 +110,21 @@ class EdgeCounter {
   std::vector<std::uint32_t> seen_;
 };
 
+// The edges the `used` parts of a walk counted, as one counter over every
+// sample would have them: the later parts' edges into the first's
+// (hundreds of thousands of edges in a large profile: no third copy of
+// them), each part's room freed as soon as it is merged.
+template <class Part>
+std::vector<CallGraphEdge> merged_edges(std::array<std::unique_ptr<Part>, 2>& parts, std::size_t used) {
+  for (std::size_t k = 1; k < used; ++k) {
+    parts[0]->counter.merge(parts[k]->edges);
+    parts[k].reset();
+  }
+  std::vector<CallGraphEdge> edges = std::move(parts[0]->edges);
+  parts[0].reset();
+  return edges;
+}
+
 // Each frame's node and whether the frame was inlined, packed so that a
 // walk up millions of stacks touches one small array.
 std::vector<std::uint32_t> packed_nodes(const Profile& p, const CallGraph& g) {
@@ -181,36 +196,33 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
   if (o.granularity == Granularity::kFunction) of_function.assign(p.function_count(), UINT32_MAX);
   for (FrameId f = 0; f < p.frame_count(); ++f) {
     const bool inlined = p.frame(f).kind == FrameKind::kInlined;
-    if (!of_function.empty()) {
-      if (const std::uint32_t n = of_function[p.frame(f).function]; n != UINT32_MAX) {
-        if (g.nodes[n].inlined != inlined) {
-          g.nodes[n].partly_inlined = true;
-          g.nodes[n].inlined = false;
+    std::uint32_t at = of_function.empty() ? UINT32_MAX : of_function[p.frame(f).function];
+    bool added = false;
+    if (at == UINT32_MAX) {
+      NodeKey key = key_of(p, names, f, o.granularity);
+      auto it = index.try_emplace(key, static_cast<std::uint32_t>(g.nodes.size()));
+      at = it.first->second;
+      added = it.second;
+      if (!of_function.empty()) of_function[p.frame(f).function] = at;
+      if (added) {
+        CallGraphNode n;
+        n.function = std::get<0>(key);
+        if (o.granularity != Granularity::kFunction) {
+          n.file = std::get<1>(key);
+          n.line = std::get<2>(key);
         }
-        node_of[f] = n;
-        continue;
+        n.address = std::get<3>(key);
+        n.name = printable_name(n);
+        n.inlined = inlined;
+        n.frame = f;
+        g.nodes.push_back(std::move(n));
       }
     }
-    NodeKey key = key_of(p, names, f, o.granularity);
-    auto [it, added] = index.try_emplace(key, static_cast<std::uint32_t>(g.nodes.size()));
-    if (!of_function.empty()) of_function[p.frame(f).function] = it->second;
-    if (added) {
-      CallGraphNode n;
-      n.function = std::get<0>(key);
-      if (o.granularity != Granularity::kFunction) {
-        n.file = std::get<1>(key);
-        n.line = std::get<2>(key);
-      }
-      n.address = std::get<3>(key);
-      n.name = printable_name(n);
-      n.inlined = inlined;
-      n.frame = f;
-      g.nodes.push_back(std::move(n));
-    } else if (g.nodes[it->second].inlined != inlined) {
-      g.nodes[it->second].partly_inlined = true;
-      g.nodes[it->second].inlined = false;
+    if (!added && g.nodes[at].inlined != inlined) {
+      g.nodes[at].partly_inlined = true;
+      g.nodes[at].inlined = false;
     }
-    node_of[f] = it->second;
+    node_of[f] = at;
   }
   if (const RecordedCallGraph* rec = p.recorded_graph();
       rec && rec->column == o.column && o.granularity == Granularity::kFunction) {
@@ -275,11 +287,7 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
     base_total += part.base_total;
     g.flat_sum += part.flat_sum;
   }
-  for (std::size_t k = 1; k < used; ++k) {  // the second part's edges into the first's
-    parts[0]->counter.merge(parts[k]->edges);
-    parts[k].reset();
-  }
-  g.edges = std::move(parts[0]->edges);
+  g.edges = merged_edges(parts, used);
   if (base_total > 0) g.total = base_total;
   // A filtered profile keeps percentages of the whole, as pprof's reports.
   else if (o.column < p.metadata().unfiltered_totals.size()) g.total = p.metadata().unfiltered_totals[o.column];
@@ -331,15 +339,7 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
         }
       });
     });
-    // The second part's edges into the first's (hundreds of thousands of
-    // edges in a large profile: no third copy of them), each part's room
-    // freed as soon as it is merged.
-    for (std::size_t k = 1; k < used; ++k) {
-      parts[0]->counter.merge(parts[k]->edges);
-      parts[k].reset();
-    }
-    edges = std::move(parts[0]->edges);
-    parts[0].reset();
+    edges = merged_edges(parts, used);
   }
   const std::int64_t cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(g.flat_sum) * edge_fraction));
   std::erase_if(edges, [cutoff](const CallGraphEdge& e) { return std::llabs(e.weight) < cutoff; });
