@@ -415,10 +415,13 @@ namespace {
 // into one group, so equal lines are summed.
 //
 // The walk does not build the lines: it hands steps (cut the path back,
-// append a frame, maybe print it) to a second stage that keeps the path and
-// prints, on a second thread for a large tree. The two take about the same
-// time: the walk's is in the tree's nodes, the printer's in copying long
-// paths.
+// append a frame or a run of nodes, maybe print it) to a second stage that
+// keeps the path and prints, on a second thread for a large tree. The walk
+// works per branching node: a run of nodes on a chain (each the only
+// child of the one before, without samples: most nodes of a deep profile)
+// is one step, whose frames only the printer reads. It does not know the
+// path's length either: where children will cut the path back to, it has
+// the printer mark the length, one mark per level of groups.
 class SortedWriter {
  public:
   SortedWriter(const Profile& p, const CallTree& tree, std::size_t col, std::optional<std::size_t> base,
@@ -429,9 +432,11 @@ class SortedWriter {
         base_(base),
         out_(out),
         texts_(p.frame_count()),
-        made_(p.frame_count()),
         has_sample_(p.stack_count()) {
     for (std::size_t i = 0; i < p.sample_count(); ++i) has_sample_[p.sample(i).stack] = true;
+    // Every frame's folded text, made before the two stages start: both
+    // read them, the printer for frames the walk never looks at.
+    for (FrameId f = 0; f < p.frame_count(); ++f) append_frame(texts_[f], p, f);
   }
 
   void run() {
@@ -446,12 +451,16 @@ class SortedWriter {
   }
 
  private:
-  // One step of the walk: the path cut back to `keep` bytes, then `text`
-  // appended (after a ';' with `separator`); with `line`, the path is
-  // printed with its values.
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+  // One step of the walk: the path cut back to mark `cut` (unless kNone);
+  // then `text`, or the frames of the nodes [from, to) (a run down a
+  // chain), each after a ';' (the first only with `separator`); with
+  // `line`, the path is printed with its values; with `mark`, the path's
+  // length is kept as that mark.
   struct Step {
     std::string_view text;
-    std::size_t keep = 0;
+    StackId from = 0, to = 0;
+    std::uint32_t cut = kNone, mark = kNone;
     bool separator = false, line = false;
     std::int64_t value = 0, base = 0;
   };
@@ -461,7 +470,7 @@ class SortedWriter {
     StackId one = 0;             // the group's node, when it has one (most have)
     std::vector<StackId> many;   // its nodes, when it has several
     std::string_view text;     // this group's frame text (in texts_, which never moves)
-    std::size_t path_len = 0;  // length of the parent's path
+    std::uint32_t cut = kNone;   // the mark of the parent's path
     bool first = false;        // the first frame of the path (no ';' before it)
     bool own_line = false;
     bool then_expand = false;  // own line, then the subtree (the root; expand() follows chains itself)
@@ -487,22 +496,25 @@ class SortedWriter {
       Work w = std::move(work_.back());
       work_.pop_back();
       Step s;
-      s.keep = len_ = w.path_len;
+      s.cut = w.cut;
       if (w.nodes()[0] != kRootStack) {  // the root has no frame of its own
         s.separator = !w.first;
         s.text = w.text;
-        len_ += s.separator + s.text.size();
       }
       if (w.own_line) line(w.nodes(), s);
       step(s);
-      if (!w.own_line || w.then_expand) expand(w.nodes());
+      // Its children cut the path back to where this group's ends: marks
+      // are per level, the root's 0.
+      if (!w.own_line || w.then_expand) expand(w.nodes(), w.cut == kNone ? 0 : w.cut + 1);
     }
     if (!steps_.empty()) hand_();
   }
 
+  // Steps are handed over when the next one comes, so that the last one
+  // made is still at hand (expand() sets its mark).
   void step(const Step& s) {
-    steps_.push_back(s);
     if (steps_.size() == kSteps) hand_();
+    steps_.push_back(s);
   }
 
   // Makes `s` print its path when the nodes have a value of their own.
@@ -524,9 +536,22 @@ class SortedWriter {
   // The second stage: keeps the path and prints its lines.
   void print(const std::vector<Step>& steps) {
     for (const Step& s : steps) {
-      path_.resize(s.keep);
-      if (s.separator) path_.push_back(';');
-      path_ += s.text;
+      if (s.cut != kNone) path_.resize(marks_[s.cut]);
+      if (s.from == s.to) {
+        if (s.separator) path_.push_back(';');
+        path_ += s.text;
+      } else {
+        if (s.separator) path_.push_back(';');
+        path_ += texts_[tree_.frame(s.from)];
+        for (StackId n = s.from + 1; n < s.to; ++n) {
+          path_.push_back(';');
+          path_ += texts_[tree_.frame(n)];
+        }
+      }
+      if (s.mark != kNone) {
+        if (s.mark >= marks_.size()) marks_.resize(s.mark + 1);
+        marks_[s.mark] = path_.size();
+      }
       if (!s.line) continue;
       buf_ += path_;
       if (base_) buf_ += ' ' + std::to_string(s.base);
@@ -559,32 +584,40 @@ class SortedWriter {
     return next != cy ? next < cy : false;
   }
 
-  // Pushes the items of a group's children, last first, so they run sorted.
-  void expand(std::span<const StackId> nodes) {
+  // Follows a single node's chain of only children (its own line first,
+  // then the rest), marks the path's end as `mark`, and pushes the items
+  // of the children there, last first, so they run sorted.
+  void expand(std::span<const StackId> nodes, std::uint32_t mark) {
     bool at_root = nodes.size() == 1 && nodes[0] == kRootStack;
     StackId chain;
     if (nodes.size() == 1) {
-      // A call chain: each node's only child, its own line first, then its
-      // subtree; followed here down to a node of several children (most
-      // nodes of a large profile are on chains).
+      // Most nodes of a large profile are on chains.
       chain = nodes[0];
-      for (ChildList kids = tree_.children(chain); kids.size() == 1; kids = tree_.children(chain)) {
-        chain = kids[0];
+      for (;;) {
         Step s;
-        s.keep = len_;
         s.separator = !at_root;
-        s.text = text_of(tree_.frame(chain));
-        len_ += s.separator + s.text.size();
+        if (tree_.on_chain(chain)) {  // a run of them, down to a node that is not
+          const StackId end = tree_.chain_end(chain);
+          s.from = chain + 1;
+          s.to = end + 1;
+          chain = end;
+        } else {
+          const ChildList kids = tree_.children(chain);
+          if (kids.size() != 1) break;
+          chain = kids[0];
+          s.text = texts_[tree_.frame(chain)];
+        }
         at_root = false;
         line(std::span<const StackId>(&chain, 1), s);
         step(s);
       }
       nodes = std::span<const StackId>(&chain, 1);
     }
+    steps_.back().mark = mark;
     kids_.clear();
     for (StackId n : nodes)
       for (StackId c : tree_.children(n)) {
-        kids_.emplace_back(text_of(tree_.frame(c)), c);
+        kids_.emplace_back(texts_[tree_.frame(c)], c);
       }
     std::sort(kids_.begin(), kids_.end());
     items_.clear();
@@ -605,7 +638,7 @@ class SortedWriter {
         for (std::size_t k = it.begin; k < it.end; ++k) w.many.push_back(kids_[k].second);
       }
       w.text = kids_[it.begin].first;
-      w.path_len = len_;
+      w.cut = mark;
       w.first = at_root;
       w.own_line = it.own_line;
       work_.push_back(std::move(w));
@@ -617,34 +650,23 @@ class SortedWriter {
     buf_.clear();
   }
 
-  // A frame's folded text, made once per frame. The strings never move
-  // (texts_ is never resized), so the printer reads them while the walk
-  // makes others.
-  const std::string& text_of(FrameId f) {
-    if (!made_[f]) {
-      append_frame(texts_[f], p_, f);
-      made_[f] = true;
-    }
-    return texts_[f];
-  }
-
   const Profile& p_;
   const CallTree& tree_;
   std::size_t col_;
   std::optional<std::size_t> base_;
   std::ostream& out_;
+  // Made before the stages start; read by both.
+  std::vector<std::string> texts_;
+  std::vector<bool> has_sample_;  // by stack: a sample ends there
   // The walk's.
   std::vector<Work> work_;
   std::vector<std::pair<std::string_view, StackId>> kids_;  // expand()'s, kept for their room
   std::vector<Item> items_;
-  std::size_t len_ = 0;  // of the path where the walk is
   std::vector<Step> steps_;
   std::function<void()> hand_;  // hands steps_ to the printer
-  std::vector<std::string> texts_;
-  std::vector<bool> made_;
-  std::vector<bool> has_sample_;  // by stack: a sample ends there
   // The printer's.
   std::string path_, buf_;
+  std::vector<std::size_t> marks_;  // path lengths, by level
 };
 
 }  // namespace

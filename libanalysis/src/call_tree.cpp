@@ -163,6 +163,15 @@ std::int64_t CallTree::self(StackId node, std::size_t column) const {
   return v;
 }
 
+StackId CallTree::chain_end(StackId node) const {
+  // A node on a chain has the next node as its child, and the last node
+  // is a leaf (stored): a stored node follows.
+  std::size_t w = (node + 1) >> 6;
+  std::uint64_t bits = stored_[w] & (~std::uint64_t(0) << ((node + 1) & 63));
+  while (bits == 0) bits = stored_[++w];
+  return static_cast<StackId>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
+}
+
 ChildList CallTree::stored_children(StackId node) const {
   std::uint32_t k = slot(node);
   auto b = children_.begin() + child_begin_[k], e = children_.begin() + child_begin_[k + 1];

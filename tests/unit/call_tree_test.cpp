@@ -163,6 +163,10 @@ TEST_CASE("nodes on a chain share their totals with the chain's end and list one
   CHECK(ids(t.children(d)) == std::vector<StackId>{e});
   CHECK(t.children(e).empty());
   CHECK(t.children(x).empty());
+  // On a chain: a and d, each running to the next node that is not.
+  for (StackId n : {kRootStack, a, bb, c, d, e, x}) CHECK(t.on_chain(n) == (n == a || n == d));
+  CHECK(t.chain_end(a) == bb);
+  CHECK(t.chain_end(d) == e);
   // A copied list still holds its one child.
   ChildList one = t.children(d);
   ChildList copy = one;
@@ -224,4 +228,45 @@ TEST_CASE("a chain of 200,000 frames has its leaf's total at every node") {
   CHECK(depth == 200000);
   CHECK(node == s);
   CHECK(t.self(node, 0) == 5);
+  // The whole chain is one run, across every 64-node word of its bits.
+  CHECK(t.on_chain(kRootStack) == false);
+  CHECK(t.chain_end(1) == s);
+  CHECK(t.chain_end(63) == s);
+  CHECK(t.chain_end(s - 1) == s);
+}
+
+TEST_CASE("a chain runs to the first node after it that branches, has a sample or ends") {
+  // Random paths over a few names: chains of every length, ending at words'
+  // edges and inside them. Each node on a chain must lead, through only
+  // children, to its chain_end.
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
+  std::uint64_t seed = 11;
+  auto next = [&seed] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::size_t>(seed >> 33);
+  };
+  std::vector<FrameId> frames;
+  for (const char* n : {"a", "b", "c", "d"}) frames.push_back(b.frame(n));
+  std::vector<std::int64_t> v{1};
+  for (int i = 0; i < 3000; ++i) {
+    StackId s = kRootStack;
+    for (std::size_t d = 0, depth = 1 + next() % 150; d < depth; ++d) s = b.stack(s, frames[next() % (d < 3 ? 4 : 2)]);
+    b.add_sample(s, v);
+  }
+  Profile p = std::move(b).finish();
+  CallTree t(p);
+  std::size_t on_chain = 0;
+  for (StackId n = 0; n < p.stack_count(); ++n) {
+    if (!t.on_chain(n)) continue;
+    ++on_chain;
+    StackId end = n;
+    while (t.children(end).size() == 1 && t.self(end, 0) == 0 && t.children(end)[0] == end + 1 &&
+           t.on_chain(end))
+      ++end;
+    CAPTURE(n);
+    CHECK(t.chain_end(n) == end);
+    CHECK(!t.on_chain(end));
+    CHECK(t.self(n, 0) == 0);
+  }
+  CHECK(on_chain > p.stack_count() / 2);
 }

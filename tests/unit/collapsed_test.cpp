@@ -231,3 +231,41 @@ TEST_CASE("collapsed: a tree large enough to print on a second thread gives ever
   for (const auto& [path, count] : want) expected += path + " " + std::to_string(count) + "\n";
   CHECK(test::collapsed(p) == expected);
 }
+
+TEST_CASE("collapsed: deep stacks print whole runs of chains, with lines inside them and branches below") {
+  // Paths hundreds of frames deep over names that are prefixes of each
+  // other, many of them prefixes of other paths (a line in the middle of a
+  // chain) or branching off deep: the writer takes runs of chain nodes in
+  // one step, and must still print every line, summed, in bytewise order.
+  const std::vector<std::string> names = {"a", "ab", "a.x", "a b", "main", "main.run"};
+  std::uint64_t seed = 3;
+  auto next = [&seed] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::size_t>(seed >> 33);
+  };
+  std::vector<std::vector<std::string>> bases;
+  for (int i = 0; i < 40; ++i) {
+    std::vector<std::string> path;
+    for (std::size_t d = 0, depth = 50 + next() % 400; d < depth; ++d) path.push_back(names[next() % names.size()]);
+    bases.push_back(std::move(path));
+  }
+  std::map<std::string, std::int64_t> want;
+  std::string text;
+  for (int i = 0; i < 6000; ++i) {
+    // A base path cut somewhere, then a tail of its own.
+    const std::vector<std::string>& base = bases[next() % bases.size()];
+    std::vector<std::string> path(base.begin(), base.begin() + static_cast<std::ptrdiff_t>(1 + next() % base.size()));
+    for (std::size_t d = 0, tail = next() % 3 == 0 ? 0 : next() % 60; d < tail; ++d)
+      path.push_back(names[next() % names.size()]);
+    std::string line;
+    for (const std::string& n : path) line += (line.empty() ? "" : ";") + n;
+    const std::int64_t count = 1 + static_cast<std::int64_t>(next() % 5);
+    text += line + " " + std::to_string(count) + "\n";
+    want[line] += count;
+  }
+  Profile p = test::folded(text);
+  REQUIRE(p.stack_count() >= 100000);
+  std::string expected;
+  for (const auto& [path, count] : want) expected += path + " " + std::to_string(count) + "\n";
+  CHECK(test::collapsed(p) == expected);
+}

@@ -86,6 +86,14 @@ class CallTree {
     if (!stored(node)) return ChildList::only(node + 1);  // on a chain: inline, asked for per node
     return stored_children(node);
   }
+  /// True for a node on a chain: its only child is node + 1 and it has no
+  /// sample of its own (nor, then, any self value).
+  bool on_chain(StackId node) const { return !stored(node); }
+  /// For a node on a chain: the node its chain leads to, the first one
+  /// after it that is not on a chain. Following only-children from `node`
+  /// passes node + 1, node + 2, ... up to it: a walk can take the whole run
+  /// in one step.
+  StackId chain_end(StackId node) const;
   /// The node's own value: its total less its children's totals.
   std::int64_t self(StackId node, std::size_t column) const;
   std::int64_t total(StackId node, std::size_t column) const {
