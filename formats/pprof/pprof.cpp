@@ -411,8 +411,10 @@ void Reader::add_samples(const Decoded& d) {
         lane.stack = b_->stack(lane.stack, *lane.at++);
         // A new node: the rest of the path is new too, made in one run so
         // that its nodes follow each other (the builder's cheap case).
-        if (b_->stack_count() != known)
-          while (lane.at != lane.end) lane.stack = b_->stack(lane.stack, *lane.at++);
+        if (b_->stack_count() != known) {
+          lane.stack = b_->extend(lane.stack, std::span<const FrameId>(lane.at, lane.end));
+          lane.at = lane.end;
+        }
         more |= lane.at != lane.end;
       }
     }

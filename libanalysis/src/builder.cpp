@@ -92,10 +92,22 @@ StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
   return id;
 }
 
-StackId ProfileBuilder::stack(std::span<const FrameId> root_to_leaf) {
-  StackId s = kRootStack;
-  for (FrameId f : root_to_leaf) s = stack(s, f);
-  return s;
+StackId ProfileBuilder::stack(std::span<const FrameId> root_to_leaf) { return extend(kRootStack, root_to_leaf); }
+
+StackId ProfileBuilder::extend(StackId parent, std::span<const FrameId> frames) {
+  std::size_t i = 0;
+  while (i < frames.size() && std::size_t(parent) + 1 != profile_.stack_count()) parent = stack(parent, frames[i++]);
+  const std::size_t n = frames.size() - i;
+  if (n == 0) return parent;
+  // `parent` is the newest node, so it has no children: as stack() would
+  // make them, one node per frame, each the unindexed child of the one before.
+  const std::size_t next = profile_.stack_count();
+  if (n > U64Map::kMissing - next) throw Error("too many distinct stacks (more than 2^32 - 2)");
+  const std::size_t last = next + n - 1;
+  stack_flags_.resize(last / 32 + 1, 0);
+  for (std::size_t s = parent; s < last; ++s) set_flag(static_cast<StackId>(s), kUnindexedChild);
+  profile_.add_chain(frames.subspan(i));
+  return static_cast<StackId>(last);
 }
 
 StackId PrefixStacks::stack(std::span<const FrameId> root_to_leaf) {

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <random>
+#include <span>
 #include <vector>
 
 #include "fg/builder.h"
@@ -89,6 +90,45 @@ TEST_CASE("every stack keeps its parent and frame, however the tree grew") {
     REQUIRE(p.stack(s).parent == parent_of[s]);
     REQUIRE(p.parent(s) == parent_of[s]);
     REQUIRE(p.stack(s).frame == frame_of[s]);
+  }
+}
+
+TEST_CASE("extend makes the stacks stack() makes, a frame at a time, and finds them again") {
+  // Two builders fed the same random paths: one a frame at a time, one
+  // through extend() from a random existing prefix. Paths run deep (new
+  // runs cross 64-node words), share prefixes, and branch from nodes an
+  // earlier run made without indexing them.
+  ProfileBuilder one(counts()), run(counts());
+  std::mt19937 rng(5);
+  std::vector<FrameId> frames;
+  for (int i = 0; i < 6; ++i) {
+    frames.push_back(one.frame("f" + std::to_string(i)));
+    REQUIRE(run.frame("f" + std::to_string(i)) == frames.back());
+  }
+  std::vector<std::vector<FrameId>> made;
+  for (int i = 0; i < 3000; ++i) {
+    std::vector<FrameId> path;
+    if (!made.empty() && rng() % 3 != 0) {  // a prefix of an earlier path
+      const auto& earlier = made[rng() % made.size()];
+      path.assign(earlier.begin(), earlier.begin() + static_cast<std::ptrdiff_t>(rng() % (earlier.size() + 1)));
+    }
+    for (std::size_t d = 0, extra = rng() % 200; d < extra; ++d) path.push_back(frames[rng() % (d < 2 ? 6 : 2)]);
+    StackId want = kRootStack;
+    for (FrameId f : path) want = one.stack(want, f);
+    // extend() from the stack of a random prefix, as a reader that knows it.
+    const std::size_t cut = rng() % (path.size() + 1);
+    const StackId from = run.stack(std::span<const FrameId>(path.data(), cut));
+    CAPTURE(i);
+    REQUIRE(run.extend(from, std::span<const FrameId>(path.data() + cut, path.size() - cut)) == want);
+    REQUIRE(run.stack(path) == want);
+    made.push_back(std::move(path));
+  }
+  Profile a = std::move(one).finish(), b = std::move(run).finish();
+  REQUIRE(a.stack_count() == b.stack_count());
+  CHECK(a.stack_count() > 100000);
+  for (StackId s = 1; s < a.stack_count(); ++s) {
+    REQUIRE(b.parent(s) == a.parent(s));
+    REQUIRE(b.stack(s).frame == a.stack(s).frame);
   }
 }
 

@@ -45,6 +45,10 @@ class ProfileBuilder {
   StackId stack(StackId parent, FrameId frame);
   /// The stack of frames given root first.
   StackId stack(std::span<const FrameId> root_to_leaf);
+  /// The stack `parent` extended by `frames`, root-most first: stack()
+  /// of each in turn. Once a frame makes a new node the rest are new too,
+  /// each the only child of the one before: they are made in one run.
+  StackId extend(StackId parent, std::span<const FrameId> frames);
   /// A cache hint for a coming stack(parent, frame): a reader that makes
   /// several stacks at once fetches each one's next lookup ahead.
   void prefetch_stack(StackId parent, FrameId frame) const {

@@ -226,6 +226,9 @@ class Profile {
   std::vector<std::uint32_t> jumps_before_;  // per 64 nodes: clear bits before them
   std::vector<StackId> jump_parents_;
   void add_stack(FrameId frame, StackId parent);
+  // Nodes of `frames`, each the child of the node before it (the first,
+  // of the newest node).
+  void add_chain(std::span<const FrameId> frames);
   void reserve_stacks(std::size_t n);
   std::vector<Sample> samples_;
   std::vector<std::int64_t> values_;
