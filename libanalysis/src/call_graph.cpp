@@ -63,27 +63,43 @@ NodeKey key_of(const Profile& p, const std::vector<std::string>& names, FrameId 
 // Edges caller -> callee, each counted once per sample however often it
 // recurs there. As pprof: an edge is inlined if every sample inlined it,
 // residual if any sample skipped nodes along it.
+//
+// A large graph has hundreds of thousands of edges: the index and the
+// edges are far apart in memory, and a sample's steps each look up another.
+// A sample's steps are therefore taken together: every step's index slot
+// fetched first, then every step's edge found (or made) and its entry
+// fetched, then the steps counted, so that a stack's misses overlap.
 class EdgeCounter {
  public:
+  struct Step {
+    std::uint32_t caller, callee;
+    bool inlined, residual;
+    std::uint32_t edge = 0;  // add()'s
+  };
   explicit EdgeCounter(std::vector<CallGraphEdge>& edges) : edges_(edges) {}
-  void add(std::uint32_t caller, std::uint32_t callee, bool inlined, bool residual, std::int64_t v,
-           std::uint32_t sample) {
-    // Most steps of a walk meet an edge already counted: the inline find
-    // first, the insert only for a new edge.
-    const std::uint64_t key = std::uint64_t(caller) << 32 | callee;
-    std::uint32_t e = index_.find(key);
-    if (e == U64Map::kMissing) {
-      e = static_cast<std::uint32_t>(edges_.size());
-      index_.insert(key, e);
-      edges_.push_back({caller, callee, 0, inlined, residual});
-      seen_.push_back(UINT32_MAX);
+  /// The steps of one sample, in walk order, with the sample's value.
+  void add(std::vector<Step>& steps, std::int64_t v, std::uint32_t sample) {
+    for (const Step& s : steps) index_.prefetch(key(s));
+    for (Step& s : steps) {
+      std::uint32_t e = index_.find(key(s));
+      if (e == U64Map::kMissing) {
+        e = static_cast<std::uint32_t>(edges_.size());
+        index_.insert(key(s), e);
+        edges_.push_back({s.caller, s.callee, 0, s.inlined, s.residual});
+        seen_.push_back(UINT32_MAX);
+      } else {
+        __builtin_prefetch(&edges_[e]);
+        __builtin_prefetch(&seen_[e]);
+      }
+      s.edge = e;
     }
-    if (seen_[e] != sample) {
-      seen_[e] = sample;
-      CallGraphEdge& edge = edges_[e];
+    for (const Step& s : steps) {
+      if (seen_[s.edge] == sample) continue;
+      seen_[s.edge] = sample;
+      CallGraphEdge& edge = edges_[s.edge];
       edge.weight += v;
-      edge.inlined = edge.inlined && inlined;
-      edge.residual = edge.residual || residual;
+      edge.inlined = edge.inlined && s.inlined;
+      edge.residual = edge.residual || s.residual;
     }
   }
   /// Adds the edges another counter found in later samples: first-seen
@@ -105,6 +121,7 @@ class EdgeCounter {
   }
 
  private:
+  static std::uint64_t key(const Step& s) { return std::uint64_t(s.caller) << 32 | s.callee; }
   std::vector<CallGraphEdge>& edges_;
   U64Map index_;  // caller << 32 | callee -> edge
   std::vector<std::uint32_t> seen_;
@@ -243,6 +260,7 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
     std::int64_t total = 0, base_total = 0, flat_sum = 0;
     std::vector<CallGraphEdge> edges;
     EdgeCounter counter{edges};
+    std::vector<EdgeCounter::Step> steps;  // of the sample walked
   };
   const std::size_t node_count = g.nodes.size();
   std::array<std::unique_ptr<Part>, 2> parts;
@@ -263,17 +281,18 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
       part.flat_sum += v;
       std::uint32_t callee = UINT32_MAX;
       bool callee_inlined = false;
+      part.steps.clear();
       for (FrameId f : path) {
         const std::uint32_t x = packed[f], n = x >> 1;
         if (part.seen[n] != stamp) {
           part.seen[n] = stamp;
           part.cum[n] += v;
         }
-        if (o.edges && callee != UINT32_MAX && callee != n)
-          part.counter.add(n, callee, callee_inlined, false, v, stamp);
+        if (o.edges && callee != UINT32_MAX && callee != n) part.steps.push_back({n, callee, callee_inlined, false});
         callee = n;
         callee_inlined = x & 1;
       }
+      if (!part.steps.empty()) part.counter.add(part.steps, v, stamp);
     });
   });
   std::int64_t base_total = 0;
@@ -311,11 +330,13 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
     struct Part {
       std::vector<CallGraphEdge> edges;
       EdgeCounter counter{edges};
+      std::vector<EdgeCounter::Step> steps;  // of the sample walked
     };
     std::array<std::unique_ptr<Part>, 2> parts;
     const std::size_t used = in_parts(p.sample_count(), [&](std::size_t begin, std::size_t end, std::size_t k) {
       parts[k] = std::make_unique<Part>();
       EdgeCounter& counter = parts[k]->counter;
+      std::vector<EdgeCounter::Step>& steps = parts[k]->steps;
       auto valued = [&](std::size_t i) { return p.values(i)[column] != 0; };
       each_sample_path(p, begin, end, valued, [&](std::size_t i, std::span<const FrameId> path) {
         if (also) (*also)(k, i, path);
@@ -324,6 +345,7 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
         // From the leaf up: each kept node and the next kept node above it.
         std::uint32_t callee = UINT32_MAX;
         bool callee_inlined = false, skipped = false;
+        steps.clear();
         for (FrameId f : path) {
           const std::uint32_t x = packed[f];
           if (x == kDropped) {
@@ -332,11 +354,12 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
           }
           const std::uint32_t n = x >> 1;
           if (callee != UINT32_MAX && callee != n && (!callees || (*callees)[callee]))
-            counter.add(n, callee, callee_inlined, skipped, v, stamp);
+            steps.push_back({n, callee, callee_inlined, skipped});
           callee = n;
           callee_inlined = x & 1;
           skipped = false;
         }
+        if (!steps.empty()) counter.add(steps, v, stamp);
       });
     });
     edges = merged_edges(parts, used);
