@@ -69,6 +69,10 @@ NodeKey key_of(const Profile& p, const std::vector<std::string>& names, FrameId 
 // A sample's steps are therefore taken together: every step's index slot
 // fetched first, then every step's edge found (or made) and its entry
 // fetched, then the steps counted, so that a stack's misses overlap.
+//
+// The index is a hash map, or, for edges among a few thousand kept nodes
+// (numbered by `slots`), a table of every pair: one place per step to
+// look, and smaller than the map once a good share of pairs are edges.
 class EdgeCounter {
  public:
   struct Step {
@@ -76,15 +80,25 @@ class EdgeCounter {
     bool inlined, residual;
     std::uint32_t edge = 0;  // add()'s
   };
-  explicit EdgeCounter(std::vector<CallGraphEdge>& edges) : edges_(edges) {}
+  /// `slots`, if given, numbers the nodes that edges may join from 0 to
+  /// `slot_count` - 1; it must outlive the counter.
+  explicit EdgeCounter(std::vector<CallGraphEdge>& edges, const std::vector<std::uint32_t>* slots = nullptr,
+                       std::size_t slot_count = 0)
+      : edges_(edges) {
+    constexpr std::size_t kMaxPairs = std::size_t(1) << 22;  // 16 MB of table
+    if (slots && slot_count > 0 && slot_count <= kMaxPairs / slot_count) {
+      slots_ = slots;
+      slot_count_ = slot_count;
+      pairs_.assign(slot_count * slot_count, U64Map::kMissing);
+    }
+  }
   /// The steps of one sample, in walk order, with the sample's value.
   void add(std::vector<Step>& steps, std::int64_t v, std::uint32_t sample) {
-    for (const Step& s : steps) index_.prefetch(key(s));
+    for (const Step& s : steps) prefetch(s.caller, s.callee);
     for (Step& s : steps) {
-      std::uint32_t e = index_.find(key(s));
-      if (e == U64Map::kMissing) {
-        e = static_cast<std::uint32_t>(edges_.size());
-        index_.insert(key(s), e);
+      const auto next = static_cast<std::uint32_t>(edges_.size());
+      const std::uint32_t e = find_or_add(s.caller, s.callee, next);
+      if (e == next) {
         edges_.push_back({s.caller, s.callee, 0, s.inlined, s.residual});
         seen_.push_back(UINT32_MAX);
       } else {
@@ -107,7 +121,7 @@ class EdgeCounter {
   void merge(const std::vector<CallGraphEdge>& later) {
     for (const CallGraphEdge& e : later) {
       const auto next = static_cast<std::uint32_t>(edges_.size());
-      const std::uint32_t at = index_.insert(std::uint64_t(e.caller) << 32 | e.callee, next);
+      const std::uint32_t at = find_or_add(e.caller, e.callee, next);
       if (at == next) {
         edges_.push_back(e);
         seen_.push_back(UINT32_MAX);
@@ -121,9 +135,31 @@ class EdgeCounter {
   }
 
  private:
-  static std::uint64_t key(const Step& s) { return std::uint64_t(s.caller) << 32 | s.callee; }
+  static std::uint64_t key(std::uint32_t caller, std::uint32_t callee) { return std::uint64_t(caller) << 32 | callee; }
+  std::size_t pair(std::uint32_t caller, std::uint32_t callee) const {
+    return std::size_t((*slots_)[caller]) * slot_count_ + (*slots_)[callee];
+  }
+  void prefetch(std::uint32_t caller, std::uint32_t callee) const {
+    if (slots_) __builtin_prefetch(&pairs_[pair(caller, callee)]);
+    else index_.prefetch(key(caller, callee));
+  }
+  // The edge of (caller, callee), or `next` when there was none (it is
+  // then that edge's).
+  std::uint32_t find_or_add(std::uint32_t caller, std::uint32_t callee, std::uint32_t next) {
+    if (slots_) {
+      std::uint32_t& at = pairs_[pair(caller, callee)];
+      if (at == U64Map::kMissing) at = next;
+      return at;
+    }
+    const std::uint32_t e = index_.find(key(caller, callee));  // inline: most steps meet a counted edge
+    return e != U64Map::kMissing ? e : index_.insert(key(caller, callee), next);
+  }
+
   std::vector<CallGraphEdge>& edges_;
-  U64Map index_;  // caller << 32 | callee -> edge
+  U64Map index_;  // caller << 32 | callee -> edge, without slots
+  const std::vector<std::uint32_t>* slots_ = nullptr;
+  std::size_t slot_count_ = 0;
+  std::vector<std::uint32_t> pairs_;  // slot(caller) * slot_count_ + slot(callee) -> edge, with slots
   std::vector<std::uint32_t> seen_;
 };
 
@@ -327,14 +363,20 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
     std::vector<std::uint32_t> packed = packed_nodes(p, g);
     for (std::uint32_t& x : packed)
       if (!kept[x >> 1]) x = kDropped;
+    // The kept nodes numbered, for a counter that indexes their pairs.
+    std::vector<std::uint32_t> slots(g.nodes.size(), 0);
+    std::size_t slot_count = 0;
+    for (std::size_t n = 0; n < g.nodes.size(); ++n)
+      if (kept[n]) slots[n] = static_cast<std::uint32_t>(slot_count++);
     struct Part {
+      Part(const std::vector<std::uint32_t>& slots, std::size_t count) : counter(edges, &slots, count) {}
       std::vector<CallGraphEdge> edges;
-      EdgeCounter counter{edges};
+      EdgeCounter counter;
       std::vector<EdgeCounter::Step> steps;  // of the sample walked
     };
     std::array<std::unique_ptr<Part>, 2> parts;
     const std::size_t used = in_parts(p.sample_count(), [&](std::size_t begin, std::size_t end, std::size_t k) {
-      parts[k] = std::make_unique<Part>();
+      parts[k] = std::make_unique<Part>(slots, slot_count);
       EdgeCounter& counter = parts[k]->counter;
       std::vector<EdgeCounter::Step>& steps = parts[k]->steps;
       auto valued = [&](std::size_t i) { return p.values(i)[column] != 0; };

@@ -195,3 +195,49 @@ TEST_CASE("call graph: 100,000 samples (walked in two parts where there are two 
   }
   CHECK(found);
 }
+
+TEST_CASE("call graph: edges among every node kept are the graph's own, whichever index counts them") {
+  // kept_edges() indexes the pairs of a few thousand kept nodes in a table
+  // and falls back to a hash map past that; build_call_graph() always uses
+  // the map. With every node kept and nothing skipped, both must give the
+  // same edges, weights, flags and order: here with 300 functions (a table)
+  // and with 3,000 (past it), over random stacks in two walked halves with
+  // recursion and inlined frames.
+  for (const int functions : {300, 3000}) {
+    CAPTURE(functions);
+    ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
+    std::vector<FrameId> frames;
+    for (int f = 0; f < functions; ++f) {
+      const FunctionId fn = b.function("f" + std::to_string(f));
+      frames.push_back(b.frame(fn, f % 7 == 0 ? FrameKind::kInlined : FrameKind::kNative));
+    }
+    std::uint64_t seed = 9;
+    auto next = [&seed] {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      return static_cast<std::size_t>(seed >> 33);
+    };
+    for (int i = 0; i < 70000; ++i) {
+      std::vector<FrameId> stack;
+      for (std::size_t d = 0, depth = 1 + next() % 12; d < depth; ++d)
+        stack.push_back(frames[next() % (d < 2 ? 5 : static_cast<std::size_t>(functions))]);
+      std::vector<std::int64_t> v{static_cast<std::int64_t>(1 + next() % 9)};
+      b.add_sample(stack, v, 0, i);
+    }
+    Profile p = std::move(b).finish();
+    CallGraphOptions o;
+    o.edges = true;
+    const CallGraph g = build_call_graph(p, o);
+    const std::vector<bool> kept(g.nodes.size(), true);
+    const std::vector<CallGraphEdge> edges = kept_edges(p, g, 0, kept, 0);
+    REQUIRE(edges.size() == g.edges.size());
+    CHECK(edges.size() > 10000);
+    for (std::size_t e = 0; e < edges.size(); ++e) {
+      CAPTURE(e);
+      REQUIRE(edges[e].caller == g.edges[e].caller);
+      REQUIRE(edges[e].callee == g.edges[e].callee);
+      REQUIRE(edges[e].weight == g.edges[e].weight);
+      REQUIRE(edges[e].inlined == g.edges[e].inlined);
+      CHECK(!edges[e].residual);
+    }
+  }
+}
