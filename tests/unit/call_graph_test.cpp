@@ -211,11 +211,7 @@ TEST_CASE("call graph: edges among every node kept are the graph's own, whicheve
       const FunctionId fn = b.function("f" + std::to_string(f));
       frames.push_back(b.frame(fn, f % 7 == 0 ? FrameKind::kInlined : FrameKind::kNative));
     }
-    std::uint64_t seed = 9;
-    auto next = [&seed] {
-      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-      return static_cast<std::size_t>(seed >> 33);
-    };
+    test::Lcg next(9);
     for (int i = 0; i < 70000; ++i) {
       std::vector<FrameId> stack;
       for (std::size_t d = 0, depth = 1 + next() % 12; d < depth; ++d)

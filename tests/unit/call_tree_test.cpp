@@ -240,11 +240,7 @@ TEST_CASE("a chain runs to the first node after it that branches, has a sample o
   // edges and inside them. Each node on a chain must lead, through only
   // children, to its chain_end.
   ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
-  std::uint64_t seed = 11;
-  auto next = [&seed] {
-    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-    return static_cast<std::size_t>(seed >> 33);
-  };
+  test::Lcg next(11);
   std::vector<FrameId> frames;
   for (const char* n : {"a", "b", "c", "d"}) frames.push_back(b.frame(n));
   std::vector<std::int64_t> v{1};

@@ -204,14 +204,22 @@ TEST_CASE("collapsed: empty frame names sort and draw") {
   CHECK(t.children(kRootStack).size() == 1);  // the empty name
 }
 
+namespace {
+// Reads `text` (a tree large enough for the writer's second thread) and
+// checks its collapsed output: every line of `want`, summed, in bytewise order.
+void expect_sorted_sums(const std::string& text, const std::map<std::string, std::int64_t>& want) {
+  Profile p = test::folded(text);
+  REQUIRE(p.stack_count() >= 100000);
+  std::string expected;
+  for (const auto& [path, count] : want) expected += path + " " + std::to_string(count) + "\n";
+  CHECK(test::collapsed(p) == expected);
+}
+}  // namespace
+
 TEST_CASE("collapsed: a tree large enough to print on a second thread gives every line, summed and sorted") {
   // Names that are prefixes of each other and differ at ' ' and ';' order.
   const std::vector<std::string> names = {"a", "ab", "a.x", "a b", "b", "main", "main.run", "x", "x;", "zz"};
-  std::uint64_t seed = 7;
-  auto next = [&seed] {
-    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-    return static_cast<std::size_t>(seed >> 33);
-  };
+  test::Lcg next(7);
   std::map<std::string, std::int64_t> want;
   std::string text;
   for (int i = 0; i < 50000; ++i) {
@@ -225,11 +233,7 @@ TEST_CASE("collapsed: a tree large enough to print on a second thread gives ever
     text += path + " " + std::to_string(count) + "\n";
     want[path] += count;
   }
-  Profile p = test::folded(text);
-  REQUIRE(p.stack_count() >= 100000);
-  std::string expected;
-  for (const auto& [path, count] : want) expected += path + " " + std::to_string(count) + "\n";
-  CHECK(test::collapsed(p) == expected);
+  expect_sorted_sums(text, want);
 }
 
 TEST_CASE("collapsed: deep stacks print whole runs of chains, with lines inside them and branches below") {
@@ -238,11 +242,7 @@ TEST_CASE("collapsed: deep stacks print whole runs of chains, with lines inside 
   // chain) or branching off deep: the writer takes runs of chain nodes in
   // one step, and must still print every line, summed, in bytewise order.
   const std::vector<std::string> names = {"a", "ab", "a.x", "a b", "main", "main.run"};
-  std::uint64_t seed = 3;
-  auto next = [&seed] {
-    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-    return static_cast<std::size_t>(seed >> 33);
-  };
+  test::Lcg next(3);
   std::vector<std::vector<std::string>> bases;
   for (int i = 0; i < 40; ++i) {
     std::vector<std::string> path;
@@ -263,9 +263,5 @@ TEST_CASE("collapsed: deep stacks print whole runs of chains, with lines inside 
     text += line + " " + std::to_string(count) + "\n";
     want[line] += count;
   }
-  Profile p = test::folded(text);
-  REQUIRE(p.stack_count() >= 100000);
-  std::string expected;
-  for (const auto& [path, count] : want) expected += path + " " + std::to_string(count) + "\n";
-  CHECK(test::collapsed(p) == expected);
+  expect_sorted_sums(text, want);
 }

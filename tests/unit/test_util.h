@@ -1,6 +1,7 @@
 // Helpers shared by the unit tests: profiles from inline text.
 #pragma once
 
+#include <cstdint>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -13,6 +14,20 @@
 #include "formats/registry.h"
 
 namespace fg::test {
+
+/// Numbers for tests' random shapes: a 64-bit linear congruential
+/// generator, the same sequence on every platform and library.
+class Lcg {
+ public:
+  explicit Lcg(std::uint64_t seed) : state_(seed) {}
+  std::size_t operator()() {
+    state_ = state_ * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::size_t>(state_ >> 33);
+  }
+
+ private:
+  std::uint64_t state_;
+};
 
 /// Reads `bytes` named `name` with the reader of `format`; warnings are
 /// collected into `warnings`.
