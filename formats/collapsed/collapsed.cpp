@@ -537,11 +537,10 @@ class SortedWriter {
   void print(const std::vector<Step>& steps) {
     for (const Step& s : steps) {
       if (s.cut != kNone) path_.resize(marks_[s.cut]);
+      if (s.separator) path_.push_back(';');
       if (s.from == s.to) {
-        if (s.separator) path_.push_back(';');
         path_ += s.text;
       } else {
-        if (s.separator) path_.push_back(';');
         path_ += texts_[tree_.frame(s.from)];
         for (StackId n = s.from + 1; n < s.to; ++n) {
           path_.push_back(';');
