@@ -14,6 +14,8 @@ namespace fg::formats {
 /// Inflated bytes above this are refused (a gzip bomb): 4 GiB by default.
 inline constexpr std::uint64_t kDefaultMaxInflated = std::uint64_t{4} << 30;
 
+class InputBytes;
+
 class Input {
  public:
   /// Opens `path` ("-" for standard input). Throws fg::Error naming the file
@@ -58,7 +60,13 @@ class Input {
 
  private:
   class Impl;
+  friend InputBytes read_all(Input& input);
   std::size_t read_raw_inflated(char* buf, std::size_t n);
+  /// For gzip whose compressed bytes are all at hand (a file opened by
+  /// path, bytes in memory) and of which nothing has been read: inflates
+  /// them in one call into `out`. False when it cannot (then nothing was
+  /// consumed and read() goes on as before); throws on a gzip bomb.
+  bool inflate_whole(InputBytes& out);
   std::string name_;
   std::uint64_t max_inflated_;
   bool compressed_ = false;
@@ -92,6 +100,9 @@ class InputBytes {
 
  private:
   friend InputBytes read_all(Input& input);
+  friend class Input;
+  /// Room for `capacity` bytes, keeping those there (anonymous pages, moved).
+  void grow(std::size_t capacity);
   Input* mapped_ = nullptr;  // a plain file's mapping, released through its Input
   char* data_ = nullptr;
   std::size_t size_ = 0;

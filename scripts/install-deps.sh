@@ -9,7 +9,7 @@ packages=(
   libpugixml-dev
   libprotobuf-dev protobuf-compiler
   libgraphviz-dev graphviz
-  zlib1g-dev
+  zlib1g-dev libdeflate-dev
   doctest-dev
   libsimdjson-dev
   libdw-dev libelf-dev

@@ -61,6 +61,44 @@ TEST_CASE("a gzip bomb is refused past the limit") {
                        "bomb.gz: inflates to more than 1000 bytes; refusing (a gzip bomb?)", Error);
 }
 
+TEST_CASE("gzip inflated whole: a first member larger than the room the last one's size asks for") {
+  // The last member's trailer says 4 bytes; the first inflates to 3 MiB,
+  // so the room grows (twice) and that member is inflated again.
+  std::string text;
+  for (int i = 0; text.size() < (3 << 20); ++i) text += "frame " + std::to_string(i) + " 1\n";
+  auto in = Input::from_bytes("m.gz", gzip(text) + gzip("end\n"));
+  CHECK(std::string(formats::read_all(*in).view()) == text + "end\n");
+  CHECK(in->offset() == text.size() + 4);
+  // Nothing is left to read after it.
+  char c;
+  CHECK(in->read(&c, 1) == 0);
+}
+
+TEST_CASE("gzip files opened by path are inflated whole; damage is reported at its offset") {
+  auto dir = std::filesystem::temp_directory_path() / ("fg-gz-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto write = [&](const std::string& name, const std::string& bytes) {
+    std::ofstream(dir / name, std::ios::binary) << bytes;
+    return (dir / name).string();
+  };
+  std::string text;
+  for (int i = 0; text.size() < (2 << 20); ++i) text += "a;b;c" + std::to_string(i % 977) + " 3\n";
+  const std::string whole = write("whole.gz", gzip(text));
+  auto in = Input::open(whole);
+  CHECK(in->head(6) == "a;b;c0");
+  CHECK(std::string(formats::read_all(*in).view()) == text);
+  // Bytes after the member that are not gzip: the offset where they start.
+  const std::string tail = write("tail.gz", gzip(text) + "not gzip");
+  const std::string at = "tail.gz: corrupt gzip data after " + std::to_string(text.size()) + " inflated bytes";
+  CHECK_THROWS_WITH_AS(formats::read_all(*Input::open(tail)), doctest::Contains(at.c_str()), Error);
+  // A bomb past a limit above the first room given (1 MiB).
+  const std::string bomb = write("bomb.gz", gzip(std::string(8 << 20, '\0')));
+  CHECK_THROWS_WITH_AS(formats::read_all(*Input::open(bomb, 3 << 20)),
+                       doctest::Contains("bomb.gz: inflates to more than 3145728 bytes; refusing (a gzip bomb?)"),
+                       Error);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("a missing file is an error naming it") {
   CHECK_THROWS_WITH_AS(Input::open("/nonexistent/p.folded"),
                        "/nonexistent/p.folded: cannot open: No such file or directory", Error);
