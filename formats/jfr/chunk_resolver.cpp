@@ -1,5 +1,7 @@
 #include "formats/jfr/chunk_resolver.h"
 
+#include "fg/java_frames.h"
+
 namespace fg::formats::jfr {
 
 FrameKind frame_kind(const std::string* type_name, std::uint64_t key) {
@@ -23,10 +25,12 @@ std::size_t ChunkResolver::FrameKeyHash::operator()(const FrameKey& k) const {
 }
 
 ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const TraceTree& tree,
-                             const NamingOptions& naming, bool threads)
+                             const NamingOptions& naming, bool threads, std::vector<bool>* stand_ins)
     : builder_(builder), pools_(pools), tree_(tree), naming_(naming), threads_(threads),
+      stand_ins_(threads ? nullptr : stand_ins),
       kernel_known_(pools.enum_has("jdk.types.FrameType", "Kernel")),
       frames_by_index_(pools.frames.size(), U64Map::kMissing),
+      kinds_by_index_(pools.frames.size(), FrameKind::kNative),
       trace_stacks_(threads ? 0 : tree.trace_count(), U64Map::kMissing),
       node_stacks_(threads ? 0 : tree.node_count(), U64Map::kMissing) {}
 
@@ -69,20 +73,21 @@ StackId ChunkResolver::stack_of_node(std::uint32_t node, StackId base) {
 // one not named (the bci, with --lines alone) are one model frame.
 FrameId ChunkResolver::frame_of_slow(std::uint32_t i) {
   const FrameRef& f = pools_.frames[i];
+  const FrameKind kind = frame_kind(pools_.enum_name("jdk.types.FrameType", f.type), f.type);
+  kinds_by_index_[i] = kind;
   FrameId id;
   if (naming_.lines || naming_.bci) {
     const FrameKey key{f.method, f.type, naming_.lines ? f.line : 0, naming_.bci ? f.bci : 0};
     auto [it, fresh] = frames_.try_emplace(key, 0);
-    if (fresh) it->second = make_frame(f);
+    if (fresh) it->second = make_frame(f, kind);
     id = it->second;
   } else {
-    id = make_frame(f);
+    id = make_frame(f, kind);
   }
   return frames_by_index_[i] = id;
 }
 
-FrameId ChunkResolver::make_frame(const FrameRef& f) {
-  const FrameKind kind = frame_kind(pools_.enum_name("jdk.types.FrameType", f.type), f.type);
+FrameId ChunkResolver::make_frame(const FrameRef& f, FrameKind kind) {
   std::string name = "unknown";
   if (auto m = pools_.methods.find(f.method); m != pools_.methods.end()) {
     const std::string* method = pools_.symbol(m->second.name);
@@ -94,7 +99,14 @@ FrameId ChunkResolver::make_frame(const FrameRef& f) {
                              naming_);
   }
   append_location(name, f.line, f.bci, naming_);
-  return builder_.frame(builder_.function(name), kind, naming_.lines && f.line > 0 ? f.line : 0);
+  const bool stand_in = stand_ins_ && is_java_tier(kind);
+  const FrameId id =
+      builder_.frame(builder_.function(name), stand_in ? FrameKind::kJit : kind, naming_.lines && f.line > 0 ? f.line : 0);
+  if (stand_in) {
+    if (id >= stand_ins_->size()) stand_ins_->resize(std::size_t{id} + 1);
+    (*stand_ins_)[id] = true;
+  }
+  return id;
 }
 
 FrameId ChunkResolver::class_frame(std::uint64_t cls, bool outside_tlab) {

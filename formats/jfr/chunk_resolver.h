@@ -62,9 +62,13 @@ class ChunkResolver {
 
   /// `builder`, `pools`, `tree` (the chunk's stack traces) and `naming`
   /// must outlive the resolver. With `threads`, each stack starts at a
-  /// `[name tid=N]` frame.
+  /// `[name tid=N]` frame. With `stand_ins` (not with `threads`), the
+  /// frames of a method in every Java tier are one: its JIT frame, marked
+  /// in *stand_ins (by frame id) to be given its kind at the end, as
+  /// merge_compilation_kinds() would; tier() and node_stack() tell the
+  /// weight of each tier where.
   ChunkResolver(ProfileBuilder& builder, const Pools& pools, const TraceTree& tree, const NamingOptions& naming,
-                bool threads);
+                bool threads, std::vector<bool>* stand_ins = nullptr);
 
   /// The stack of the trace at `position` in the tree
   /// (StackTracePool::position() of its key), below the frame of `thread`
@@ -84,6 +88,12 @@ class ChunkResolver {
   /// The labels of an event: thread (name), thread_id (pool key) and, when
   /// `with_state`, state (the ThreadState name).
   LabelSetId labels(std::uint64_t thread, bool with_state, std::uint64_t state);
+  /// The stack made for node `node` of the tree (not with threads), or
+  /// U64Map::kMissing when no trace through it was resolved.
+  StackId node_stack(std::uint32_t node) const { return node_stacks_[node]; }
+  /// The kind the recording gives entry `i` of the pools' frames, once a
+  /// stack through it was made.
+  FrameKind tier(std::uint32_t i) const { return kinds_by_index_[i]; }
   /// How many of the stack traces stack() resolved were marked truncated.
   std::uint64_t truncated_traces() const { return truncated_; }
   /// A thread's name: javaName, else osName; nullptr when it has neither.
@@ -96,7 +106,7 @@ class ChunkResolver {
     return id != U64Map::kMissing ? id : frame_of_slow(i);
   }
   FrameId frame_of_slow(std::uint32_t i);
-  FrameId make_frame(const FrameRef& f);
+  FrameId make_frame(const FrameRef& f, FrameKind kind);
   // The stack of a node of the tree of traces below `base`; each
   // node's stack is made once (and kept) when `base` is the root.
   StackId stack_of_node(std::uint32_t node, StackId base);
@@ -115,11 +125,13 @@ class ChunkResolver {
   const TraceTree& tree_;
   const NamingOptions& naming_;
   bool threads_;
+  std::vector<bool>* stand_ins_;
   bool kernel_known_;  // FrameType has Kernel: then Native means C code (async-profiler)
   std::uint64_t truncated_ = 0;
   // Frames by their index in the pools, made on first use (frame_of_slow);
   // with --lines/--bci, by FrameKey too.
   std::vector<FrameId> frames_by_index_;
+  std::vector<FrameKind> kinds_by_index_;  // set with frames_by_index_
   std::unordered_map<FrameKey, FrameId, FrameKeyHash> frames_;
   std::vector<StackId> trace_stacks_;  // by trace position, without threads; kMissing until made
   PairIds<24> stacks_;        // by (trace position, thread), with threads

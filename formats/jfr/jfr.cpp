@@ -151,7 +151,9 @@ class Reader {
   Reader(Input& input, const ReadOptions& options, Diagnostics& diagnostics)
       : input_(input), file_(input.name()), opt_(options.jfr), note_(options.note), diag_(diagnostics),
         builder_(columns_for(options.jfr.events)),
-        naming_{opt_.simple, opt_.dot, opt_.norm, opt_.lines, opt_.bci} {}
+        naming_{opt_.simple, opt_.dot, opt_.norm, opt_.lines, opt_.bci},
+        stand_in_tiers_(!opt_.threads && !opt_.leak),
+        column_(opt_.total && builder_.value_count() > 1 ? 1 : 0) {}
 
   Profile run();
 
@@ -171,11 +173,14 @@ class Reader {
   void take(Parsed&& p);
   void begin_chunk(std::shared_ptr<ParsedChunk> pc);
   void end_chunk(ChunkTail&& tail);
+  void add_tier_weights();
+  std::vector<FrameId> decided_frames();
   void allow_states(ChunkState& st);
   // A sample on_event() found, for add_events() to add.
   struct Ready {
     StackId stack;
     LabelSetId labels;
+    std::uint32_t trace;
     std::int64_t values[2];
   };
   void add_events(ChunkState& st, const std::vector<DecodedEvent>& events);
@@ -196,6 +201,18 @@ class Reader {
   Diagnostics& diag_;
   ProfileBuilder builder_;
   NamingOptions naming_;
+  // async-profiler's one frame per method and place whatever its Java tier
+  // (merge_compilation_kinds), made as the stacks are: a method's tiers are
+  // one stand-in frame, each stack of one is given its kind at the end by
+  // the weight of `column_` through each tier there. Not with --threads
+  // (stacks are per trace and thread) or --leak (samples are added at the
+  // end): then merge_compilation_kinds() runs on the finished profile.
+  bool stand_in_tiers_;
+  std::size_t column_;
+  std::vector<bool> stand_ins_;             // by frame id
+  std::vector<std::int64_t> trace_weight_;  // by trace position, in the chunk being resolved
+  std::vector<std::int64_t> through_;       // by node of the chunk's trace tree
+  std::vector<TierWeights> tier_weights_;   // by stack
   std::mutex spare_mutex_;
   std::optional<Pools> spare_pools_;  // a finished chunk's, for their room
   ChunkState chunk_;                  // the chunk being resolved
@@ -239,9 +256,50 @@ Profile Reader::run() {
     if (!states_matched_.count(s)) throw UsageError("--state " + s + ": the recording has no such thread state");
   fill_metadata();
   report();
-  const std::size_t column = opt_.total && builder_.value_count() > 1 ? 1 : 0;
-  builder_.metadata().default_value = builder_.peek().value_types()[column].type;
-  return merge_compilation_kinds(std::move(builder_).finish(), column);
+  builder_.metadata().default_value = builder_.peek().value_types()[column_].type;
+  if (stand_in_tiers_) return std::move(builder_).finish(decided_frames());
+  return merge_compilation_kinds(std::move(builder_).finish(), column_);
+}
+
+// At a chunk's end: the weight through each node of its trace tree, added
+// to the tier of the node's frame at the node's stack.
+void Reader::add_tier_weights() {
+  const ChunkResolver& r = *chunk_.resolve;
+  through_.assign(tree_.node_count(), 0);
+  for (std::size_t p = 0; p < trace_weight_.size(); ++p) through_[tree_.at(static_cast<std::uint32_t>(p)).node] += trace_weight_[p];
+  // A node's parent was made before it.
+  for (std::size_t n = tree_.node_count(); n-- > 1;) through_[tree_.node(static_cast<std::uint32_t>(n)).parent] += through_[n];
+  tier_weights_.resize(builder_.stack_count());
+  for (std::uint32_t n = 1; n < tree_.node_count(); ++n) {
+    const StackId s = r.node_stack(n);
+    if (s != U64Map::kMissing) tier_weights_[s].add(r.tier(tree_.node(n).frame), through_[n]);
+  }
+}
+
+// Each stack's frame, with the stand-ins given their kinds.
+std::vector<FrameId> Reader::decided_frames() {
+  const Profile& p = builder_.peek();
+  std::vector<FrameId> frames(p.stack_count());
+  tier_weights_.resize(p.stack_count());
+  U64Map decided;  // stand-in << 8 | kind -> frame
+  for (StackId s = 0; s < p.stack_count(); ++s) {
+    FrameId f = p.stack(s).frame;
+    if (s != kRootStack && f < stand_ins_.size() && stand_ins_[f]) {
+      const FrameKind kind = tier_weights_[s].decide(FrameKind::kJit);
+      if (kind != FrameKind::kJit) {
+        const std::uint64_t key = std::uint64_t{f} << 8 | static_cast<std::uint8_t>(kind);
+        FrameId d = decided.find(key);
+        if (d == U64Map::kMissing) {
+          const Frame& fr = p.frame(f);
+          d = builder_.frame(fr.function, kind, fr.line, fr.address, fr.module);
+          decided.insert(key, d);
+        }
+        f = d;
+      }
+    }
+    frames[s] = f;
+  }
+  return frames;
 }
 
 template <typename Emit>
@@ -396,7 +454,9 @@ void Reader::begin_chunk(std::shared_ptr<ParsedChunk> pc) {
     if (cls.name == "jdk.ObjectAllocationSample" || cls.name == "jdk.GarbageCollection") jdk_ = true;
   }
   chunk_.parsed = std::move(pc);
-  chunk_.resolve.emplace(builder_, chunk_.parsed->pools, tree_, naming_, opt_.threads);
+  chunk_.resolve.emplace(builder_, chunk_.parsed->pools, tree_, naming_, opt_.threads,
+                         stand_in_tiers_ ? &stand_ins_ : nullptr);
+  if (stand_in_tiers_) trace_weight_.assign(tree_.trace_count(), 0);
   allow_states(chunk_);
 }
 
@@ -411,6 +471,7 @@ void Reader::end_chunk(ChunkTail&& tail) {
   }
   chunk_mallocs_.clear();
   truncated_ += chunk_.resolve->truncated_traces();
+  if (stand_in_tiers_) add_tier_weights();
   chunk_.resolve.reset();
   tree_.clear();
   {  // the parsing side let go of the chunk before it handed over the tail
@@ -455,12 +516,16 @@ void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events)
     if (i + kAheadBy < events.size()) st.resolve->prefetch(events[i + kAheadBy].trace);
     const DecodedEvent& e = events[i];
     Ready r;
-    if (on_event(st, e.type, e.trace, e.record, r)) ready_.push_back(r);
+    if (on_event(st, e.type, e.trace, e.record, r)) {
+      r.trace = e.trace;
+      ready_.push_back(r);
+    }
   }
   const std::size_t n = builder_.value_count();
   for (std::size_t i = 0; i < ready_.size(); ++i) {
     if (i + kAheadBy < ready_.size()) builder_.prefetch_sample(ready_[i + kAheadBy].stack, ready_[i + kAheadBy].labels);
     builder_.add_sample(ready_[i].stack, std::span<const std::int64_t>(ready_[i].values, n), ready_[i].labels);
+    if (stand_in_tiers_) trace_weight_[ready_[i].trace] += ready_[i].values[column_];
   }
 }
 

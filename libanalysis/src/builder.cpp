@@ -210,6 +210,15 @@ void ProfileBuilder::set_recorded_graph(RecordedCallGraph graph) {
   profile_.recorded_graph_ = std::make_shared<const RecordedCallGraph>(std::move(graph));
 }
 
+Profile ProfileBuilder::finish(std::span<const FrameId> frames) && {
+  if (frames.size() != profile_.stack_frames_.size()) throw Error("finish: one frame per stack expected");
+  // (the root's frame is no frame: it stays)
+  for (std::size_t s = 1; s < frames.size(); ++s)
+    if (frames[s] >= profile_.frames_.size()) throw Error("finish: frame out of range");
+  std::copy(frames.begin() + (frames.empty() ? 0 : 1), frames.end(), profile_.stack_frames_.begin() + (frames.empty() ? 0 : 1));
+  return std::move(*this).finish();
+}
+
 Profile ProfileBuilder::finish() && {
   // No shrink_to_fit: the unused end of a table was never written, so it
   // holds no memory, while trimming would copy the table.

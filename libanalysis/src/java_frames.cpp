@@ -9,24 +9,12 @@
 
 namespace fg {
 
-namespace {
-
 bool is_java_tier(FrameKind k) {
   return k == FrameKind::kInterpreted || k == FrameKind::kJit || k == FrameKind::kInlined ||
          k == FrameKind::kC1Compiled;
 }
 
-// Weight that passed through a merged node, in total and per tier.
-struct Weights {
-  std::int64_t total = 0, inlined = 0, c1 = 0, interpreted = 0;
-  FrameKind decide(FrameKind original) const {
-    if (!is_java_tier(original)) return original;
-    if (inlined * 3 >= total) return FrameKind::kInlined;
-    if (c1 * 2 >= total) return FrameKind::kC1Compiled;
-    if (interpreted * 2 >= total) return FrameKind::kInterpreted;
-    return FrameKind::kJit;
-  }
-};
+namespace {
 
 // Frames equal but for a Java tier share a group id.
 std::vector<std::uint32_t> frame_groups(const Profile& p) {
@@ -65,17 +53,8 @@ Profile merge_compilation_kinds(const Profile& p, std::size_t column) {
   std::vector<std::int64_t> through(p.stack_count(), 0);
   for (std::size_t i = 0; i < p.sample_count(); ++i) through[p.sample(i).stack] += p.values(i)[column];
   for (StackId s = static_cast<StackId>(p.stack_count()); s-- > 1;) through[p.stack(s).parent] += through[s];
-  std::vector<Weights> w(node_frame.size());
-  for (StackId s = 1; s < p.stack_count(); ++s) {
-    Weights& n = w[node[s]];
-    n.total += through[s];
-    switch (p.frame(p.stack(s).frame).kind) {
-      case FrameKind::kInlined: n.inlined += through[s]; break;
-      case FrameKind::kC1Compiled: n.c1 += through[s]; break;
-      case FrameKind::kInterpreted: n.interpreted += through[s]; break;
-      default: break;
-    }
-  }
+  std::vector<TierWeights> w(node_frame.size());
+  for (StackId s = 1; s < p.stack_count(); ++s) w[node[s]].add(p.frame(p.stack(s).frame).kind, through[s]);
   ProfileBuilder b(p.value_types());
   b.metadata() = p.metadata();
   ProfileImporter import(b, p);

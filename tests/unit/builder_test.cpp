@@ -152,6 +152,35 @@ TEST_CASE("PrefixStacks gives the ids ProfileBuilder::stack gives, whatever the 
   CHECK(b.stack_count() == 10);
 }
 
+TEST_CASE("finish(frames) gives each stack its frame in place of a stand-in, the tree kept") {
+  ProfileBuilder b(counts());
+  const FrameId main = b.frame("main"), stand_in = b.frame("work", FrameKind::kJit);
+  const StackId a = b.stack(std::vector<FrameId>{main, stand_in});
+  const StackId c = b.stack(std::vector<FrameId>{stand_in});
+  const std::int64_t one[] = {1}, two[] = {2};
+  b.add_sample(a, one);
+  b.add_sample(c, two);
+  const FrameId inlined = b.frame("work", FrameKind::kInlined);
+  std::vector<FrameId> frames(b.stack_count());
+  for (StackId s = 0; s < frames.size(); ++s) frames[s] = b.peek().stack(s).frame;
+  frames[a] = inlined;
+  frames[kRootStack] = 12345;  // the root's is ignored
+  Profile p = std::move(b).finish(frames);
+  CHECK(p.stack(a).frame == inlined);
+  CHECK(p.stack(p.stack(a).parent).frame == main);
+  CHECK(p.stack(c).parent == kRootStack);
+  CHECK(p.stack(c).frame == stand_in);
+  CHECK(p.frame(p.stack(a).frame).kind == FrameKind::kInlined);
+  CHECK(p.sample_count() == 2);
+
+  ProfileBuilder wrong(counts());
+  wrong.stack(kRootStack, wrong.frame("x"));
+  CHECK_THROWS_AS(std::move(wrong).finish(std::vector<FrameId>{0}), Error);  // one per stack
+  ProfileBuilder far(counts());
+  far.stack(kRootStack, far.frame("x"));
+  CHECK_THROWS_AS(std::move(far).finish(std::vector<FrameId>{0, 7}), Error);  // no frame 7
+}
+
 TEST_CASE("samples with equal stack and labels merge; timestamps keep them apart") {
   ProfileBuilder b({{"samples", "count"}, {"cpu", "nanoseconds"}});
   StackId s = b.stack(kRootStack, b.frame("main"));

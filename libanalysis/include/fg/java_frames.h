@@ -6,10 +6,36 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "fg/profile.h"
 
 namespace fg {
+
+/// Interpreted, JIT-compiled, inlined or C1-compiled: the tiers a JVM runs
+/// one method in, which async-profiler shows as one frame per place.
+bool is_java_tier(FrameKind k);
+
+/// The weight that passed through one place of the call tree, in all and
+/// by the tier of the frame it passed through, and the kind that place's
+/// merged frame takes (see merge_compilation_kinds).
+struct TierWeights {
+  std::int64_t total = 0, inlined = 0, c1 = 0, interpreted = 0;
+  void add(FrameKind tier, std::int64_t weight) {
+    total += weight;
+    if (tier == FrameKind::kInlined) inlined += weight;
+    else if (tier == FrameKind::kC1Compiled) c1 += weight;
+    else if (tier == FrameKind::kInterpreted) interpreted += weight;
+  }
+  /// `original` itself when it is not a Java tier.
+  FrameKind decide(FrameKind original) const {
+    if (!is_java_tier(original)) return original;
+    if (inlined * 3 >= total) return FrameKind::kInlined;
+    if (c1 * 2 >= total) return FrameKind::kC1Compiled;
+    if (interpreted * 2 >= total) return FrameKind::kInterpreted;
+    return FrameKind::kJit;
+  }
+};
 
 /// At each place of the call tree, merges the interpreted, JIT-compiled,
 /// inlined and C1-compiled frames of one function (same function, line,
