@@ -523,7 +523,11 @@ void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events)
   }
   const std::size_t n = builder_.value_count();
   for (std::size_t i = 0; i < ready_.size(); ++i) {
-    if (i + kAheadBy < ready_.size()) builder_.prefetch_sample(ready_[i + kAheadBy].stack, ready_[i + kAheadBy].labels);
+    if (i + kAheadBy < ready_.size()) {
+      const Ready& r = ready_[i + kAheadBy];
+      builder_.prefetch_sample(r.stack, r.labels);
+      if (stand_in_tiers_) __builtin_prefetch(&trace_weight_[r.trace]);
+    }
     builder_.add_sample(ready_[i].stack, std::span<const std::int64_t>(ready_[i].values, n), ready_[i].labels);
     if (stand_in_tiers_) trace_weight_[ready_[i].trace] += ready_[i].values[column_];
   }
