@@ -30,9 +30,10 @@ struct TierWeights {
   /// `original` itself when it is not a Java tier.
   FrameKind decide(FrameKind original) const {
     if (!is_java_tier(original)) return original;
-    if (inlined * 3 >= total) return FrameKind::kInlined;
-    if (c1 * 2 >= total) return FrameKind::kC1Compiled;
-    if (interpreted * 2 >= total) return FrameKind::kInterpreted;
+    using Wide = __int128;  // three times a weight can pass 2^63
+    if (Wide{inlined} * 3 >= total) return FrameKind::kInlined;
+    if (Wide{c1} * 2 >= total) return FrameKind::kC1Compiled;
+    if (Wide{interpreted} * 2 >= total) return FrameKind::kInterpreted;
     return FrameKind::kJit;
   }
 };
