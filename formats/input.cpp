@@ -315,6 +315,24 @@ struct Decompressor {
 
 }  // namespace
 
+std::optional<std::uint64_t> Input::whole_inflated_size() {
+  Impl& m = *impl_;
+  head(2);  // decides gzip
+  if (!compressed_ || offset_ != 0) return std::nullopt;
+  unsigned char tail[4];
+  if (m.from_memory) {
+    if (m.memory.size() < 18) return std::nullopt;
+    std::memcpy(tail, m.memory.data() + m.memory.size() - 4, 4);
+  } else {
+    struct stat st;
+    if (!m.own_fd || ::fstat(m.fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 18 ||
+        ::pread(m.fd, tail, 4, st.st_size - 4) != 4)
+      return std::nullopt;
+  }
+  return std::uint64_t{tail[0]} | std::uint64_t{tail[1]} << 8 | std::uint64_t{tail[2]} << 16 |
+         std::uint64_t{tail[3]} << 24;
+}
+
 // zlib inflates a large profile at some 200 MB/s, and a reader that needs
 // the whole input waits for all of it; libdeflate, given every compressed
 // byte and room for every inflated one, is twice as quick. Anything it

@@ -48,6 +48,11 @@ class Input {
   /// instead of calling read(). Counts as read in offset(). Empty otherwise
   /// (stdin, pipes, gzip, a failed mapping): then use read().
   std::optional<std::string_view> map_whole();
+  /// For gzip whose compressed bytes are all at hand (a file opened by
+  /// path, bytes in memory), before any read(): the inflated size its last
+  /// member's trailer gives (modulo 4 GiB; untrusted), which read_all()
+  /// would inflate at once. Empty otherwise (then read_all() streams).
+  std::optional<std::uint64_t> whole_inflated_size();
   /// Tells the mapping that bytes before `offset` will not be looked at
   /// again, so their pages leave this process's memory.
   void release_mapped(std::size_t offset);

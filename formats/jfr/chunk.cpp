@@ -63,7 +63,19 @@ void check_offsets(const ChunkHeader& h, const std::string& file, const std::str
 }  // namespace
 
 ChunkReader::ChunkReader(Input& input, Diagnostics& diagnostics)
-    : input_(input), diagnostics_(diagnostics), file_(input.name()), mapped_(input.map_whole()) {}
+    : input_(input), diagnostics_(diagnostics), file_(input.name()), mapped_(input.map_whole()) {
+  if (mapped_) return;
+  const std::optional<std::uint64_t> inflated = input.whole_inflated_size();
+  if (!inflated) return;
+  // The first chunk's size, big-endian after the magic and version.
+  const std::string_view head = input.head(16);
+  if (head.size() < 16 || !head.starts_with(kMagic)) return;
+  std::uint64_t first = 0;
+  for (std::size_t i = 8; i < 16; ++i) first = first << 8 | static_cast<unsigned char>(head[i]);
+  if (first == 0 || *inflated / 2 > first) return;  // more than twice the first chunk: stream
+  whole_.emplace(read_all(input));
+  mapped_ = whole_->view();
+}
 
 // The next n bytes (fewer at the end of the input), valid until the next call.
 std::string_view ChunkReader::take(std::uint64_t n) {
@@ -101,7 +113,7 @@ bool ChunkReader::incomplete(const std::string& message, std::uint64_t at, std::
 
 std::optional<Chunk> ChunkReader::next() {
   if (done_) return std::nullopt;
-  if (mapped_) input_.release_mapped(static_cast<std::size_t>(offset_));  // the chunk before is done with
+  release_before(offset_);  // the chunk before is done with
   buf_.clear();
   const std::string chunk = "chunk " + std::to_string(index_ + 1);
   const std::string_view head = take(kChunkHeaderSize);

@@ -60,7 +60,10 @@ struct Chunk {
 /// The chunks of an input, one at a time. A mapped file is read in place,
 /// and the pages of a chunk leave memory once the next is asked for; any
 /// other input (gzip, a pipe) goes through a buffer that holds one chunk.
-/// So memory grows with the largest chunk, not with the file.
+/// So memory grows with the largest chunk, not with the file. A gzipped
+/// file that inflates to at most twice its first chunk (most often one
+/// chunk: async-profiler's) is inflated whole, which is twice as quick,
+/// and read as a mapped one is.
 class ChunkReader {
  public:
   /// `input` and `diagnostics` must outlive the reader.
@@ -79,13 +82,14 @@ class ChunkReader {
   /// memory: for a large chunk whose pools are read and whose events are
   /// being read in order. Nothing for other inputs.
   void release_before(std::uint64_t offset) {
-    if (mapped_) input_.release_mapped(static_cast<std::size_t>(offset));
+    if (whole_) whole_->release(static_cast<std::size_t>(offset));
+    else if (mapped_) input_.release_mapped(static_cast<std::size_t>(offset));
   }
   /// Lets the pages of a mapped file within [begin, end) (offsets in the
   /// file) leave memory for now: those of a large chunk's pools, once read.
   /// Reading them again brings them back. Nothing for other inputs.
   void drop(std::uint64_t begin, std::uint64_t end) {
-    if (mapped_) input_.drop_mapped(static_cast<std::size_t>(begin), static_cast<std::size_t>(end));
+    if (mapped_ && !whole_) input_.drop_mapped(static_cast<std::size_t>(begin), static_cast<std::size_t>(end));
   }
   /// The size of the input when it is a mapped file, read in place.
   std::optional<std::uint64_t> mapped_size() const {
@@ -100,7 +104,8 @@ class ChunkReader {
   Input& input_;
   Diagnostics& diagnostics_;
   const std::string& file_;
-  std::optional<std::string_view> mapped_;
+  std::optional<InputBytes> whole_;  // a gzipped file inflated whole
+  std::optional<std::string_view> mapped_;  // the file's bytes, or whole_'s
   std::string buf_;
   std::uint64_t offset_ = 0;  // of the next chunk in the file
   std::size_t index_ = 0;     // chunks handed out

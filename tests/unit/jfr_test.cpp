@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "fg/java_frames.h"
+#include "formats/gzip.h"
 #include "formats/jfr/cursor.h"
 #include "formats/jfr/jfr.h"
 #include "formats/jfr/naming.h"
@@ -235,6 +236,21 @@ TEST_CASE("jfr: several chunks, and a truncated last one") {
   expected << "t.jfr: offset 0x" << std::hex << 2 * n << std::dec << ": chunk 3 is truncated: its header says " << n
            << " bytes, 100 remain; its events are lost (100 bytes, " << 100 * 100 / (2 * n + 100) << "% of the file)";
   CHECK(warnings[0] == expected.str());
+}
+
+TEST_CASE("jfr: gzipped recordings read as the plain ones, inflated whole or chunk by chunk") {
+  // Inflating to at most twice the first chunk, a file is inflated whole
+  // (one chunk, two, a cut third of 100 bytes); past that (three and a
+  // cut fourth), chunk by chunk. Either way: the same samples, the same
+  // warning with the same offsets.
+  const std::string one = synthetic_jfr();
+  for (const std::string& plain :
+       {one, one + one, one + one.substr(0, 100), one + one + one + one.substr(0, 100)}) {
+    std::vector<std::string> plain_warnings, zipped_warnings;
+    const std::string expected = fg::test::collapsed(read_jfr(plain, {}, &plain_warnings));
+    CHECK(fg::test::collapsed(read_jfr(fg::formats::gzip_compress(plain), {}, &zipped_warnings)) == expected);
+    CHECK(zipped_warnings == plain_warnings);
+  }
 }
 
 TEST_CASE("jfr: corrupt sizes and offsets are errors naming the chunk and the offset") {
