@@ -514,6 +514,11 @@ void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events)
   ready_.clear();
   for (std::size_t i = 0; i < events.size(); ++i) {
     if (i + kAheadBy < events.size()) st.resolve->prefetch(events[i + kAheadBy].trace);
+    if (i + 4 * kAheadBy < events.size()) {
+      const char* e = reinterpret_cast<const char*>(&events[i + 4 * kAheadBy]);
+      __builtin_prefetch(e);
+      __builtin_prefetch(e + sizeof(DecodedEvent) - 1);
+    }
     const DecodedEvent& e = events[i];
     Ready r;
     if (on_event(st, e.type, e.trace, e.record, r)) {
