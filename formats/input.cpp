@@ -17,6 +17,15 @@
 
 namespace fg::formats {
 
+namespace {
+
+// The error for input that inflates past the limit.
+Error gzip_bomb(const std::string& name, std::uint64_t limit) {
+  return Error(name + ": inflates to more than " + std::to_string(limit) + " bytes; refusing (a gzip bomb?)");
+}
+
+}  // namespace
+
 // The raw byte source (a descriptor or a string) and the inflater.
 class Input::Impl {
  public:
@@ -37,7 +46,16 @@ class Input::Impl {
   std::size_t map_size = 0;
   std::size_t released = 0;
 
+  // A gzipped file's compressed bytes, mapped whole (compressed_whole()).
+  void* zmap = nullptr;
+  std::size_t zmap_size = 0;
+  void unmap_compressed() {
+    if (zmap) ::munmap(zmap, zmap_size);
+    zmap = nullptr;
+  }
+
   ~Impl() {
+    unmap_compressed();
     if (map) ::munmap(map, map_size);
     if (zs_ready) inflateEnd(&zs);
     if (own_fd && fd >= 0) ::close(fd);
@@ -159,9 +177,7 @@ std::size_t Input::read_raw_inflated(char* buf, std::size_t n) {
                   " inflated bytes" + (m.zs.msg ? std::string(": ") + m.zs.msg : std::string()));
     }
     inflated_ += produced;
-    if (inflated_ > max_inflated_)
-      throw Error(name_ + ": inflates to more than " + std::to_string(max_inflated_) +
-                  " bytes; refusing (a gzip bomb?)");
+    if (inflated_ > max_inflated_) throw gzip_bomb(name_, max_inflated_);
     if (produced > 0) return produced;
     if (!m.inflating) return 0;
   }
@@ -285,27 +301,6 @@ void InputBytes::grow(std::size_t capacity) {
 
 namespace {
 
-// The compressed bytes of a file, mapped for one pass over them.
-class Mapping {
- public:
-  Mapping(int fd, std::size_t size) : size_(size) {
-    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) return;
-    ::madvise(p, size, MADV_SEQUENTIAL);
-    data_ = static_cast<const char*>(p);
-  }
-  ~Mapping() {
-    if (data_) ::munmap(const_cast<char*>(data_), size_);
-  }
-  Mapping(const Mapping&) = delete;
-  Mapping& operator=(const Mapping&) = delete;
-  const char* data() const { return data_; }
-
- private:
-  const char* data_ = nullptr;
-  std::size_t size_;
-};
-
 struct Decompressor {
   libdeflate_decompressor* d = libdeflate_alloc_decompressor();
   ~Decompressor() {
@@ -313,24 +308,45 @@ struct Decompressor {
   }
 };
 
+// The smallest gzip member: a 10-byte header and an 8-byte trailer.
+constexpr std::size_t kGzipMin = 18;
+
+// The inflated size (modulo 4 GiB) in the trailer of the last member of
+// `gz`, at least kGzipMin bytes: little-endian, its last four bytes.
+std::uint32_t last_member_size(std::string_view gz) {
+  const auto* t = reinterpret_cast<const unsigned char*>(gz.data() + gz.size() - 4);
+  return std::uint32_t{t[0]} | std::uint32_t{t[1]} << 8 | std::uint32_t{t[2]} << 16 | std::uint32_t{t[3]} << 24;
+}
+
 }  // namespace
 
-std::optional<std::uint64_t> Input::whole_inflated_size() {
+std::optional<std::string_view> Input::compressed_whole() {
   Impl& m = *impl_;
   head(2);  // decides gzip
   if (!compressed_ || offset_ != 0) return std::nullopt;
-  unsigned char tail[4];
   if (m.from_memory) {
-    if (m.memory.size() < 18) return std::nullopt;
-    std::memcpy(tail, m.memory.data() + m.memory.size() - 4, 4);
-  } else {
-    struct stat st;
-    if (!m.own_fd || ::fstat(m.fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 18 ||
-        ::pread(m.fd, tail, 4, st.st_size - 4) != 4)
-      return std::nullopt;
+    if (m.memory.size() < kGzipMin) return std::nullopt;
+    return std::string_view(m.memory);
   }
-  return std::uint64_t{tail[0]} | std::uint64_t{tail[1]} << 8 | std::uint64_t{tail[2]} << 16 |
-         std::uint64_t{tail[3]} << 24;
+  if (!m.zmap) {
+    struct stat st;
+    if (!m.own_fd || ::fstat(m.fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        static_cast<std::uint64_t>(st.st_size) < kGzipMin)
+      return std::nullopt;
+    const auto size = static_cast<std::size_t>(st.st_size);
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, m.fd, 0);
+    if (p == MAP_FAILED) return std::nullopt;
+    ::madvise(p, size, MADV_SEQUENTIAL);
+    m.zmap = p;
+    m.zmap_size = size;
+  }
+  return std::string_view(static_cast<const char*>(m.zmap), m.zmap_size);
+}
+
+std::optional<std::uint64_t> Input::whole_inflated_size() {
+  const std::optional<std::string_view> in = compressed_whole();
+  if (!in) return std::nullopt;
+  return last_member_size(*in);
 }
 
 // zlib inflates a large profile at some 200 MB/s, and a reader that needs
@@ -340,25 +356,22 @@ std::optional<std::uint64_t> Input::whole_inflated_size() {
 // which names the offset of the fault.
 bool Input::inflate_whole(InputBytes& out) {
   Impl& m = *impl_;
-  if (!compressed_ || offset_ != 0 || (m.from_memory ? m.memory.empty() : !m.own_fd)) return false;
-  std::optional<Mapping> mapping;
-  std::string_view in = m.memory;
-  if (!m.from_memory) {
-    struct stat st;
-    if (::fstat(m.fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) return false;
-    mapping.emplace(m.fd, static_cast<std::size_t>(st.st_size));
-    if (!mapping->data()) return false;
-    in = std::string_view(mapping->data(), static_cast<std::size_t>(st.st_size));
-  }
+  const std::optional<std::string_view> whole = compressed_whole();
+  if (!whole) return false;
+  const std::string_view in = *whole;
+  // The mapping goes when this returns, inflated or not (zlib then reads
+  // the file through its descriptor).
+  struct Unmap {
+    Impl& m;
+    ~Unmap() { m.unmap_compressed(); }
+  } unmap{m};
   Decompressor z;
-  if (!z.d || in.size() < 18) return false;
+  if (!z.d) return false;
   // Deflate inflates at most 1,032 bytes per byte: room past that (or
   // past the limit) is never needed, so no field of the file sizes it.
   const std::uint64_t most = std::min<std::uint64_t>(max_inflated_ + 1, std::uint64_t{1032} * in.size() + (1 << 16));
-  // A member's last four bytes are its inflated size (mod 4 GiB): for the
-  // usual single member, the room needed.
-  std::uint32_t last_size;
-  std::memcpy(&last_size, in.data() + in.size() - 4, 4);
+  // For the usual single member, the room needed.
+  const std::uint32_t last_size = last_member_size(in);
   const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   auto room = [&](std::uint64_t n) {
     return static_cast<std::size_t>((std::min(std::max<std::uint64_t>(n, 1 << 20), most) + page - 1) / page * page);
@@ -378,15 +391,12 @@ bool Input::inflate_whole(InputBytes& out) {
     }
     if (rc != LIBDEFLATE_INSUFFICIENT_SPACE) return false;
     if (bytes.capacity_ >= most) {
-      if (most == max_inflated_ + 1)
-        throw Error(name_ + ": inflates to more than " + std::to_string(max_inflated_) +
-                    " bytes; refusing (a gzip bomb?)");
+      if (most == max_inflated_ + 1) throw gzip_bomb(name_, max_inflated_);
       return false;
     }
     bytes.grow(room(std::uint64_t{bytes.capacity_} * 2));  // and this member again
   }
-  if (bytes.size_ > max_inflated_)
-    throw Error(name_ + ": inflates to more than " + std::to_string(max_inflated_) + " bytes; refusing (a gzip bomb?)");
+  if (bytes.size_ > max_inflated_) throw gzip_bomb(name_, max_inflated_);
   inflated_ = offset_ = bytes.size_;
   lookahead_.clear();
   lookahead_pos_ = 0;

@@ -67,6 +67,10 @@ class Input {
   class Impl;
   friend InputBytes read_all(Input& input);
   std::size_t read_raw_inflated(char* buf, std::size_t n);
+  /// For gzip before any read(): every compressed byte, when all are at
+  /// hand (bytes in memory, or a regular file opened by path, mapped until
+  /// inflate_whole() returns or the input closes). Empty otherwise.
+  std::optional<std::string_view> compressed_whole();
   /// For gzip whose compressed bytes are all at hand (a file opened by
   /// path, bytes in memory) and of which nothing has been read: inflates
   /// them in one call into `out`. False when it cannot (then nothing was

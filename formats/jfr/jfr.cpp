@@ -521,10 +521,7 @@ void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events)
     }
     const DecodedEvent& e = events[i];
     Ready r;
-    if (on_event(st, e.type, e.trace, e.record, r)) {
-      r.trace = e.trace;
-      ready_.push_back(r);
-    }
+    if (on_event(st, e.type, e.trace, e.record, r)) ready_.push_back(r);
   }
   const std::size_t n = builder_.value_count();
   for (std::size_t i = 0; i < ready_.size(); ++i) {
@@ -567,6 +564,7 @@ bool Reader::on_event(ChunkState& st, EventType type, std::uint32_t trace, const
     stack = builder_.stack(stack, st.resolve->class_frame(e.cls, is_alloc(type) && e.tlab <= 0));
   out.stack = stack;
   out.labels = labels;
+  out.trace = trace;
   std::int64_t* values = out.values;
   values[0] = e.samples;
   values[1] = 0;

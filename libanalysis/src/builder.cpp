@@ -212,10 +212,11 @@ void ProfileBuilder::set_recorded_graph(RecordedCallGraph graph) {
 
 Profile ProfileBuilder::finish(std::span<const FrameId> frames) && {
   if (frames.size() != profile_.stack_frames_.size()) throw Error("finish: one frame per stack expected");
-  // (the root's frame is no frame: it stays)
-  for (std::size_t s = 1; s < frames.size(); ++s)
+  // From 1: the root (always there) has no frame, and keeps what it has.
+  for (std::size_t s = 1; s < frames.size(); ++s) {
     if (frames[s] >= profile_.frames_.size()) throw Error("finish: frame out of range");
-  std::copy(frames.begin() + (frames.empty() ? 0 : 1), frames.end(), profile_.stack_frames_.begin() + (frames.empty() ? 0 : 1));
+    profile_.stack_frames_[s] = frames[s];
+  }
   return std::move(*this).finish();
 }
 

@@ -93,9 +93,9 @@ class ProfileBuilder {
   /// The finished profile; the builder must not be used afterwards.
   Profile finish() &&;
   /// finish(), with stack s given frames[s] in place of the frame it was
-  /// made with (one per stack, the root's ignored): for a reader that makes stacks of stand-in
-  /// frames and learns their real ones only at the end. The caller keeps
-  /// the frames of a stack's children distinct.
+  /// made with (one per stack, the root's ignored): for a reader that
+  /// makes stacks of stand-in frames and learns their real ones only at
+  /// the end. The caller keeps the frames of a stack's children distinct.
   Profile finish(std::span<const FrameId> frames) &&;
 
  private:
