@@ -126,6 +126,7 @@ class PoolReader {
   void stack_traces(const ClassDesc& cls, std::uint64_t count) {
     const Slots s(cls, {"truncated", "frames"});
     std::vector<std::uint32_t>& frames_ = out_.batch.frames;
+    pools_.stack_traces.expect(count);
     for (; count > 0; --count) {
       const std::uint32_t position = pools_.stack_traces.add(static_cast<std::uint64_t>(c_.read_long()));
       const std::size_t begin = frames_.size();
@@ -322,31 +323,70 @@ std::size_t Pools::FrameIndex::Hash::operator()(const std::array<std::uint64_t, 
 }
 
 std::uint32_t StackTracePool::add(std::uint64_t key) {
-  const std::size_t next = index_.size();
-  if (next >= U64Map::kMissing) throw Error("more than 2^32 - 1 stack traces in one chunk");
-  return index_.insert(key, static_cast<std::uint32_t>(next));
+  if (size_ >= U64Map::kMissing) throw Error("more than 2^32 - 1 stack traces in one chunk");
+  const auto next = static_cast<std::uint32_t>(size_);
+  if (key < direct_limit_) {
+    if (key >= direct_.size()) direct_.resize(std::max<std::uint64_t>(key + 1, std::min(direct_limit_, 2 * direct_.size())), U64Map::kMissing);
+    std::uint32_t& p = direct_[key];
+    if (p == U64Map::kMissing) {
+      // A key read before the limit rose past it is in the index.
+      p = index_.size() == 0 ? U64Map::kMissing : index_.find(key);
+      if (p == U64Map::kMissing) {
+        p = next;
+        ++size_;
+      }
+    }
+    return p;
+  }
+  const std::uint32_t p = index_.insert(key, next);
+  if (p == next) ++size_;
+  return p;
 }
 
-// The traces of a batch, kLanes at a time and a frame of each in turn from
-// the root down: the lookups of one trace wait on each other, those of
-// different traces do not. Each lane's next lookup is fetched as soon as it
-// is known, a round of the other lanes ahead of its use, so that the cache
-// misses overlap. A lane that ends takes the next trace.
+void StackTracePool::clear() {
+  direct_.clear();
+  direct_limit_ = 0;
+  index_.clear();
+  size_ = 0;
+}
+
+// The traces of a batch, kLanes at a time. Each looks for the deepest of its
+// paths already in the tree: first its whole path, then from the leaf
+// towards the root in steps that double, then halving the stretch between
+// the deepest path found and the shallowest missing. Most traces add a node
+// or two below a path that is there, so this takes a few lookups where a
+// walk from the root takes one per frame. The lookups of one trace wait on
+// each other, those of different traces do not: each lane's next lookup is
+// fetched as soon as it is known, a round of the other lanes ahead of its
+// use, so that the cache misses overlap. The missing nodes are then made
+// from the deepest path found down (another lane may have made some of them
+// since it looked: node_of() finds those).
 void TraceTree::add(const TraceBatch& batch) {
   constexpr std::size_t kLanes = 16;
-  struct Lane {
-    std::uint32_t trace, at, begin, node;  // frames [begin, at) still to take
-  };
   const auto& frames = batch.frames;
-  std::vector<std::uint32_t> leaves(batch.traces.size(), 0);
+  // Each frame's path, from each trace's root (its last frame) down.
+  paths_.resize(frames.size());
+  for (std::size_t t = 0, begin = 0; t < batch.traces.size(); begin = batch.traces[t++].end) {
+    std::uint64_t path = kRootPath;
+    for (std::size_t i = batch.traces[t].end; i-- > begin;) paths_[i] = path = extend(path, frames[i]);
+  }
+  // A lane's trace has frames [end - depth, end) at depths 1..depth from
+  // the root: the path to depth `lo` is in the tree (node `at`), to depth
+  // `hi` is not (hi = depth + 1: not looked for yet), and `probe` is looked
+  // up next. `step` > 0 while stepping towards the root.
+  struct Lane {
+    std::uint32_t trace, end, depth, lo, hi, probe, step, at;
+  };
+  leaves_.assign(batch.traces.size(), 0);
   std::array<Lane, kLanes> lanes;
   std::size_t active = 0, next = 0;
   const auto fill = [&](Lane& l) {
     for (; next < batch.traces.size(); ++next) {
       const std::uint32_t begin = next == 0 ? 0 : batch.traces[next - 1].end, end = batch.traces[next].end;
       if (begin == end) continue;  // no frames: the root
-      l = Lane{static_cast<std::uint32_t>(next++), end, begin, 0};
-      index_.prefetch(key(0, frames[end - 1]));
+      const std::uint32_t depth = end - begin;
+      l = Lane{static_cast<std::uint32_t>(next++), end, depth, 0, depth + 1, depth, 1, 0};
+      prefetch_path(paths_[begin]);
       return true;
     }
     return false;
@@ -355,17 +395,31 @@ void TraceTree::add(const TraceBatch& batch) {
   while (active > 0) {
     for (std::size_t i = 0; i < active;) {
       Lane& l = lanes[i];
-      const std::uint32_t frame = frames[--l.at];
-      const std::uint32_t known = index_.find(key(l.node, frame));
-      l.node = known != U64Map::kMissing ? known : add_node(l.node, frame);
-      if (l.at != l.begin) {
-        index_.prefetch(key(l.node, frames[l.at - 1]));
+      const std::uint32_t f = l.end - l.probe;  // the probed path's frame
+      if (const std::uint32_t known = find(paths_[f], frames[f]); known != U64Map::kMissing) {
+        l.lo = l.probe;
+        l.at = known;
+        l.step = 0;  // found: halve from here
       } else {
-        leaves[l.trace] = l.node;
-        if (!fill(l)) {
-          l = lanes[--active];
-          continue;
-        }
+        l.hi = l.probe;
+      }
+      if (l.step > 0 && l.hi > l.lo + l.step) {
+        l.probe = l.hi - l.step;
+        l.step *= 2;
+      } else {
+        l.step = 0;
+        l.probe = l.lo + (l.hi - l.lo) / 2;
+      }
+      if (l.hi > l.lo + 1) {
+        prefetch_path(paths_[l.end - l.probe]);
+        ++i;
+        continue;
+      }
+      for (std::uint32_t d = l.lo + 1; d <= l.depth; ++d) l.at = node_of(paths_[l.end - d], l.at, frames[l.end - d]);
+      leaves_[l.trace] = l.at;
+      if (!fill(l)) {
+        l = lanes[--active];
+        continue;
       }
       ++i;
     }
@@ -374,22 +428,40 @@ void TraceTree::add(const TraceBatch& batch) {
   for (std::size_t t = 0; t < batch.traces.size(); ++t) {
     const TraceBatch::Trace& trace = batch.traces[t];
     if (trace.position >= traces_.size()) traces_.resize(std::size_t{trace.position} + 1);
-    traces_[trace.position] = StackTraceRef{leaves[t], trace.truncated};
+    traces_[trace.position] = StackTraceRef{leaves_[t], trace.truncated};
   }
 }
 
-// A new node: `frame` below `parent`.
-std::uint32_t TraceTree::add_node(std::uint32_t parent, std::uint32_t frame) {
+std::uint32_t TraceTree::node_of(std::uint64_t path, std::uint32_t parent, std::uint32_t frame) {
+  std::size_t i = slot_of(path);
+  for (;; i = (i + 1) & (slots_.size() - 1)) {
+    const Slot& s = slots_[i];
+    if (s.node == U64Map::kMissing) break;
+    if (s.path == path && s.frame == frame) return s.node;
+  }
   const auto next = static_cast<std::uint32_t>(nodes_.size());
   if (next == U64Map::kMissing) throw Error("more than 2^32 - 1 stack trace nodes in one chunk");
-  index_.insert(key(parent, frame), next);
+  slots_[i] = Slot{path, next, frame};
   nodes_.push_back({parent, frame});
+  if (nodes_.size() * 4 > slots_.size() * 3) grow();
   return next;
+}
+
+void TraceTree::grow() {
+  std::vector<Slot> old(slots_.size() * 2, Slot{0, U64Map::kMissing, 0});
+  old.swap(slots_);
+  --shift_;
+  for (const Slot& s : old) {
+    if (s.node == U64Map::kMissing) continue;
+    std::size_t i = slot_of(s.path);
+    while (slots_[i].node != U64Map::kMissing) i = (i + 1) & (slots_.size() - 1);
+    slots_[i] = s;
+  }
 }
 
 void TraceTree::clear() {
   nodes_.resize(1);
-  index_.clear();
+  std::fill(slots_.begin(), slots_.end(), Slot{0, U64Map::kMissing, 0});
   traces_.clear();
 }
 

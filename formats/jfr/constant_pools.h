@@ -14,6 +14,7 @@
 // metadata, whatever their layout.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -69,21 +70,41 @@ struct StackTraceRef {
 };
 
 /// Stack-trace pool keys and their positions: a chunk can hold hundreds of
-/// thousands, numbered in the order first read, with an open-addressing
-/// index. The traces themselves go to a TraceTree by position.
+/// thousands, numbered in the order first read. Recorders number their
+/// traces from 1 up (with gaps), so keys below a bound that grows with the
+/// pool's entry counts are found in a table by key, the others through an
+/// open-addressing index. The traces themselves go to a TraceTree by
+/// position.
 class StackTracePool {
  public:
   /// The position of a key's trace (for TraceTree::at()), or U64Map::kMissing.
-  std::uint32_t position(std::uint64_t key) const { return index_.find(key); }
-  void prefetch(std::uint64_t key) const { index_.prefetch(key); }
+  std::uint32_t position(std::uint64_t key) const {
+    if (key < direct_.size()) {
+      const std::uint32_t p = direct_[key];
+      if (p != U64Map::kMissing || index_.size() == 0) return p;
+    }
+    return index_.find(key);
+  }
+  void prefetch(std::uint64_t key) const {
+    if (key < direct_.size()) __builtin_prefetch(&direct_[key]);
+    else index_.prefetch(key);
+  }
+  /// Before a pool of `count` entries: widens the keys kept by key.
+  void expect(std::uint64_t count) { direct_limit_ = std::min(kMaxDirect, direct_limit_ + 4 * count + 1024); }
   /// The position of `key`, numbered next when new.
   std::uint32_t add(std::uint64_t key);
-  std::size_t size() const { return index_.size(); }
+  std::size_t size() const { return size_; }
   /// Forgets every key, keeping the room (chunks are alike).
-  void clear() { index_.clear(); }
+  void clear();
 
  private:
-  U64Map index_;
+  // At most 64 MiB of table; with 4 keys per entry of at least 3 bytes in
+  // the file, never more than some 6 times the pools' size.
+  static constexpr std::uint64_t kMaxDirect = std::uint64_t{1} << 24;
+  std::vector<std::uint32_t> direct_;  // position by key, for keys below its size; kMissing: none
+  std::uint64_t direct_limit_ = 0;     // keys below it go to direct_
+  U64Map index_;                       // the other keys (and any added before the limit rose past them)
+  std::size_t size_ = 0;
 };
 
 /// Stack traces as read from a pool, not yet in a TraceTree: each with its
@@ -103,6 +124,14 @@ struct TraceBatch {
 /// A chunk's stack traces as a tree from the root: traces share their
 /// callers, so half a million traces of tens of millions of frames make
 /// about a million nodes. A position given twice keeps its last trace.
+///
+/// A node is found by the hash of its whole path from the root (and its
+/// frame, checked): a trace is placed by searching, from its leaf towards
+/// its root, for the deepest of its paths already in the tree, in a few
+/// lookups rather than one per frame. Two paths that differ yet share both
+/// the 64-bit hash and the last frame would be taken for one node; the
+/// hash is a chained multiply-and-mix of the frames, so for the million
+/// nodes of a large chunk that is about one chance in 10^11.
 class TraceTree {
  public:
   void add(const TraceBatch& batch);
@@ -115,10 +144,36 @@ class TraceTree {
   void clear();
 
  private:
-  static std::uint64_t key(std::uint32_t parent, std::uint32_t frame) { return std::uint64_t{parent} << 32 | frame; }
-  std::uint32_t add_node(std::uint32_t parent, std::uint32_t frame);
+  // The hash of a path: its caller's path's hash, and its frame.
+  static std::uint64_t extend(std::uint64_t path, std::uint32_t frame) {
+    std::uint64_t h = (path ^ frame) * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
+  }
+  static constexpr std::uint64_t kRootPath = 0x2545F4914F6CDD1Dull;
+  // The index of nodes by path: open addressing, linear probing.
+  struct Slot {
+    std::uint64_t path;
+    std::uint32_t node;  // U64Map::kMissing: empty
+    std::uint32_t frame;
+  };
+  std::size_t slot_of(std::uint64_t path) const { return static_cast<std::size_t>(path >> shift_); }
+  void prefetch_path(std::uint64_t path) const { __builtin_prefetch(&slots_[slot_of(path)]); }
+  std::uint32_t find(std::uint64_t path, std::uint32_t frame) const {
+    for (std::size_t i = slot_of(path);; i = (i + 1) & (slots_.size() - 1)) {
+      const Slot& s = slots_[i];
+      if (s.node == U64Map::kMissing) return U64Map::kMissing;
+      if (s.path == path && s.frame == frame) return s.node;
+    }
+  }
+  // The node of `path` (ending in `frame`, below `parent`), made when new.
+  std::uint32_t node_of(std::uint64_t path, std::uint32_t parent, std::uint32_t frame);
+  void grow();
+
   std::vector<TraceNode> nodes_{TraceNode{}};
-  U64Map index_;  // of nodes_: parent << 32 | frame
+  std::vector<Slot> slots_ = std::vector<Slot>(1024, Slot{0, U64Map::kMissing, 0});
+  unsigned shift_ = 64 - 10;  // slot_of() takes the top bits
+  std::vector<std::uint64_t> paths_;  // add()'s: the hash of each frame's path, by frame of the batch
+  std::vector<std::uint32_t> leaves_;  // add()'s: the node of each trace of the batch
   std::vector<StackTraceRef> traces_;  // by position
 };
 

@@ -8,10 +8,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <random>
+#include <set>
 #include <sstream>
 
 #include "fg/java_frames.h"
 #include "formats/gzip.h"
+#include "formats/jfr/constant_pools.h"
 #include "formats/jfr/cursor.h"
 #include "formats/jfr/jfr.h"
 #include "formats/jfr/naming.h"
@@ -423,4 +427,83 @@ TEST_CASE("jfr: chunks parsed on a second thread give what one thread gives, err
   o.time_from = "yesterday";
   CHECK(outcome(many, false, o).rfind("error: --time-from", 0) == 0);
   CHECK(outcome(many, false, o) == outcome(many, true, o));
+}
+
+// The tree of a chunk's stack traces against the plain one made frame by
+// frame from the root: random traces that share callers as recordings do
+// (most of a trace a copy of an earlier one, a few frames new), some of
+// them the same or a prefix of another, some empty, some positions twice.
+TEST_CASE("jfr trace tree: each trace's frames from its node up, one node per caller and frame") {
+  using fg::formats::jfr::TraceBatch;
+  using fg::formats::jfr::TraceTree;
+  std::mt19937 rng(7);
+  std::vector<std::vector<std::uint32_t>> traces;  // root first
+  std::vector<std::uint32_t> positions;
+  for (int t = 0; t < 5000; ++t) {
+    std::vector<std::uint32_t> frames;
+    if (!traces.empty() && rng() % 8 != 0) {
+      frames = traces[rng() % traces.size()];
+      frames.resize(rng() % (frames.size() + 1));
+    }
+    const std::size_t add = rng() % 6 == 0 ? 0 : 1 + rng() % (rng() % 10 == 0 ? 300 : 4);
+    for (std::size_t i = 0; i < add; ++i) frames.push_back(rng() % 50);
+    traces.push_back(frames);
+    positions.push_back(rng() % 20 == 0 && t > 0 ? positions[rng() % positions.size()] : static_cast<std::uint32_t>(t));
+  }
+  TraceTree tree;
+  std::map<std::uint32_t, std::size_t> last;  // position -> trace
+  for (std::size_t begin = 0; begin < traces.size();) {  // in batches of different sizes
+    const std::size_t end = std::min(traces.size(), begin + 1 + rng() % 700);
+    TraceBatch b;
+    for (std::size_t t = begin; t < end; ++t) {
+      b.frames.insert(b.frames.end(), traces[t].rbegin(), traces[t].rend());  // leaf first
+      b.traces.push_back({positions[t], static_cast<std::uint32_t>(b.frames.size()), t % 3 == 0});
+      last[positions[t]] = t;
+    }
+    tree.add(b);
+    begin = end;
+  }
+  std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
+  for (std::uint32_t n = 1; n < tree.node_count(); ++n) {
+    CHECK(tree.node(n).parent < n);
+    CHECK(edges.insert({tree.node(n).parent, tree.node(n).frame}).second);
+  }
+  std::set<std::vector<std::uint32_t>> prefixes;
+  for (const auto& [position, t] : last) {
+    std::vector<std::uint32_t> up;
+    for (std::uint32_t n = tree.at(position).node; n != 0; n = tree.node(n).parent) up.push_back(tree.node(n).frame);
+    CHECK(std::vector<std::uint32_t>(up.rbegin(), up.rend()) == traces[t]);
+    CHECK(tree.at(position).truncated == (t % 3 == 0));
+  }
+  for (const auto& t : traces)
+    for (std::size_t d = 1; d <= t.size(); ++d) prefixes.insert({t.begin(), t.begin() + static_cast<std::ptrdiff_t>(d)});
+  CHECK(tree.node_count() == prefixes.size() + 1);  // every distinct path once, and the root
+
+  tree.clear();
+  CHECK(tree.node_count() == 1);
+  CHECK(tree.trace_count() == 0);
+}
+
+TEST_CASE("jfr stack trace pool: positions by key, small keys by table, others by index") {
+  fg::formats::jfr::StackTracePool pool;
+  pool.expect(2);  // keys below 1032 go to the table
+  CHECK(pool.add(5) == 0);
+  CHECK(pool.add(1u << 20) == 1);  // past the limit: the index
+  CHECK(pool.add(5) == 0);         // a key again keeps its position
+  CHECK(pool.add(std::uint64_t{1} << 62) == 2);
+  CHECK(pool.position(5) == 0);
+  CHECK(pool.position(6) == fg::U64Map::kMissing);
+  CHECK(pool.position(1u << 20) == 1);
+  pool.expect(300000);  // the limit rises past a key the index holds
+  CHECK(pool.position(1u << 20) == 1);
+  CHECK(pool.add(1u << 20) == 1);
+  CHECK(pool.add((1u << 20) + 1) == 3);
+  CHECK(pool.position((1u << 20) + 1) == 3);
+  CHECK(pool.position(std::uint64_t{1} << 62) == 2);
+  CHECK(pool.position(0) == fg::U64Map::kMissing);
+  CHECK(pool.size() == 4);
+  pool.clear();
+  CHECK(pool.size() == 0);
+  CHECK(pool.position(5) == fg::U64Map::kMissing);
+  CHECK(pool.add(1u << 20) == 0);
 }
