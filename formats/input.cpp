@@ -225,9 +225,12 @@ std::size_t drop_pages(char* base, std::size_t begin, std::size_t end) {
 
 // Gives back the pages before base + offset of a mapping that is read from
 // its start on: they are not looked at again. `released` is how far it
-// was done before.
+// was done before. A few MiB at a time: each call interrupts the process's
+// other threads (their cached page mappings are shot down), so a reader
+// that calls it every few pages would spend more on that than it saves.
 void release_pages(char* base, std::size_t offset, std::size_t& released) {
-  if (offset > released) released = std::max(released, drop_pages(base, released, offset));
+  constexpr std::size_t kStep = std::size_t{4} << 20;
+  if (offset >= released + kStep) released = std::max(released, drop_pages(base, released, offset));
 }
 
 }  // namespace
