@@ -129,9 +129,11 @@ struct TraceBatch {
 /// frame, checked): a trace is placed by searching, from its leaf towards
 /// its root, for the deepest of its paths already in the tree, in a few
 /// lookups rather than one per frame. Two paths that differ yet share both
-/// the 64-bit hash and the last frame would be taken for one node; the
-/// hash is a chained multiply-and-mix of the frames, so for the million
-/// nodes of a large chunk that is about one chance in 10^11.
+/// the 64-bit hash and the last frame would be taken for one node (their
+/// callers' paths would then share a hash too: the hash of a path is a
+/// chained multiply-and-mix of its frames, one to one for a given frame).
+/// Among the pairs of a million nodes that end in the same frame, that is
+/// well under one chance in a billion per chunk.
 class TraceTree {
  public:
   void add(const TraceBatch& batch);
