@@ -67,11 +67,11 @@ ChunkReader::ChunkReader(Input& input, Diagnostics& diagnostics)
   if (mapped_) return;
   const std::optional<std::uint64_t> inflated = input.whole_inflated_size();
   if (!inflated) return;
-  // The first chunk's size, big-endian after the magic and version.
-  const std::string_view head = input.head(16);
-  if (head.size() < 16 || !head.starts_with(kMagic)) return;
-  std::uint64_t first = 0;
-  for (std::size_t i = 8; i < 16; ++i) first = first << 8 | static_cast<unsigned char>(head[i]);
+  // The first chunk's size, after the magic and version.
+  Cursor head(input.head(16), file_, 0, false);
+  if (head.size() < 16 || !head.bytes_equal(kMagic)) return;
+  head.skip(8);
+  const std::uint64_t first = head.u64_be();
   if (first == 0 || *inflated / 2 > first) return;  // more than twice the first chunk: stream
   whole_.emplace(read_all(input));
   mapped_ = whole_->view();

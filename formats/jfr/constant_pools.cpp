@@ -433,12 +433,8 @@ void TraceTree::add(const TraceBatch& batch) {
 }
 
 std::uint32_t TraceTree::node_of(std::uint64_t path, std::uint32_t parent, std::uint32_t frame) {
-  std::size_t i = slot_of(path);
-  for (;; i = (i + 1) & (slots_.size() - 1)) {
-    const Slot& s = slots_[i];
-    if (s.node == U64Map::kMissing) break;
-    if (s.path == path && s.frame == frame) return s.node;
-  }
+  const std::size_t i = probe(path, frame);
+  if (slots_[i].node != U64Map::kMissing) return slots_[i].node;
   const auto next = static_cast<std::uint32_t>(nodes_.size());
   if (next == U64Map::kMissing) throw Error("more than 2^32 - 1 stack trace nodes in one chunk");
   slots_[i] = Slot{path, next, frame};
@@ -451,12 +447,8 @@ void TraceTree::grow() {
   std::vector<Slot> old(slots_.size() * 2, Slot{0, U64Map::kMissing, 0});
   old.swap(slots_);
   --shift_;
-  for (const Slot& s : old) {
-    if (s.node == U64Map::kMissing) continue;
-    std::size_t i = slot_of(s.path);
-    while (slots_[i].node != U64Map::kMissing) i = (i + 1) & (slots_.size() - 1);
-    slots_[i] = s;
-  }
+  for (const Slot& s : old)
+    if (s.node != U64Map::kMissing) slots_[probe(s.path, s.frame)] = s;  // each (path, frame) once: an empty slot
 }
 
 void TraceTree::clear() {

@@ -160,13 +160,15 @@ class TraceTree {
   };
   std::size_t slot_of(std::uint64_t path) const { return static_cast<std::size_t>(path >> shift_); }
   void prefetch_path(std::uint64_t path) const { __builtin_prefetch(&slots_[slot_of(path)]); }
-  std::uint32_t find(std::uint64_t path, std::uint32_t frame) const {
-    for (std::size_t i = slot_of(path);; i = (i + 1) & (slots_.size() - 1)) {
-      const Slot& s = slots_[i];
-      if (s.node == U64Map::kMissing) return U64Map::kMissing;
-      if (s.path == path && s.frame == frame) return s.node;
-    }
+  // The slot of (path, frame), or the empty slot where it would go.
+  std::size_t probe(std::uint64_t path, std::uint32_t frame) const {
+    std::size_t i = slot_of(path);
+    for (; slots_[i].node != U64Map::kMissing; i = (i + 1) & (slots_.size() - 1))
+      if (slots_[i].path == path && slots_[i].frame == frame) break;
+    return i;
   }
+  // The node of (path, frame), or U64Map::kMissing.
+  std::uint32_t find(std::uint64_t path, std::uint32_t frame) const { return slots_[probe(path, frame)].node; }
   // The node of `path` (ending in `frame`, below `parent`), made when new.
   std::uint32_t node_of(std::uint64_t path, std::uint32_t parent, std::uint32_t frame);
   void grow();
