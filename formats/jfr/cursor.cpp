@@ -1,9 +1,8 @@
 #include "formats/jfr/cursor.h"
 
-namespace fg::formats::jfr {
+#include <bit>
 
-Cursor::Cursor(std::string_view data, const std::string& file, std::uint64_t base, bool compressed)
-    : data_(data), file_(&file), base_(base), compressed_(compressed) {}
+namespace fg::formats::jfr {
 
 void Cursor::fail(const std::string& message) const { fail_at(offset(), message); }
 
@@ -18,17 +17,8 @@ void Cursor::need(std::uint64_t n, std::string_view what) const {
   fail(msg + ": need " + std::to_string(n) + " bytes, " + std::to_string(remaining()) + " left");
 }
 
-void Cursor::seek(std::uint64_t pos) {
-  if (pos > data_.size())
-    fail("offset " + std::to_string(pos) + " lies outside its " + std::to_string(data_.size()) + " bytes");
-  pos_ = static_cast<std::size_t>(pos);
-}
-
-Cursor Cursor::sub(std::uint64_t n, std::string_view what) {
-  need(n, what);
-  Cursor c(data_.substr(pos_, n), *file_, base_ + pos_, compressed_);
-  pos_ += n;
-  return c;
+void Cursor::seek_outside(std::uint64_t pos) const {
+  fail("offset " + std::to_string(pos) + " lies outside its " + std::to_string(data_.size()) + " bytes");
 }
 
 Cursor Cursor::window(std::uint64_t pos, std::uint64_t n, std::string_view what) const {
@@ -67,6 +57,14 @@ std::uint64_t Cursor::u64_be() {
 }
 
 std::uint64_t Cursor::varint_slow() {
+  if (remaining() >= 8) {  // up to 8 bytes from one load: the first byte without its top bit ends it
+    const std::uint64_t w = load_le64(data_.data() + pos_);
+    if (const std::uint64_t stops = ~w & 0x8080808080808080ull; stops != 0) {
+      const unsigned bytes = static_cast<unsigned>(std::countr_zero(stops)) / 8 + 1;
+      pos_ += bytes;
+      return varint_value(w, bytes);
+    }
+  }
   const std::size_t start = pos_;
   std::uint64_t value = 0;
   for (int i = 0; i < 9; ++i) {

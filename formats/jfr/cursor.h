@@ -6,7 +6,9 @@
 // window and fails with a ParseError "file: offset 0x..: message".
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -32,24 +34,52 @@ struct StringValue {
   std::uint64_t key = 0;
 };
 
+/// The value of a varint of `bytes` bytes (1 to 8) that starts the
+/// little-endian word `w`: its 7-bit groups packed together.
+inline std::uint64_t varint_value(std::uint64_t w, unsigned bytes) {
+  std::uint64_t x = w & (~std::uint64_t{0} >> (64 - 8 * bytes)) & 0x7f7f7f7f7f7f7f7full;
+  x = (x & 0x007f007f007f007full) | (x & 0x7f007f007f007f00ull) >> 1;
+  x = (x & 0x00003fff00003fffull) | (x & 0x3fff00003fff0000ull) >> 2;
+  return (x & 0x000000000fffffffull) | (x & 0x0fffffff00000000ull) >> 4;
+}
+
+/// 8 bytes at `p` as a little-endian word.
+inline std::uint64_t load_le64(const char* p) {
+  std::uint64_t w;
+  std::memcpy(&w, p, 8);
+  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+  return w;
+}
+
 /// A bounds-checked cursor over a window of the file. Does not own the bytes.
 class Cursor {
  public:
   /// `data` is the window; `base` its offset in the file, for messages.
   /// `file` (the name used in messages) must outlive the cursor.
-  Cursor(std::string_view data, const std::string& file, std::uint64_t base = 0,
-         bool compressed = true);
+  Cursor(std::string_view data, const std::string& file, std::uint64_t base = 0, bool compressed = true)
+      : data_(data), file_(&file), base_(base), compressed_(compressed) {}
 
   std::size_t size() const { return data_.size(); }
+  /// The window's bytes, for readers that decode many values at once.
+  const char* data() const { return data_.data(); }
+  bool compressed() const { return compressed_; }
   std::size_t pos() const { return pos_; }
   std::size_t remaining() const { return data_.size() - pos_; }
   bool at_end() const { return pos_ >= data_.size(); }
   /// Offset of the next byte in the file.
   std::uint64_t offset() const { return base_ + pos_; }
   /// Moves to `pos` (relative to the window); fails when it lies outside.
-  void seek(std::uint64_t pos);
+  void seek(std::uint64_t pos) {
+    if (pos > data_.size()) seek_outside(pos);
+    pos_ = static_cast<std::size_t>(pos);
+  }
   /// A cursor over the next n bytes (checked); this cursor moves past them.
-  Cursor sub(std::uint64_t n, std::string_view what);
+  Cursor sub(std::uint64_t n, std::string_view what) {
+    if (n > remaining()) need(n, what);
+    Cursor c(data_.substr(pos_, n), *file_, base_ + pos_, compressed_);
+    pos_ += n;
+    return c;
+  }
   /// A cursor over [pos, pos + n) of this window (checked), not moving this one.
   Cursor window(std::uint64_t pos, std::uint64_t n, std::string_view what) const;
 
@@ -105,6 +135,7 @@ class Cursor {
 
  private:
   void need(std::uint64_t n, std::string_view what = {}) const;
+  [[noreturn]] void seek_outside(std::uint64_t pos) const;
   std::uint64_t varint_slow();
 
   std::string_view data_;

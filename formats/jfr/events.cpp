@@ -67,20 +67,35 @@ EventPlan::EventPlan(EventType type, const ClassDesc& cls) : type_(type), cls_(&
       if (have_thread && f.name == "eventThread") r = Role::kSkip;
       have_thread = true;
     }
-    roles_.push_back(r);
+    Read read = Read::kOther;
+    if (!f.array) {
+      if (f.constant_pool) read = Read::kLong;
+      else switch (f.encoding) {
+        case Encoding::kBoolean:
+        case Encoding::kByte: read = Read::kByte; break;
+        case Encoding::kChar:
+        case Encoding::kShort: read = Read::kShort; break;
+        case Encoding::kInt: read = Read::kInt; break;
+        case Encoding::kLong: read = Read::kLong; break;
+        default: break;
+      }
+    }
+    steps_.push_back({r, read});
   }
 }
 
 EventRecord EventPlan::decode(Cursor& c, const ChunkMetadata& meta) const {
   EventRecord e;
-  for (std::size_t i = 0; i < roles_.size(); ++i) {
-    const FieldDesc& f = cls_->fields[i];
-    if (roles_[i] == Role::kSkip) {
-      skip_field(c, meta, f);
-      continue;
+  for (std::size_t i = 0; i < steps_.size(); ++i) {
+    std::int64_t v = 0;
+    switch (steps_[i].read) {  // as read_integer() reads them
+      case Read::kLong: v = c.read_long(); break;
+      case Read::kInt: v = c.read_int(); break;
+      case Read::kShort: v = c.read_short(); break;
+      case Read::kByte: v = static_cast<std::int8_t>(c.u8()); break;
+      case Read::kOther: skip_field(c, meta, cls_->fields[i]); continue;
     }
-    const std::int64_t v = read_integer(c, meta, f);
-    switch (roles_[i]) {
+    switch (steps_[i].role) {
       case Role::kTime: e.time = v; break;
       case Role::kThread: e.thread = static_cast<std::uint64_t>(v); break;
       case Role::kStack: e.stack = static_cast<std::uint64_t>(v); break;

@@ -76,9 +76,15 @@ class EventPlan {
   enum class Role : std::uint8_t {
     kSkip, kTime, kThread, kStack, kState, kSamples, kClass, kSize, kTlab, kDuration, kAddress,
   };
+  // How a field is read: as read_integer() reads it, decided once.
+  enum class Read : std::uint8_t { kLong, kInt, kShort, kByte, kOther };
+  struct Step {
+    Role role;
+    Read read;
+  };
   EventType type_;
   const ClassDesc* cls_;
-  std::vector<Role> roles_;
+  std::vector<Step> steps_;  // by field
 };
 
 /// Plans for the event types of a chunk that `events` selects, by type id.

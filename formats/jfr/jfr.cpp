@@ -95,13 +95,75 @@ struct ParsedChunk {
   Pools pools;
 };
 
-// One selected event of the current chunk, with the position of its stack
-// trace in the chunk's pool (StackTracePool::position()): looked up on the
-// parsing side, which has the time.
+// Selected events of the current chunk that make the same sample, folded
+// into one on the parsing side: those of one type, stack trace, thread and
+// thread state (and class, for allocations and locks), whose values are
+// summed. The time and state filters are applied before; with --leak each
+// event stays its own, with its time and address.
 struct DecodedEvent {
   EventType type;
-  std::uint32_t trace;
-  EventRecord record;
+  bool has_state;
+  bool outside_tlab;     // an allocation outside a TLAB (its class frame is `_[k]`)
+  std::uint32_t trace;   // StackTracePool::position() of `stack`
+  std::uint32_t events;  // folded into this one
+  std::uint64_t stack;   // StackTrace pool key; 0: none
+  std::uint64_t thread, state, cls;
+  std::uint64_t samples;    // the events' samples fields, negative ones as 0
+  std::int64_t values[2];   // the sample's, summed
+  std::int64_t ticks, ns;   // with --leak
+  std::uint64_t address;    // with --leak
+
+  bool same_sample(const DecodedEvent& o) const {
+    return stack == o.stack && thread == o.thread && state == o.state && cls == o.cls && type == o.type &&
+           has_state == o.has_state && outside_tlab == o.outside_tlab;
+  }
+};
+
+// The selected events of a batch, each sample once (DecodedEvent) in the
+// order of its first event: the resolving side then makes the same stacks,
+// labels and samples in the same order as it would event by event, with a
+// few times fewer lookups (a thread's samples come in runs of one stack).
+class EventFolder {
+ public:
+  explicit EventFolder(std::vector<DecodedEvent>& out) : out_(out) { slots_.fill(0); }
+  std::size_t size() const { return out_.size(); }
+  bool full() const { return out_.size() >= kCapacity; }
+  // Clears the folder for the next batch, in `out`.
+  void reset() { slots_.fill(0); }
+  // An event of its own, not folded.
+  void push(const DecodedEvent& e) { out_.push_back(e); }
+  void add(const DecodedEvent& e) {
+    // Negative values (a corrupt field) are not summed: the profile's check
+    // of its values' magnitude then sees each as it is.
+    if (e.values[0] < 0 || e.values[1] < 0) return out_.push_back(e);
+    const std::uint64_t h = (e.stack * 0x9E3779B97F4A7C15ull ^ e.thread * 0xC2B2AE3D27D4EB4Full ^
+                             (e.state + e.cls * 0x165667B19E3779F9ull) ^ static_cast<std::uint64_t>(e.type) << 1) *
+                            0x94D049BB133111EBull;
+    for (std::size_t i = h >> (64 - kBits);; i = (i + 1) & (kSlots - 1)) {
+      if (slots_[i] == 0) {
+        out_.push_back(e);
+        slots_[i] = static_cast<std::uint32_t>(out_.size());
+        return;
+      }
+      DecodedEvent& d = out_[slots_[i] - 1];
+      if (!d.same_sample(e)) continue;
+      std::int64_t v0, v1;
+      if (__builtin_add_overflow(d.values[0], e.values[0], &v0) || __builtin_add_overflow(d.values[1], e.values[1], &v1))
+        return out_.push_back(e);
+      d.values[0] = v0;
+      d.values[1] = v1;
+      d.events += e.events;
+      d.samples += e.samples;
+      return;
+    }
+  }
+  static constexpr std::size_t kCapacity = 4096;
+
+ private:
+  static constexpr int kBits = 13;  // twice the capacity
+  static constexpr std::size_t kSlots = std::size_t{1} << kBits;
+  std::vector<DecodedEvent>& out_;
+  std::array<std::uint32_t, kSlots> slots_;  // index + 1 into out_; 0: empty
 };
 
 // What the parsing side found in a chunk besides the selected events.
@@ -123,7 +185,6 @@ struct Parsed {
 // What the resolving side keeps of the chunk whose events it is adding.
 struct ChunkState {
   std::shared_ptr<ParsedChunk> parsed;
-  std::optional<std::unordered_set<std::uint64_t>> states;  // allowed ThreadState keys
   std::optional<ChunkResolver> resolve;
 };
 
@@ -169,13 +230,15 @@ class Reader {
   template <typename Emit>
   void parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, Cursor& chunk, Emit& emit);
   static void read_info(const ParsedChunk& pc, const ClassDesc& cls, Cursor& rec, ChunkTail& tail);
+  // The event of `rec` into `folder`, unless the time or state filter drops it.
+  void select_event(const ParsedChunk& pc, const EventPlan& plan, Cursor& rec, EventFolder& folder);
+  void allow_states(const Pools& pools);
   // The resolving side: stacks, frames and samples into the builder.
   void take(Parsed&& p);
   void begin_chunk(std::shared_ptr<ParsedChunk> pc);
   void end_chunk(ChunkTail&& tail);
   void add_tier_weights();
   std::vector<FrameId> decided_frames();
-  void allow_states(ChunkState& st);
   // A sample on_event() found, for add_events() to add.
   struct Ready {
     StackId stack;
@@ -184,7 +247,7 @@ class Reader {
     std::int64_t values[2];
   };
   void add_events(ChunkState& st, const std::vector<DecodedEvent>& events);
-  bool on_event(ChunkState& st, EventType type, std::uint32_t trace, const EventRecord& e, Ready& out);
+  bool on_event(ChunkState& st, const DecodedEvent& e, Ready& out);
   void finish_leaks();
   void fill_metadata();
   void report();
@@ -218,12 +281,18 @@ class Reader {
   ChunkState chunk_;                  // the chunk being resolved
   TraceTree tree_;                    // its stack traces
   std::size_t chunks_ = 0;            // begun
-  std::int64_t from_ns_ = INT64_MIN, to_ns_ = INT64_MAX;
   std::int64_t start_ns_ = INT64_MAX, end_ns_ = INT64_MIN;  // of the chunks read so far
   std::string version_;  // of the first chunk
   std::vector<std::string> states_;  // --state names, upper case
-  std::unordered_set<std::string> states_matched_;
-  bool any_default_state_ = false;
+  // The parsing side's filters, for the chunk it reads.
+  struct Filter {
+    std::int64_t start_ns = INT64_MAX, end_ns = INT64_MIN;  // of the chunks parsed so far
+    std::int64_t from_ns = INT64_MIN, to_ns = INT64_MAX;
+    bool timed = false;  // events need their time: a bound is set, or --leak
+    std::optional<std::unordered_set<std::uint64_t>> states;  // allowed ThreadState keys
+  } filter_;
+  std::unordered_set<std::string> states_matched_;  // set by the parsing side
+  bool any_default_state_ = false;                  // the same
   std::map<std::string, std::uint64_t> type_counts_;  // every event type of the file
   std::array<Selected, kEventTypes> selected_{};  // by EventType
   std::vector<Ready> ready_;  // add_events()' samples, kept for their room
@@ -236,8 +305,7 @@ class Reader {
   bool async_profiler_ = false, jdk_ = false;
 };
 
-// Events handed over at a time, and hand-offs parsed ahead at most.
-constexpr std::size_t kEventBatch = 4096;
+// Hand-offs parsed ahead at most.
 constexpr std::size_t kAhead = 4;
 
 Profile Reader::run() {
@@ -351,8 +419,8 @@ void Reader::parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index,
 void find_traces(const StackTracePool& traces, std::vector<DecodedEvent>& batch) {
   constexpr std::size_t kAheadBy = 8;
   for (std::size_t i = 0; i < batch.size(); ++i) {
-    if (i + kAheadBy < batch.size()) traces.prefetch(batch[i + kAheadBy].record.stack);
-    const std::uint64_t key = batch[i].record.stack;
+    if (i + kAheadBy < batch.size()) traces.prefetch(batch[i + kAheadBy].stack);
+    const std::uint64_t key = batch[i].stack;
     batch[i].trace = key == 0 ? U64Map::kMissing : traces.position(key);
   }
 }
@@ -362,14 +430,31 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
   const ChunkMetadata& meta = pc->meta;
   const StackTracePool& traces = pc->pools.stack_traces;
   const std::size_t index = pc->index;
-  const auto plans = plan_events(meta, opt_.events);
+  const auto plan_map = plan_events(meta, opt_.events);
+  std::vector<const EventPlan*> plans;  // by type id (small: ids index the metadata)
+  for (const auto& [id, plan] : plan_map) {
+    if (id >= 65536) continue;
+    if (id >= plans.size()) plans.resize(id + 1);
+    plans[id] = &plan;
+  }
+  {  // relative times count from the start and end of the chunks read so far, as in the converter
+    const ChunkHeader& h = pc->header;
+    Filter& f = filter_;
+    f.start_ns = std::min(f.start_ns, h.start_ns);
+    f.end_ns = std::max(f.end_ns, saturate(static_cast<__int128>(h.start_ns) + h.duration_ns));
+    if (!opt_.time_from.empty()) f.from_ns = fg::parse_time_bound("--time-from", opt_.time_from, f.start_ns, f.end_ns);
+    if (!opt_.time_to.empty()) f.to_ns = fg::parse_time_bound("--time-to", opt_.time_to, f.start_ns, f.end_ns);
+    f.timed = !opt_.time_from.empty() || !opt_.time_to.empty() || opt_.leak;
+    allow_states(pc->pools);
+  }
   const ClassDesc* jvm = meta.find("jdk.JVMInformation");
   const ClassDesc* os = meta.find("jdk.OSInformation");
   ChunkTail tail;
   std::vector<std::uint64_t> counts;  // by type id (ids are small: they index the metadata)
   std::unordered_map<std::uint64_t, std::uint64_t> big_counts;  // the others
   std::vector<DecodedEvent> batch;
-  batch.reserve(kEventBatch);
+  batch.reserve(EventFolder::kCapacity);
+  EventFolder folder(batch);
   chunk.seek(kChunkHeaderSize);
   while (!chunk.at_end()) {
     const std::size_t start = chunk.pos();
@@ -387,13 +472,17 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
     } else {
       ++big_counts[type];
     }
-    if (auto p = plans.find(type); p != plans.end()) {
-      batch.push_back({p->second.type(), U64Map::kMissing, p->second.decode(rec, meta)});
-      if (batch.size() == kEventBatch) {
+    const EventPlan* plan = type < plans.size() ? plans[type] : nullptr;
+    if (!plan && type >= 65536)
+      if (auto p = plan_map.find(type); p != plan_map.end()) plan = &p->second;
+    if (plan) {
+      select_event(*pc, *plan, rec, folder);
+      if (folder.full()) {
         find_traces(traces, batch);
         emit(Parsed{index, {}, nullptr, std::move(batch), {}});
         batch = {};
-        batch.reserve(kEventBatch);
+        batch.reserve(EventFolder::kCapacity);
+        folder.reset();
         // The pools are read, and events come in order: a large chunk's
         // pages behind this one are done with.
         chunks.release_before(at);
@@ -415,6 +504,44 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
   // Let go of the chunk before its tail: the resolving side then recycles its tables.
   pc.reset();
   emit(Parsed{index, {}, nullptr, {}, std::move(tail)});
+}
+
+void Reader::select_event(const ParsedChunk& pc, const EventPlan& plan, Cursor& rec, EventFolder& folder) {
+  const EventRecord e = plan.decode(rec, pc.meta);
+  const EventType type = plan.type();
+  const Filter& f = filter_;
+  const std::int64_t ns = f.timed ? pc.header.to_ns(e.time) : 0;
+  if (ns < f.from_ns || ns > f.to_ns) return;
+  if (is_sample(type) && f.states && (!e.has_state || !f.states->count(e.state))) return;
+  DecodedEvent d;
+  d.type = type;
+  d.has_state = e.has_state;
+  d.outside_tlab = is_alloc(type) && e.tlab <= 0;
+  d.trace = U64Map::kMissing;
+  d.events = 1;
+  d.stack = e.stack;
+  d.thread = e.thread;
+  d.state = e.state;
+  d.cls = is_sample(type) ? 0 : e.cls;
+  d.samples = static_cast<std::uint64_t>(std::max<std::int64_t>(e.samples, 0));
+  d.values[0] = e.samples;
+  d.values[1] = 0;
+  if (!is_sample(type)) {
+    d.values[0] = 1;
+    // An allocation in a new TLAB weighs the TLAB's size, as the converter
+    // counts it: async-profiler records its sampling interval there, the JDK
+    // the buffer the sampled object opened.
+    const bool lock = opt_.events == Events::kLock || opt_.events == Events::kNativeLock;
+    d.values[1] = lock ? pc.header.ticks_to_ns(e.duration) : e.tlab > 0 ? e.tlab : e.size;
+  }
+  d.ticks = e.time;
+  d.ns = ns;
+  d.address = e.address;
+  if (opt_.leak) {  // each malloc and free on its own, in order
+    d.values[1] = e.size;
+    return folder.push(d);
+  }
+  folder.add(d);
 }
 
 void Reader::read_info(const ParsedChunk& pc, const ClassDesc& cls, Cursor& rec, ChunkTail& tail) {
@@ -446,9 +573,6 @@ void Reader::begin_chunk(std::shared_ptr<ParsedChunk> pc) {
   if (chunks_++ == 0) version_ = std::to_string(h.major) + "." + std::to_string(h.minor);
   start_ns_ = std::min(start_ns_, h.start_ns);
   end_ns_ = std::max(end_ns_, saturate(static_cast<__int128>(h.start_ns) + h.duration_ns));
-  // Relative times count from the start and end of the chunks read so far, as in the converter.
-  if (!opt_.time_from.empty()) from_ns_ = fg::parse_time_bound("--time-from", opt_.time_from, start_ns_, end_ns_);
-  if (!opt_.time_to.empty()) to_ns_ = fg::parse_time_bound("--time-to", opt_.time_to, start_ns_, end_ns_);
   for (const auto& [id, cls] : pc->meta.classes()) {
     if (cls.name.rfind("profiler.", 0) == 0) async_profiler_ = true;
     if (cls.name == "jdk.ObjectAllocationSample" || cls.name == "jdk.GarbageCollection") jdk_ = true;
@@ -457,7 +581,6 @@ void Reader::begin_chunk(std::shared_ptr<ParsedChunk> pc) {
   chunk_.resolve.emplace(builder_, chunk_.parsed->pools, tree_, naming_, opt_.threads,
                          stand_in_tiers_ ? &stand_ins_ : nullptr);
   if (stand_in_tiers_) trace_weight_.assign(tree_.trace_count(), 0);
-  allow_states(chunk_);
 }
 
 void Reader::end_chunk(ChunkTail&& tail) {
@@ -478,28 +601,30 @@ void Reader::end_chunk(ChunkTail&& tail) {
     std::lock_guard lock(spare_mutex_);
     spare_pools_ = std::move(chunk_.parsed->pools);
   }
-  chunk_.states.reset();
   chunk_.parsed.reset();
 }
 
-void Reader::allow_states(ChunkState& st) {
-  auto e = st.parsed->pools.enums.find("jdk.types.ThreadState");
+// The ThreadState keys of a chunk that --state, --cpu or --wall keeps.
+void Reader::allow_states(const Pools& pools) {
+  std::optional<std::unordered_set<std::uint64_t>>& allowed = filter_.states;
+  allowed.reset();
+  auto e = pools.enums.find("jdk.types.ThreadState");
   const bool cpu = opt_.events == Events::kCpu, wall = opt_.events == Events::kWall;
   if (states_.empty() && !cpu && !wall) return;
-  st.states.emplace();
-  if (e == st.parsed->pools.enums.end()) return;
+  allowed.emplace();
+  if (e == pools.enums.end()) return;
   for (const auto& [key, value] : e->second) {
-    const std::string* name = st.parsed->pools.text(value);
+    const std::string* name = pools.text(value);
     if (!name) continue;
     if (*name == "STATE_DEFAULT") any_default_state_ = true;
     if (!states_.empty()) {
       for (const std::string& s : states_)
         if (name->size() >= 6 && name->compare(6, s.size(), s) == 0) {
-          st.states->insert(key);
+          allowed->insert(key);
           states_matched_.insert(s);
         }
     } else if ((*name == "STATE_DEFAULT") == cpu) {
-      st.states->insert(key);
+      allowed->insert(key);
     }
   }
 }
@@ -514,14 +639,8 @@ void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events)
   ready_.clear();
   for (std::size_t i = 0; i < events.size(); ++i) {
     if (i + kAheadBy < events.size()) st.resolve->prefetch(events[i + kAheadBy].trace);
-    if (i + 4 * kAheadBy < events.size()) {
-      const char* e = reinterpret_cast<const char*>(&events[i + 4 * kAheadBy]);
-      __builtin_prefetch(e);
-      __builtin_prefetch(e + sizeof(DecodedEvent) - 1);
-    }
-    const DecodedEvent& e = events[i];
     Ready r;
-    if (on_event(st, e.type, e.trace, e.record, r)) ready_.push_back(r);
+    if (on_event(st, events[i], r)) ready_.push_back(r);
   }
   const std::size_t n = builder_.value_count();
   for (std::size_t i = 0; i < ready_.size(); ++i) {
@@ -535,47 +654,33 @@ void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events)
   }
 }
 
-// The sample of an event, into `out`; false when it adds none (filtered
-// out, no stack, or a malloc or free kept for --leak).
-bool Reader::on_event(ChunkState& st, EventType type, std::uint32_t trace, const EventRecord& e, Ready& out) {
-  const std::int64_t ns = st.parsed->header.to_ns(e.time);
-  if (ns < from_ns_ || ns > to_ns_) return false;
-  if (is_sample(type) && st.states && (!e.has_state || !st.states->count(e.state))) return false;
-  if (opt_.events == Events::kNativeMem) {
-    leak_lo_ = std::min(leak_lo_, ns);
-    leak_hi_ = std::max(leak_hi_, ns);
-  }
-  Selected& sel = selected_[static_cast<std::size_t>(type)];
-  ++sel.events;
-  sel.samples += static_cast<std::uint64_t>(std::max<std::int64_t>(e.samples, 0));
-  StackId stack = st.resolve->stack(trace, e.thread);
-  const LabelSetId labels = st.resolve->labels(e.thread, is_sample(type) && e.has_state, e.state);
-  if (opt_.events == Events::kNativeMem && opt_.leak) {  // a free counts with or without a stack
+// The sample of a folded event, into `out`; false when it adds none (no
+// stack, or a malloc or free kept for --leak).
+bool Reader::on_event(ChunkState& st, const DecodedEvent& e, Ready& out) {
+  Selected& sel = selected_[static_cast<std::size_t>(e.type)];
+  sel.events += e.events;
+  sel.samples += e.samples;
+  StackId stack = st.resolve->stack(e.trace, e.thread);
+  const LabelSetId labels = st.resolve->labels(e.thread, is_sample(e.type) && e.has_state, e.state);
+  if (opt_.leak) {  // a free counts with or without a stack
+    leak_lo_ = std::min(leak_lo_, e.ns);
+    leak_hi_ = std::max(leak_hi_, e.ns);
     std::optional<PendingMalloc> m;
-    if (type == EventType::kMalloc) m = PendingMalloc{ns, stack, labels, e.size};
-    chunk_mallocs_.push_back({e.time, e.address, m});
+    if (e.type == EventType::kMalloc) m = PendingMalloc{e.ns, stack, labels, e.values[1]};
+    chunk_mallocs_.push_back({e.ticks, e.address, m});
     return false;
   }
   if (stack == ChunkResolver::kNoStack) {
-    ++no_stack_;
+    no_stack_ += e.events;
     return false;
   }
-  if (e.cls != 0 && !is_sample(type))  // outside a TLAB: `_[k]`, as the converter marks it
-    stack = builder_.stack(stack, st.resolve->class_frame(e.cls, is_alloc(type) && e.tlab <= 0));
+  if (e.cls != 0)  // outside a TLAB: `_[k]`, as the converter marks it
+    stack = builder_.stack(stack, st.resolve->class_frame(e.cls, e.outside_tlab));
   out.stack = stack;
   out.labels = labels;
-  out.trace = trace;
-  std::int64_t* values = out.values;
-  values[0] = e.samples;
-  values[1] = 0;
-  if (!is_sample(type)) {
-    values[0] = 1;
-    // An allocation in a new TLAB weighs the TLAB's size, as the converter
-    // counts it: async-profiler records its sampling interval there, the JDK
-    // the buffer the sampled object opened.
-    const bool lock = opt_.events == Events::kLock || opt_.events == Events::kNativeLock;
-    values[1] = lock ? st.parsed->header.ticks_to_ns(e.duration) : e.tlab > 0 ? e.tlab : e.size;
-  }
+  out.trace = e.trace;
+  out.values[0] = e.values[0];
+  out.values[1] = e.values[1];
   return true;
 }
 

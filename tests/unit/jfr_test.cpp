@@ -195,6 +195,65 @@ TEST_CASE("jfr: native memory, leaks only, and locks with their duration") {
   CHECK(p.value_types()[1].unit == "nanoseconds");
 }
 
+TEST_CASE("jfr: events folded into samples keep the order and sums of one event at a time") {
+  // 30,000 samples in runs on 6,000 thread keys (most not in the pool, so
+  // each its own "[tid=N]" label set) over traces 1 and 2 (one stack once
+  // their tiers merge) and 99 (not in the pool): more distinct samples than
+  // one hand-over holds. The expected samples are counted here from that
+  // list: one per thread in the order of its first event with a stack.
+  std::mt19937 rng(7);
+  SynthOptions so;
+  while (so.more_samples.size() < 30000) {
+    const int thread = 1 + static_cast<int>(rng() % 6000);
+    const int trace = std::array{1, 2, 99}[rng() % 3];
+    for (unsigned run = 1 + rng() % 4; run > 0; --run) so.more_samples.emplace_back(thread, trace);
+  }
+  std::vector<int> order;  // threads by first sample with a stack
+  std::map<int, std::int64_t> count;
+  std::uint64_t without = 1;  // the fixed events' trace 99
+  for (auto [thread, trace] : std::vector<std::pair<int, int>>{{1, 1}, {1, 1}, {2, 2}})
+    if (count[thread]++ == 0) order.push_back(thread);
+  for (auto [thread, trace] : so.more_samples) {
+    if (trace == 99) {
+      ++without;
+      continue;
+    }
+    if (count[thread]++ == 0) order.push_back(thread);
+  }
+  std::vector<std::string> warnings, notes;
+  const fg::Profile p = read_jfr(synthetic_jfr(so), {}, &warnings, &notes);
+  REQUIRE(p.sample_count() == order.size());
+  const fg::StackId stack = p.sample(0).stack;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const fg::Sample& s = p.sample(i);
+    CHECK(s.stack == stack);
+    std::int64_t thread_id = -1;
+    for (const fg::Label& l : p.labels(s.labels))
+      if (p.str(l.key) == "thread_id") thread_id = l.num;
+    CHECK(thread_id == order[i]);
+    CHECK(p.values(i)[0] == count[order[i]]);
+  }
+  CHECK(warnings == std::vector<std::string>{"t.jfr: " + std::to_string(without) +
+                                             " selected events have no stack trace and are left out"});
+  REQUIRE(!notes.empty());
+  CHECK(notes[0].rfind("t.jfr: samples counted from jdk.ExecutionSample (" +
+                           std::to_string(4 + so.more_samples.size()) + ")",
+                       0) == 0);
+}
+
+TEST_CASE("jfr: negative values are not summed before the profile checks their magnitude") {
+  // Monitor enters of one stack and thread lasting +2^62 and -2^62 ticks (1 ns
+  // each): summed first they would cancel, one at a time their magnitudes
+  // reach 2^63, which no total can hold.
+  SynthOptions so;
+  so.more_locks = {std::int64_t{1} << 62, -(std::int64_t{1} << 62)};
+  JfrOptions o;
+  o.events = JfrOptions::Events::kLock;
+  CHECK(error_of(synthetic_jfr(so), o).find("values add up to more than 2^63 - 1") != std::string::npos);
+  so.more_locks = {std::int64_t{1} << 40, std::int64_t{1} << 40};
+  CHECK(read_jfr(synthetic_jfr(so), o).totals() == std::vector<std::int64_t>{3, 2000 + (std::int64_t{1} << 41)});
+}
+
 TEST_CASE("jfr: --cpu on a JDK-style recording selects nothing, --state filters by name") {
   JfrOptions o;
   o.events = JfrOptions::Events::kCpu;

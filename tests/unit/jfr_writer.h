@@ -18,6 +18,10 @@ struct SynthOptions {
   bool extra_field = false;    ///< ExecutionSample gets a String field before stackTrace
   std::uint64_t frame_count_override = 0;  ///< stack trace 1 claims this many frames
   bool swap_methods = false;   ///< method keys 1 and 2 name baz and bar instead of bar and baz
+  /// More execution samples (thread key, stack trace key), after the others.
+  std::vector<std::pair<int, int>> more_samples;
+  /// More monitor enters (of trace 1, thread 1) with these durations in ticks.
+  std::vector<std::int64_t> more_locks;
 };
 
 /// Offsets (in the chunk) of the parts a test may damage.
@@ -170,6 +174,8 @@ inline std::string synthetic_jfr(const SynthOptions& o = {}, SynthLayout* layout
   sample(1'000'000'000, 1, 1);
   sample(2'000'000'000, 2, 2);
   sample(3'000'000'000, 1, 99);
+  for (std::size_t i = 0; i < o.more_samples.size(); ++i)
+    sample(3'000'000'000 + static_cast<std::int64_t>(i), o.more_samples[i].first, o.more_samples[i].second);
   {
     Bytes b(z);
     b.lng(101); b.lng(1000 + 4'000'000'000); b.lng(1); b.lng(1); b.lng(3); b.lng(1000);
@@ -190,6 +196,11 @@ inline std::string synthetic_jfr(const SynthOptions& o = {}, SynthLayout* layout
   {
     Bytes b(z);  // a monitor entered after 2000 ticks (2 us)
     b.lng(104); b.lng(1000 + 4'500'000'000); b.lng(2000); b.lng(1); b.lng(1); b.lng(2); b.lng(2); b.lng(0x40);
+    chunk.record(b.str());
+  }
+  for (std::int64_t d : o.more_locks) {
+    Bytes b(z);
+    b.lng(104); b.lng(1000 + 4'500'000'000); b.lng(d); b.lng(1); b.lng(1); b.lng(2); b.lng(2); b.lng(0x40);
     chunk.record(b.str());
   }
   l.metadata = chunk.str().size();
