@@ -126,13 +126,21 @@ struct DecodedEvent {
 class EventFolder {
  public:
   explicit EventFolder(std::vector<DecodedEvent>& out) : out_(out) { slots_.fill(0); }
-  std::size_t size() const { return out_.size(); }
-  bool full() const { return out_.size() >= kCapacity; }
+  // Whether the batch is to be handed over: it holds kCapacity samples, or
+  // kMaxEvents events (so that the file's pages behind it are let go of).
+  bool full() const { return out_.size() >= kCapacity || events_ >= kMaxEvents; }
   // Clears the folder for the next batch, in `out`.
-  void reset() { slots_.fill(0); }
+  void reset() {
+    slots_.fill(0);
+    events_ = 0;
+  }
   // An event of its own, not folded.
-  void push(const DecodedEvent& e) { out_.push_back(e); }
+  void push(const DecodedEvent& e) {
+    ++events_;
+    out_.push_back(e);
+  }
   void add(const DecodedEvent& e) {
+    ++events_;
     // Negative values (a corrupt field) are not summed: the profile's check
     // of its values' magnitude then sees each as it is.
     if (e.values[0] < 0 || e.values[1] < 0) return out_.push_back(e);
@@ -158,12 +166,14 @@ class EventFolder {
     }
   }
   static constexpr std::size_t kCapacity = 4096;
+  static constexpr std::size_t kMaxEvents = 65536;
 
  private:
   static constexpr int kBits = 13;  // twice the capacity
   static constexpr std::size_t kSlots = std::size_t{1} << kBits;
   std::vector<DecodedEvent>& out_;
   std::array<std::uint32_t, kSlots> slots_;  // index + 1 into out_; 0: empty
+  std::size_t events_ = 0;                   // added since the last reset
 };
 
 // What the parsing side found in a chunk besides the selected events.
