@@ -93,7 +93,9 @@ EventRecord EventPlan::decode(Cursor& c, const ChunkMetadata& meta) const {
       case Read::kInt: v = c.read_int(); break;
       case Read::kShort: v = c.read_short(); break;
       case Read::kByte: v = static_cast<std::int8_t>(c.u8()); break;
-      case Read::kOther: skip_field(c, meta, cls_->fields[i]); continue;
+      case Read::kOther:  // not an integer: 0, as read_integer() gives it
+        skip_field(c, meta, cls_->fields[i]);
+        break;
     }
     switch (steps_[i].role) {
       case Role::kTime: e.time = v; break;
