@@ -6,9 +6,7 @@
 // window and fails with a ParseError "file: offset 0x..: message".
 #pragma once
 
-#include <bit>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -34,23 +32,6 @@ struct StringValue {
   std::uint64_t key = 0;
 };
 
-/// The value of a varint of `bytes` bytes (1 to 8) that starts the
-/// little-endian word `w`: its 7-bit groups packed together.
-inline std::uint64_t varint_value(std::uint64_t w, unsigned bytes) {
-  std::uint64_t x = w & (~std::uint64_t{0} >> (64 - 8 * bytes)) & 0x7f7f7f7f7f7f7f7full;
-  x = (x & 0x007f007f007f007full) | (x & 0x7f007f007f007f00ull) >> 1;
-  x = (x & 0x00003fff00003fffull) | (x & 0x3fff00003fff0000ull) >> 2;
-  return (x & 0x000000000fffffffull) | (x & 0x0fffffff00000000ull) >> 4;
-}
-
-/// 8 bytes at `p` as a little-endian word.
-inline std::uint64_t load_le64(const char* p) {
-  std::uint64_t w;
-  std::memcpy(&w, p, 8);
-  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
-  return w;
-}
-
 /// A bounds-checked cursor over a window of the file. Does not own the bytes.
 class Cursor {
  public:
@@ -60,9 +41,6 @@ class Cursor {
       : data_(data), file_(&file), base_(base), compressed_(compressed) {}
 
   std::size_t size() const { return data_.size(); }
-  /// The window's bytes, for readers that decode many values at once.
-  const char* data() const { return data_.data(); }
-  bool compressed() const { return compressed_; }
   std::size_t pos() const { return pos_; }
   std::size_t remaining() const { return data_.size() - pos_; }
   bool at_end() const { return pos_ >= data_.size(); }

@@ -67,36 +67,14 @@ EventPlan::EventPlan(EventType type, const ClassDesc& cls) : type_(type), cls_(&
       if (have_thread && f.name == "eventThread") r = Role::kSkip;
       have_thread = true;
     }
-    Read read = Read::kOther;
-    if (!f.array) {
-      if (f.constant_pool) read = Read::kLong;
-      else switch (f.encoding) {
-        case Encoding::kBoolean:
-        case Encoding::kByte: read = Read::kByte; break;
-        case Encoding::kChar:
-        case Encoding::kShort: read = Read::kShort; break;
-        case Encoding::kInt: read = Read::kInt; break;
-        case Encoding::kLong: read = Read::kLong; break;
-        default: break;
-      }
-    }
-    steps_.push_back({r, read});
+    steps_.push_back({r, integer_read(f)});
   }
 }
 
 EventRecord EventPlan::decode(Cursor& c, const ChunkMetadata& meta) const {
   EventRecord e;
   for (std::size_t i = 0; i < steps_.size(); ++i) {
-    std::int64_t v = 0;
-    switch (steps_[i].read) {  // as read_integer() reads them
-      case Read::kLong: v = c.read_long(); break;
-      case Read::kInt: v = c.read_int(); break;
-      case Read::kShort: v = c.read_short(); break;
-      case Read::kByte: v = static_cast<std::int8_t>(c.u8()); break;
-      case Read::kOther:  // not an integer: 0, as read_integer() gives it
-        skip_field(c, meta, cls_->fields[i]);
-        break;
-    }
+    const std::int64_t v = read_integer(c, meta, cls_->fields[i], steps_[i].read);
     switch (steps_[i].role) {
       case Role::kTime: e.time = v; break;
       case Role::kThread: e.thread = static_cast<std::uint64_t>(v); break;
@@ -117,13 +95,16 @@ EventRecord EventPlan::decode(Cursor& c, const ChunkMetadata& meta) const {
   return e;
 }
 
-std::unordered_map<std::uint64_t, EventPlan> plan_events(const ChunkMetadata& meta, JfrOptions::Events events) {
-  std::unordered_map<std::uint64_t, EventPlan> plans;
+EventPlans::EventPlans(const ChunkMetadata& meta, JfrOptions::Events events) {
   for (const TypeInfo& t : kTypes) {
     if (!selected(events, t.type)) continue;
-    if (const ClassDesc* cls = meta.find(t.name)) plans.emplace(cls->id, EventPlan(t.type, *cls));
+    const ClassDesc* cls = meta.find(t.name);
+    if (!cls) continue;
+    const EventPlan& plan = plans_.emplace(cls->id, EventPlan(t.type, *cls)).first->second;
+    if (cls->id >= kSmallIds) continue;
+    if (cls->id >= by_small_id_.size()) by_small_id_.resize(cls->id + 1);
+    by_small_id_[cls->id] = &plan;
   }
-  return plans;
 }
 
 }  // namespace fg::formats::jfr

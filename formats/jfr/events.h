@@ -76,18 +76,35 @@ class EventPlan {
   enum class Role : std::uint8_t {
     kSkip, kTime, kThread, kStack, kState, kSamples, kClass, kSize, kTlab, kDuration, kAddress,
   };
-  // How a field is read: as read_integer() reads it, decided once.
-  enum class Read : std::uint8_t { kLong, kInt, kShort, kByte, kOther };
   struct Step {
     Role role;
-    Read read;
+    IntegerRead read;  // decided once per field
   };
   EventType type_;
   const ClassDesc* cls_;
   std::vector<Step> steps_;  // by field
 };
 
-/// Plans for the event types of a chunk that `events` selects, by type id.
-std::unordered_map<std::uint64_t, EventPlan> plan_events(const ChunkMetadata& meta, JfrOptions::Events events);
+/// Plans for the event types of a chunk that `events` selects, by type id:
+/// looked up for every event, so the small ids producers give (they index
+/// the metadata's classes) are found in a table.
+class EventPlans {
+ public:
+  EventPlans(const ChunkMetadata& meta, JfrOptions::Events events);
+  EventPlans(const EventPlans&) = delete;  // by_small_id_ points into plans_
+  EventPlans& operator=(const EventPlans&) = delete;
+  /// The plan for type `id`, or nullptr when the type is not selected.
+  const EventPlan* find(std::uint64_t id) const {
+    if (id < by_small_id_.size()) return by_small_id_[id];
+    if (id < kSmallIds) return nullptr;
+    auto it = plans_.find(id);
+    return it == plans_.end() ? nullptr : &it->second;
+  }
+
+ private:
+  static constexpr std::uint64_t kSmallIds = 65536;
+  std::unordered_map<std::uint64_t, EventPlan> plans_;
+  std::vector<const EventPlan*> by_small_id_;
+};
 
 }  // namespace fg::formats::jfr

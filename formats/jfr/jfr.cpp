@@ -176,6 +176,16 @@ class EventFolder {
   std::size_t events_ = 0;                   // added since the last reset
 };
 
+// The time from the first start to the last end of the chunks read so far:
+// the recording's, and what relative --from/--to count from, as in the converter.
+struct TimeSpan {
+  std::int64_t start_ns = INT64_MAX, end_ns = INT64_MIN;
+  void add(const ChunkHeader& h) {
+    start_ns = std::min(start_ns, h.start_ns);
+    end_ns = std::max(end_ns, saturate(static_cast<__int128>(h.start_ns) + h.duration_ns));
+  }
+};
+
 // What the parsing side found in a chunk besides the selected events.
 struct ChunkTail {
   std::vector<std::pair<std::string, std::uint64_t>> counts;  // events by type name
@@ -291,12 +301,12 @@ class Reader {
   ChunkState chunk_;                  // the chunk being resolved
   TraceTree tree_;                    // its stack traces
   std::size_t chunks_ = 0;            // begun
-  std::int64_t start_ns_ = INT64_MAX, end_ns_ = INT64_MIN;  // of the chunks read so far
+  TimeSpan span_;  // of the chunks begun
   std::string version_;  // of the first chunk
   std::vector<std::string> states_;  // --state names, upper case
   // The parsing side's filters, for the chunk it reads.
   struct Filter {
-    std::int64_t start_ns = INT64_MAX, end_ns = INT64_MIN;  // of the chunks parsed so far
+    TimeSpan span;  // of the chunks parsed so far
     std::int64_t from_ns = INT64_MIN, to_ns = INT64_MAX;
     bool timed = false;  // events need their time: a bound is set, or --leak
     std::optional<std::unordered_set<std::uint64_t>> states;  // allowed ThreadState keys
@@ -440,20 +450,13 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
   const ChunkMetadata& meta = pc->meta;
   const StackTracePool& traces = pc->pools.stack_traces;
   const std::size_t index = pc->index;
-  const auto plan_map = plan_events(meta, opt_.events);
-  std::vector<const EventPlan*> plans;  // by type id (small: ids index the metadata)
-  for (const auto& [id, plan] : plan_map) {
-    if (id >= 65536) continue;
-    if (id >= plans.size()) plans.resize(id + 1);
-    plans[id] = &plan;
-  }
-  {  // relative times count from the start and end of the chunks read so far, as in the converter
-    const ChunkHeader& h = pc->header;
+  const EventPlans plans(meta, opt_.events);
+  {
     Filter& f = filter_;
-    f.start_ns = std::min(f.start_ns, h.start_ns);
-    f.end_ns = std::max(f.end_ns, saturate(static_cast<__int128>(h.start_ns) + h.duration_ns));
-    if (!opt_.time_from.empty()) f.from_ns = fg::parse_time_bound("--time-from", opt_.time_from, f.start_ns, f.end_ns);
-    if (!opt_.time_to.empty()) f.to_ns = fg::parse_time_bound("--time-to", opt_.time_to, f.start_ns, f.end_ns);
+    f.span.add(pc->header);
+    const TimeSpan& s = f.span;
+    if (!opt_.time_from.empty()) f.from_ns = fg::parse_time_bound("--time-from", opt_.time_from, s.start_ns, s.end_ns);
+    if (!opt_.time_to.empty()) f.to_ns = fg::parse_time_bound("--time-to", opt_.time_to, s.start_ns, s.end_ns);
     f.timed = !opt_.time_from.empty() || !opt_.time_to.empty() || opt_.leak;
     allow_states(pc->pools);
   }
@@ -482,10 +485,7 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
     } else {
       ++big_counts[type];
     }
-    const EventPlan* plan = type < plans.size() ? plans[type] : nullptr;
-    if (!plan && type >= 65536)
-      if (auto p = plan_map.find(type); p != plan_map.end()) plan = &p->second;
-    if (plan) {
+    if (const EventPlan* plan = plans.find(type)) {
       select_event(*pc, *plan, rec, folder);
       if (folder.full()) {
         find_traces(traces, batch);
@@ -581,8 +581,7 @@ void Reader::take(Parsed&& p) {
 void Reader::begin_chunk(std::shared_ptr<ParsedChunk> pc) {
   const ChunkHeader& h = pc->header;
   if (chunks_++ == 0) version_ = std::to_string(h.major) + "." + std::to_string(h.minor);
-  start_ns_ = std::min(start_ns_, h.start_ns);
-  end_ns_ = std::max(end_ns_, saturate(static_cast<__int128>(h.start_ns) + h.duration_ns));
+  span_.add(h);
   for (const auto& [id, cls] : pc->meta.classes()) {
     if (cls.name.rfind("profiler.", 0) == 0) async_profiler_ = true;
     if (cls.name == "jdk.ObjectAllocationSample" || cls.name == "jdk.GarbageCollection") jdk_ = true;
@@ -717,8 +716,8 @@ void Reader::fill_metadata() {
   Metadata& m = builder_.metadata();
   m.source_format = "jfr";
   m.sources = {file_};
-  m.start_time_ns = start_ns_;
-  m.duration_ns = saturate(static_cast<__int128>(end_ns_) - start_ns_);
+  m.start_time_ns = span_.start_ns;
+  m.duration_ns = saturate(static_cast<__int128>(span_.end_ns) - span_.start_ns);
   auto& p = m.properties;
   p.emplace_back("jfr.version", version_);
   p.emplace_back("jfr.chunks", std::to_string(chunks_));

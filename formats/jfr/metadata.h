@@ -98,24 +98,43 @@ void skip_field(Cursor& c, const ChunkMetadata& meta, const FieldDesc& field, in
 /// Skips one value of type `type` (not an array).
 void skip_value(Cursor& c, const ChunkMetadata& meta, const ClassDesc& type, bool constant_pool,
                 int depth = 0);
+/// How read_integer() reads a field: a pool key or long, an int, a short or
+/// char, a boolean or byte, or (kOther) anything else, skipped.
+enum class IntegerRead : std::uint8_t { kLong, kInt, kShort, kByte, kOther };
+
+/// How read_integer() reads `field`, for readers that decide it once per field.
+inline IntegerRead integer_read(const FieldDesc& field) {
+  if (field.array) return IntegerRead::kOther;
+  if (field.constant_pool) return IntegerRead::kLong;
+  switch (field.encoding) {
+    case Encoding::kBoolean:
+    case Encoding::kByte: return IntegerRead::kByte;
+    case Encoding::kChar:
+    case Encoding::kShort: return IntegerRead::kShort;
+    case Encoding::kInt: return IntegerRead::kInt;
+    case Encoding::kLong: return IntegerRead::kLong;
+    default: return IntegerRead::kOther;
+  }
+}
+
+/// Reads one value of `field`, whose integer_read() is `how`, as an integer.
+inline std::int64_t read_integer(Cursor& c, const ChunkMetadata& meta, const FieldDesc& field, IntegerRead how) {
+  switch (how) {
+    case IntegerRead::kLong: return c.read_long();
+    case IntegerRead::kInt: return c.read_int();
+    case IntegerRead::kShort: return c.read_short();
+    case IntegerRead::kByte: return static_cast<std::int8_t>(c.u8());
+    case IntegerRead::kOther: break;
+  }
+  skip_field(c, meta, field);
+  return 0;
+}
+
 /// Reads one scalar value of `field` as an integer: a pool key, a primitive
 /// (sign-extended), or a boolean/byte. Strings, structs and arrays are
 /// skipped and read as 0. The metadata must have been check()ed.
 inline std::int64_t read_integer(Cursor& c, const ChunkMetadata& meta, const FieldDesc& field) {
-  if (!field.array) {
-    if (field.constant_pool) return c.read_long();
-    switch (field.encoding) {
-      case Encoding::kBoolean:
-      case Encoding::kByte: return static_cast<std::int8_t>(c.u8());
-      case Encoding::kChar:
-      case Encoding::kShort: return c.read_short();
-      case Encoding::kInt: return c.read_int();
-      case Encoding::kLong: return c.read_long();
-      default: break;
-    }
-  }
-  skip_field(c, meta, field);
-  return 0;
+  return read_integer(c, meta, field, integer_read(field));
 }
 
 }  // namespace fg::formats::jfr

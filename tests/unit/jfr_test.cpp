@@ -69,6 +69,28 @@ TEST_CASE("jfr cursor: varints of up to 9 bytes, the 9th carrying 8 bits") {
   CHECK_THROWS_WITH(c.varint(), "t.jfr: offset 0x1c: truncated varint");
 }
 
+TEST_CASE("jfr cursor: varints of 1 to 8 bytes with more bytes after them, as one load reads them") {
+  const std::string file = "t.jfr";
+  std::mt19937_64 rng(3);
+  for (unsigned bytes = 1; bytes <= 8; ++bytes) {
+    for (int k = 0; k < 200; ++k) {
+      // A value that needs exactly `bytes` 7-bit groups, written as LEB128.
+      const std::uint64_t top = std::uint64_t{1} << (7 * (bytes - 1));
+      const std::uint64_t v = bytes == 1 ? rng() % 128 : top + rng() % (top * 127);
+      std::string data;
+      for (std::uint64_t x = v; ; x >>= 7) {
+        data.push_back(static_cast<char>((x & 0x7f) | (x >= 0x80 ? 0x80 : 0)));
+        if (x < 0x80) break;
+      }
+      REQUIRE(data.size() == bytes);
+      data += std::string(8, static_cast<char>(rng() | 0x80));  // continuation bytes after it
+      fg::formats::jfr::Cursor c(data, file);
+      CHECK(c.varint() == v);
+      CHECK(c.pos() == bytes);
+    }
+  }
+}
+
 TEST_CASE("jfr cursor: strings in every encoding") {
   const std::string file = "t.jfr";
   std::string data;
