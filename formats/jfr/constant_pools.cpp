@@ -173,14 +173,26 @@ class PoolReader {
     }
     const Slots& s = *frame_slots_;
     const std::uint64_t n = c_.read_count("stack frame", std::max<std::uint32_t>(1, frame.min_bytes));
-    if (usual_) {  // the common case, without a dispatch per field
-      for (std::uint64_t k = 0; k < n; ++k) {
-        const auto method = static_cast<std::uint64_t>(c_.read_long());
-        const std::int32_t line = c_.read_int();
-        const std::int32_t bci = c_.read_int();
-        const auto type = static_cast<std::uint64_t>(c_.read_long());
-        frames_.push_back(index_of(method, line, bci, type));
-      }
+    if (usual_ && c_.compressed()) {  // the common case, without a dispatch per field
+      const std::size_t begin = frames_.size();
+      frames_.resize(begin + n);  // n is at most the bytes left
+      std::uint32_t* out = frames_.data() + begin;
+      // The dense table's place, for the common case where every frame is found there.
+      const std::uint32_t* dense = pools_.frame_index.dense.data();
+      std::size_t dense_size = keep_lines_ ? 0 : pools_.frame_index.dense.size();
+      c_.read_long_groups<4>(n, [&](const std::array<std::uint64_t, 4>& f) {
+        const std::uint64_t method = f[0], type = f[3];
+        if (type < 8 && method < kDenseMethods) {
+          const std::size_t slot = method << 3 | type;
+          if (slot < dense_size && dense[slot] != U64Map::kMissing) {
+            *out++ = dense[slot];
+            return;
+          }
+        }
+        *out++ = add_frame(method, static_cast<std::int32_t>(f[1]), static_cast<std::int32_t>(f[2]), type);
+        dense = pools_.frame_index.dense.data();
+        dense_size = keep_lines_ ? 0 : pools_.frame_index.dense.size();
+      });
     } else {
       for (std::uint64_t k = 0; k < n; ++k) {
         FrameRef r;

@@ -1,30 +1,6 @@
 #include "formats/jfr/cursor.h"
 
-#include <bit>
-#include <cstring>
-
 namespace fg::formats::jfr {
-
-namespace {
-
-// The value of a varint of `bytes` bytes (1 to 8) that starts the
-// little-endian word `w`: its 7-bit groups packed together.
-std::uint64_t varint_value(std::uint64_t w, unsigned bytes) {
-  std::uint64_t x = w & (~std::uint64_t{0} >> (64 - 8 * bytes)) & 0x7f7f7f7f7f7f7f7full;
-  x = (x & 0x007f007f007f007full) | (x & 0x7f007f007f007f00ull) >> 1;
-  x = (x & 0x00003fff00003fffull) | (x & 0x3fff00003fff0000ull) >> 2;
-  return (x & 0x000000000fffffffull) | (x & 0x0fffffff00000000ull) >> 4;
-}
-
-// 8 bytes at `p` as a little-endian word.
-std::uint64_t load_le64(const char* p) {
-  std::uint64_t w;
-  std::memcpy(&w, p, 8);
-  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
-  return w;
-}
-
-}  // namespace
 
 void Cursor::fail(const std::string& message) const { fail_at(offset(), message); }
 

@@ -6,7 +6,11 @@
 // window and fails with a ParseError "file: offset 0x..: message".
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -44,6 +48,8 @@ class Cursor {
   std::size_t pos() const { return pos_; }
   std::size_t remaining() const { return data_.size() - pos_; }
   bool at_end() const { return pos_ >= data_.size(); }
+  /// Whether integers are varints (else fixed-width, big-endian).
+  bool compressed() const { return compressed_; }
   /// Offset of the next byte in the file.
   std::uint64_t offset() const { return base_ + pos_; }
   /// Moves to `pos` (relative to the window); fails when it lies outside.
@@ -91,6 +97,35 @@ class Cursor {
   std::int32_t read_int() {
     return static_cast<std::int32_t>(compressed_ ? static_cast<std::uint32_t>(varint()) : u32_be());
   }
+  /// Reads `count` groups of N varints (a struct of N integer fields, as a
+  /// stack frame usually is), handing each to `each` as a std::array. The
+  /// bounds are checked once per group rather than once per byte; near the
+  /// end of the window it reads as read_long(), and so it does in a chunk
+  /// without compressed integers, where each field is then 8 bytes.
+  template <std::size_t N, typename F>
+  void read_long_groups(std::uint64_t count, F&& each) {
+    std::array<std::uint64_t, N> v;
+    if (!compressed_) {
+      for (; count > 0; --count) {
+        for (std::size_t i = 0; i < N; ++i) v[i] = static_cast<std::uint64_t>(read_long());
+        each(v);
+      }
+      return;
+    }
+    const char* const begin = data_.data();
+    // Where a group can start and be read without checks (a varint takes at most 9 bytes).
+    const std::size_t checked_from = data_.size() - std::min(data_.size(), N * 9);
+    for (; count > 0; --count) {
+      if (pos_ < checked_from) {
+        const char* p = begin + pos_;
+        for (std::size_t i = 0; i < N; ++i) v[i] = unchecked_varint(p);
+        pos_ = static_cast<std::size_t>(p - begin);
+      } else {
+        for (std::size_t i = 0; i < N; ++i) v[i] = varint();
+      }
+      each(v);
+    }
+  }
   std::int16_t read_short() {
     return static_cast<std::int16_t>(compressed_ ? static_cast<std::uint16_t>(varint()) : u16_be());
   }
@@ -115,6 +150,43 @@ class Cursor {
   void need(std::uint64_t n, std::string_view what = {}) const;
   [[noreturn]] void seek_outside(std::uint64_t pos) const;
   std::uint64_t varint_slow();
+  // The value of a varint of `bytes` bytes (1 to 8) that starts the
+  // little-endian word `w`: its 7-bit groups packed together.
+  static std::uint64_t varint_value(std::uint64_t w, unsigned bytes) {
+    std::uint64_t x = w & (~std::uint64_t{0} >> (64 - 8 * bytes)) & 0x7f7f7f7f7f7f7f7full;
+    x = (x & 0x007f007f007f007full) | (x & 0x7f007f007f007f00ull) >> 1;
+    x = (x & 0x00003fff00003fffull) | (x & 0x3fff00003fff0000ull) >> 2;
+    return (x & 0x000000000fffffffull) | (x & 0x0fffffff00000000ull) >> 4;
+  }
+  // 8 bytes at `p` as a little-endian word.
+  static std::uint64_t load_le64(const char* p) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+    return w;
+  }
+  // The varint at `p`, which the caller knows has 9 bytes after it; moves `p` past it.
+  static std::uint64_t unchecked_varint(const char*& p) {
+    const auto b0 = static_cast<std::uint8_t>(p[0]);
+    if (b0 < 0x80) {
+      p += 1;
+      return b0;
+    }
+    const auto b1 = static_cast<std::uint8_t>(p[1]);
+    if (b1 < 0x80) {
+      p += 2;
+      return (b0 & 0x7fu) | std::uint64_t{b1} << 7;
+    }
+    const std::uint64_t w = load_le64(p);
+    if (const std::uint64_t stops = ~w & 0x8080808080808080ull; stops != 0) {
+      const unsigned bytes = static_cast<unsigned>(std::countr_zero(stops)) / 8 + 1;
+      p += bytes;
+      return varint_value(w, bytes);
+    }
+    const std::uint64_t value = varint_value(w, 8) | std::uint64_t{static_cast<std::uint8_t>(p[8])} << 56;
+    p += 9;
+    return value;
+  }
 
   std::string_view data_;
   const std::string* file_;

@@ -326,7 +326,7 @@ class Reader {
 };
 
 // Hand-offs parsed ahead at most.
-constexpr std::size_t kAhead = 4;
+constexpr std::size_t kAhead = 16;
 
 Profile Reader::run() {
   if (opt_.leak && opt_.events != Events::kNativeMem) throw UsageError("--leak needs --nativemem");

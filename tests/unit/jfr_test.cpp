@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -89,6 +90,60 @@ TEST_CASE("jfr cursor: varints of 1 to 8 bytes with more bytes after them, as on
       CHECK(c.pos() == bytes);
     }
   }
+}
+
+TEST_CASE("jfr cursor: groups of four varints of 1 to 9 bytes read as read_long() reads them, up to the window's end") {
+  const std::string file = "t.jfr";
+  std::mt19937_64 rng(11);
+  // `v` as a JFR varint of exactly `bytes` bytes (the 9th carries 8 bits).
+  const auto varint = [](std::uint64_t v, unsigned bytes) {
+    std::string out;
+    for (unsigned i = 0; i + 1 < bytes && i < 8; ++i) out.push_back(static_cast<char>((v >> (7 * i) & 0x7f) | 0x80));
+    out.push_back(static_cast<char>(bytes == 9 ? v >> 56 : v >> (7 * (bytes - 1))));
+    return out;
+  };
+  for (int round = 0; round < 50; ++round) {
+    std::string data;
+    std::vector<std::uint64_t> want;
+    std::size_t last = 0;  // where the last varint starts
+    const int groups = 1 + static_cast<int>(rng() % 40);
+    for (int g = 0; g < 4 * groups; ++g) {
+      // Mostly one or two bytes, as stack frames are; now and then up to nine.
+      const unsigned bytes = rng() % 4 != 0 ? 1 + static_cast<unsigned>(rng() % 2) : 1 + static_cast<unsigned>(rng() % 9);
+      const std::uint64_t top = bytes == 1 ? 0 : std::uint64_t{1} << (7 * (bytes - 1));
+      const std::uint64_t v = bytes == 1 ? rng() % 128 : bytes == 9 ? rng() | top : top + rng() % (top * 127);
+      want.push_back(v);
+      last = data.size();
+      data += varint(v, bytes);
+    }
+    fg::formats::jfr::Cursor c(data, file);
+    std::vector<std::uint64_t> got;
+    c.read_long_groups<4>(static_cast<std::uint64_t>(groups), [&](const std::array<std::uint64_t, 4>& f) {
+      got.insert(got.end(), f.begin(), f.end());
+    });
+    CHECK(got == want);
+    CHECK(c.at_end());
+    // The same bytes cut inside the last varint: the error names where it starts.
+    if (data.size() - last >= 2) {
+      const std::string cut = data.substr(0, data.size() - 1);
+      fg::formats::jfr::Cursor t(cut, file);
+      std::ostringstream msg;
+      msg << "t.jfr: offset 0x" << std::hex << last << ": truncated varint";
+      CHECK_THROWS_WITH(t.read_long_groups<4>(static_cast<std::uint64_t>(groups), [](const auto&) {}), msg.str().c_str());
+    }
+  }
+}
+
+TEST_CASE("jfr cursor: groups in a chunk without compressed integers are 8-byte big-endian fields") {
+  const std::string file = "t.jfr";
+  std::string data;
+  for (std::uint64_t v : {std::uint64_t{1}, std::uint64_t{0x0102030405060708}, std::uint64_t{300}, UINT64_MAX})
+    for (int i = 7; i >= 0; --i) data.push_back(static_cast<char>(v >> (8 * i)));
+  fg::formats::jfr::Cursor c(data, file, 0, false);
+  std::array<std::uint64_t, 4> got{};
+  c.read_long_groups<4>(1, [&](const std::array<std::uint64_t, 4>& f) { got = f; });
+  CHECK(got == std::array<std::uint64_t, 4>{1, 0x0102030405060708, 300, UINT64_MAX});
+  CHECK(c.at_end());
 }
 
 TEST_CASE("jfr cursor: strings in every encoding") {
