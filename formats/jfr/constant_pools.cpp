@@ -177,21 +177,16 @@ class PoolReader {
       const std::size_t begin = frames_.size();
       frames_.resize(begin + n);  // n is at most the bytes left
       std::uint32_t* out = frames_.data() + begin;
-      // The dense table's place, for the common case where every frame is found there.
-      const std::uint32_t* dense = pools_.frame_index.dense.data();
-      std::size_t dense_size = keep_lines_ ? 0 : pools_.frame_index.dense.size();
+      // Kept in a local, so that the table is not found again through the
+      // pools for every frame; add_frame() may move it.
+      DenseTable dense = dense_table();
       c_.read_long_groups<4>(n, [&](const std::array<std::uint64_t, 4>& f) {
-        const std::uint64_t method = f[0], type = f[3];
-        if (type < 8 && method < kDenseMethods) {
-          const std::size_t slot = method << 3 | type;
-          if (slot < dense_size && dense[slot] != U64Map::kMissing) {
-            *out++ = dense[slot];
-            return;
-          }
+        if (const std::uint32_t known = dense.find(f[0], f[3]); known != U64Map::kMissing) {
+          *out++ = known;
+          return;
         }
-        *out++ = add_frame(method, static_cast<std::int32_t>(f[1]), static_cast<std::int32_t>(f[2]), type);
-        dense = pools_.frame_index.dense.data();
-        dense_size = keep_lines_ ? 0 : pools_.frame_index.dense.size();
+        *out++ = add_frame(f[0], static_cast<std::int32_t>(f[1]), static_cast<std::int32_t>(f[2]), f[3]);
+        dense = dense_table();
       });
     } else {
       for (std::uint64_t k = 0; k < n; ++k) {
@@ -211,16 +206,32 @@ class PoolReader {
     }
   }
 
+  // The dense frame table: async-profiler numbers methods from 1, so frames
+  // are found in a table by method and type, which stays in cache where
+  // the tree's index does not. Not used when lines are kept.
+  static constexpr std::uint64_t kDenseMethods = 1 << 16;  // 2 MiB at most
+  static bool dense_slot(std::uint64_t method, std::uint64_t type, std::size_t& slot) {
+    slot = static_cast<std::size_t>(method << 3 | type);
+    return type < 8 && method < kDenseMethods;
+  }
+  struct DenseTable {
+    const std::uint32_t* slots;
+    std::size_t size;
+    // The frame of (method, type), or U64Map::kMissing.
+    std::uint32_t find(std::uint64_t method, std::uint64_t type) const {
+      std::size_t slot;
+      return dense_slot(method, type, slot) && slot < size ? slots[slot] : U64Map::kMissing;
+    }
+  };
+  DenseTable dense_table() const {
+    const std::vector<std::uint32_t>& t = pools_.frame_index.dense;
+    return keep_lines_ ? DenseTable{nullptr, 0} : DenseTable{t.data(), t.size()};
+  }
+
   // The index of a frame in pools_.frames, added there when new. Taken
   // field by field: a FrameRef built and passed whole stalls on its stores.
   std::uint32_t index_of(std::uint64_t method, std::int32_t line, std::int32_t bci, std::uint64_t type) {
-    if (!keep_lines_ && type < 8 && method < kDenseMethods) {
-      // async-profiler numbers methods from 1: a table by method and type,
-      // which stays in cache where the tree's index does not.
-      const std::size_t slot = method << 3 | type;
-      const std::vector<std::uint32_t>& dense = pools_.frame_index.dense;
-      if (slot < dense.size() && dense[slot] != U64Map::kMissing) return dense[slot];
-    }
+    if (const std::uint32_t known = dense_table().find(method, type); known != U64Map::kMissing) return known;
     return add_frame(method, line, bci, type);
   }
 
@@ -229,8 +240,7 @@ class PoolReader {
     if (!keep_lines_) line = bci = 0;
     const auto next = static_cast<std::uint32_t>(pools_.frames.size());
     std::uint32_t i;
-    if (!keep_lines_ && type < 8 && method < kDenseMethods) {
-      const std::size_t slot = method << 3 | type;
+    if (std::size_t slot; !keep_lines_ && dense_slot(method, type, slot)) {
       std::vector<std::uint32_t>& dense = pools_.frame_index.dense;
       if (slot >= dense.size()) dense.resize((method + 1) << 3, U64Map::kMissing);
       i = dense[slot] = next;  // index_of() found the slot empty
@@ -261,7 +271,6 @@ class PoolReader {
   Pools& pools_;
   bool keep_lines_;
   TraceOut& out_;
-  static constexpr std::uint64_t kDenseMethods = 1 << 16;  // the dense frame table: 2 MiB at most
   const ClassDesc* frame_class_ = nullptr;  // frames()' slots are of this class
   std::optional<Slots> frame_slots_;
   bool usual_ = false;

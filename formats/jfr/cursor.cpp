@@ -55,12 +55,11 @@ std::uint64_t Cursor::u64_be() {
 }
 
 std::uint64_t Cursor::varint_slow() {
-  if (remaining() >= 8) {  // up to 8 bytes from one load: the first byte without its top bit ends it
-    const std::uint64_t w = load_le64(data_.data() + pos_);
-    if (const std::uint64_t stops = ~w & 0x8080808080808080ull; stops != 0) {
-      const unsigned bytes = static_cast<unsigned>(std::countr_zero(stops)) / 8 + 1;
+  if (remaining() >= 8) {  // up to 8 bytes from one load
+    std::uint64_t value;
+    if (const unsigned bytes = one_load_varint(data_.data() + pos_, value); bytes != 0) {
       pos_ += bytes;
-      return varint_value(w, bytes);
+      return value;
     }
   }
   const std::size_t start = pos_;

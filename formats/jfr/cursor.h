@@ -150,20 +150,22 @@ class Cursor {
   void need(std::uint64_t n, std::string_view what = {}) const;
   [[noreturn]] void seek_outside(std::uint64_t pos) const;
   std::uint64_t varint_slow();
-  // The value of a varint of `bytes` bytes (1 to 8) that starts the
-  // little-endian word `w`: its 7-bit groups packed together.
-  static std::uint64_t varint_value(std::uint64_t w, unsigned bytes) {
-    std::uint64_t x = w & (~std::uint64_t{0} >> (64 - 8 * bytes)) & 0x7f7f7f7f7f7f7f7full;
-    x = (x & 0x007f007f007f007full) | (x & 0x7f007f007f007f00ull) >> 1;
-    x = (x & 0x00003fff00003fffull) | (x & 0x3fff00003fff0000ull) >> 2;
-    return (x & 0x000000000fffffffull) | (x & 0x0fffffff00000000ull) >> 4;
-  }
-  // 8 bytes at `p` as a little-endian word.
-  static std::uint64_t load_le64(const char* p) {
+  // The varint at `p` from one 8-byte load (all 8 must be readable): its
+  // length when those bytes end it (1 to 8), with its value in `value`;
+  // else 0, with its first eight 7-bit groups in `value` (a 9th byte, of 8
+  // bits, follows).
+  static unsigned one_load_varint(const char* p, std::uint64_t& value) {
     std::uint64_t w;
     std::memcpy(&w, p, 8);
     if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
-    return w;
+    const std::uint64_t stops = ~w & 0x8080808080808080ull;  // the first byte without its top bit ends it
+    const unsigned bytes = stops == 0 ? 0 : static_cast<unsigned>(std::countr_zero(stops)) / 8 + 1;
+    // The 7-bit groups packed together.
+    std::uint64_t x = w & (~std::uint64_t{0} >> (64 - 8 * (bytes == 0 ? 8 : bytes))) & 0x7f7f7f7f7f7f7f7full;
+    x = (x & 0x007f007f007f007full) | (x & 0x7f007f007f007f00ull) >> 1;
+    x = (x & 0x00003fff00003fffull) | (x & 0x3fff00003fff0000ull) >> 2;
+    value = (x & 0x000000000fffffffull) | (x & 0x0fffffff00000000ull) >> 4;
+    return bytes;
   }
   // The varint at `p`, which the caller knows has 9 bytes after it; moves `p` past it.
   static std::uint64_t unchecked_varint(const char*& p) {
@@ -177,13 +179,13 @@ class Cursor {
       p += 2;
       return (b0 & 0x7fu) | std::uint64_t{b1} << 7;
     }
-    const std::uint64_t w = load_le64(p);
-    if (const std::uint64_t stops = ~w & 0x8080808080808080ull; stops != 0) {
-      const unsigned bytes = static_cast<unsigned>(std::countr_zero(stops)) / 8 + 1;
+    std::uint64_t value;
+    const unsigned bytes = one_load_varint(p, value);
+    if (bytes != 0) {
       p += bytes;
-      return varint_value(w, bytes);
+      return value;
     }
-    const std::uint64_t value = varint_value(w, 8) | std::uint64_t{static_cast<std::uint8_t>(p[8])} << 56;
+    value |= std::uint64_t{static_cast<std::uint8_t>(p[8])} << 56;
     p += 9;
     return value;
   }
