@@ -127,6 +127,10 @@ class PoolReader {
     const Slots s(cls, {"truncated", "frames"});
     std::vector<std::uint32_t>& frames_ = out_.batch.frames;
     pools_.stack_traces.expect(count);
+    // The tree's room, made once rather than grown: traces of a large
+    // recording add about two nodes each, and no more nodes than frames
+    // (of 4 bytes at least) fit in the bytes left.
+    out_.batch.expected_nodes += std::min<std::uint64_t>(2 * count, c_.remaining() / 4);
     for (; count > 0; --count) {
       const std::uint32_t position = pools_.stack_traces.add(static_cast<std::uint64_t>(c_.read_long()));
       const std::size_t begin = frames_.size();
@@ -384,6 +388,11 @@ void StackTracePool::clear() {
 // since it looked: node_of() finds those).
 void TraceTree::add(const TraceBatch& batch) {
   constexpr std::size_t kLanes = 16;
+  if (stale_) {
+    std::fill(slots_.begin(), slots_.end(), Slot{0, U64Map::kMissing, 0});
+    stale_ = false;
+  }
+  if (batch.expected_nodes > 0) reserve(nodes_.size() + batch.expected_nodes);
   const auto& frames = batch.frames;
   // Each frame's path, from each trace's root (its last frame) down.
   paths_.resize(frames.size());
@@ -460,22 +469,29 @@ std::uint32_t TraceTree::node_of(std::uint64_t path, std::uint32_t parent, std::
   if (next == U64Map::kMissing) throw Error("more than 2^32 - 1 stack trace nodes in one chunk");
   slots_[i] = Slot{path, next, frame};
   nodes_.push_back({parent, frame});
-  if (nodes_.size() * 4 > slots_.size() * 3) grow();
+  if (nodes_.size() * 4 > slots_.size() * 3) grow(1);
   return next;
 }
 
-void TraceTree::grow() {
-  std::vector<Slot> old(slots_.size() * 2, Slot{0, U64Map::kMissing, 0});
+void TraceTree::grow(unsigned doublings) {
+  std::vector<Slot> old(slots_.size() << doublings, Slot{0, U64Map::kMissing, 0});
   old.swap(slots_);
-  --shift_;
+  shift_ -= doublings;
   for (const Slot& s : old)
     if (s.node != U64Map::kMissing) slots_[probe(s.path, s.frame)] = s;  // each (path, frame) once: an empty slot
 }
 
+void TraceTree::reserve(std::size_t nodes) {
+  nodes_.reserve(nodes);
+  unsigned doublings = 0;
+  while (nodes * 4 > (slots_.size() << doublings) * 3) ++doublings;
+  if (doublings > 0) grow(doublings);
+}
+
 void TraceTree::clear() {
   nodes_.resize(1);
-  std::fill(slots_.begin(), slots_.end(), Slot{0, U64Map::kMissing, 0});
   traces_.clear();
+  stale_ = true;  // the index is emptied by the next add(), if there is one
 }
 
 void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const ChunkMetadata& meta,

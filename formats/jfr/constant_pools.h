@@ -119,6 +119,9 @@ struct TraceBatch {
   };
   std::vector<Trace> traces;
   std::vector<std::uint32_t> frames;
+  /// About how many tree nodes the pools begun in this batch will make (a
+  /// hint, bounded by their size), so that the tree makes its room once.
+  std::size_t expected_nodes = 0;
 };
 
 /// A chunk's stack traces as a tree from the root: traces share their
@@ -171,11 +174,15 @@ class TraceTree {
   std::uint32_t find(std::uint64_t path, std::uint32_t frame) const { return slots_[probe(path, frame)].node; }
   // The node of `path` (ending in `frame`, below `parent`), made when new.
   std::uint32_t node_of(std::uint64_t path, std::uint32_t parent, std::uint32_t frame);
-  void grow();
+  // Doubles the index `doublings` times.
+  void grow(unsigned doublings);
+  // Room for `nodes` nodes.
+  void reserve(std::size_t nodes);
 
   std::vector<TraceNode> nodes_{TraceNode{}};
   std::vector<Slot> slots_ = std::vector<Slot>(1024, Slot{0, U64Map::kMissing, 0});
   unsigned shift_ = 64 - 10;  // slot_of() takes the top bits
+  bool stale_ = false;        // slots_ holds a cleared chunk's nodes
   std::vector<std::uint64_t> paths_;  // add()'s: the hash of each frame's path, by frame of the batch
   std::vector<std::uint32_t> leaves_;  // add()'s: the node of each trace of the batch
   std::vector<StackTraceRef> traces_;  // by position

@@ -203,6 +203,51 @@ struct Parsed {
 };
 
 // What the resolving side keeps of the chunk whose events it is adding.
+// The weight through each stack of stand-in frames, by the tiers of the
+// trace nodes that made it (TierWeights, as merge_compilation_kinds()
+// keeps them). Most stacks are made by nodes of one tier: their weight is
+// kept in a table of 9 bytes a stack, which a million stacks fill in a
+// few milliseconds where four counters a stack took three times as long;
+// the few of several tiers go to a map.
+class StackTiers {
+ public:
+  void resize(std::size_t stacks) {
+    weight_.resize(stacks, 0);
+    tier_.resize(stacks, kNone);
+  }
+  void add(StackId s, FrameKind tier, std::int64_t weight) {
+    std::uint8_t& t = tier_[s];
+    const auto k = static_cast<std::uint8_t>(tier);
+    if (t == kNone) {
+      t = k;
+      weight_[s] = weight;
+    } else if (t == k) {
+      weight_[s] += weight;
+    } else if (t == kMixed) {
+      mixed_[s].add(tier, weight);
+    } else {
+      TierWeights& m = mixed_[s];
+      m.add(static_cast<FrameKind>(t), weight_[s]);
+      m.add(tier, weight);
+      t = kMixed;
+    }
+  }
+  TierWeights at(StackId s) const {
+    if (s >= tier_.size() || tier_[s] == kNone) return {};
+    if (tier_[s] == kMixed) return mixed_.at(s);
+    TierWeights w;
+    w.add(static_cast<FrameKind>(tier_[s]), weight_[s]);
+    return w;
+  }
+
+ private:
+  static constexpr std::uint8_t kNone = 0xFF, kMixed = 0xFE;
+  static_assert(static_cast<std::uint8_t>(FrameKind::kLibrary) < kMixed, "FrameKind values are small");
+  std::vector<std::int64_t> weight_;
+  std::vector<std::uint8_t> tier_;  // kNone, kMixed or the FrameKind of every weight
+  std::unordered_map<StackId, TierWeights> mixed_;
+};
+
 struct ChunkState {
   std::shared_ptr<ParsedChunk> parsed;
   std::optional<ChunkResolver> resolve;
@@ -295,7 +340,7 @@ class Reader {
   std::vector<bool> stand_ins_;             // by frame id
   std::vector<std::int64_t> trace_weight_;  // by trace position, in the chunk being resolved
   std::vector<std::int64_t> through_;       // by node of the chunk's trace tree
-  std::vector<TierWeights> tier_weights_;   // by stack
+  StackTiers tier_weights_;
   std::mutex spare_mutex_;
   std::optional<Pools> spare_pools_;  // a finished chunk's, for their room
   ChunkState chunk_;                  // the chunk being resolved
@@ -360,7 +405,7 @@ void Reader::add_tier_weights() {
   tier_weights_.resize(builder_.stack_count());
   for (std::uint32_t n = 1; n < tree_.node_count(); ++n) {
     const StackId s = r.node_stack(n);
-    if (s != U64Map::kMissing) tier_weights_[s].add(r.tier(tree_.node(n).frame), through_[n]);
+    if (s != U64Map::kMissing) tier_weights_.add(s, r.tier(tree_.node(n).frame), through_[n]);
   }
 }
 
@@ -368,12 +413,11 @@ void Reader::add_tier_weights() {
 std::vector<FrameId> Reader::decided_frames() {
   const Profile& p = builder_.peek();
   std::vector<FrameId> frames(p.stack_count());
-  tier_weights_.resize(p.stack_count());
   U64Map decided;  // stand-in << 8 | kind -> frame
   for (StackId s = 0; s < p.stack_count(); ++s) {
     FrameId f = p.stack(s).frame;
     if (s != kRootStack && f < stand_ins_.size() && stand_ins_[f]) {
-      const FrameKind kind = tier_weights_[s].decide(FrameKind::kJit);
+      const FrameKind kind = tier_weights_.at(s).decide(FrameKind::kJit);
       if (kind != FrameKind::kJit) {
         const std::uint64_t key = std::uint64_t{f} << 8 | static_cast<std::uint8_t>(kind);
         FrameId d = decided.find(key);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
+#include <thread>
 
 namespace fg {
 
@@ -96,8 +98,32 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
   const std::size_t n = profile.stack_count();
   mark_stored();
   narrow_ = profile.magnitude() <= INT32_MAX;
-  if (narrow_) sum_totals(total32_);
-  else sum_totals(total_);
+  const auto totals = [this] {
+    if (narrow_) sum_totals(total32_);
+    else sum_totals(total_);
+  };
+  // Without pruning, the children lists do not need the totals: for a
+  // large tree they are made on this thread while another sums.
+  constexpr std::size_t kWorthAThread = 500'000;  // stacks
+  std::thread summing;
+  std::exception_ptr summing_failed;
+  struct Join {  // also when the lists fail
+    std::thread& t;
+    ~Join() {
+      if (t.joinable()) t.join();
+    }
+  } join{summing};
+  if (!options.prune_column && n >= kWorthAThread && std::thread::hardware_concurrency() > 1) {
+    summing = std::thread([&] {
+      try {
+        totals();
+      } catch (...) {
+        summing_failed = std::current_exception();
+      }
+    });
+  } else {
+    totals();
+  }
 
   // Which nodes are kept, and the slots of the stored ones. Parents come
   // before children, so one forward pass sees a parent's fate before its
@@ -147,6 +173,8 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
   for (std::size_t i = 0; i < slots; ++i) child_begin_[i] = child_begin_[i + 1];
   child_begin_[slots] = static_cast<std::uint32_t>(children_.size());
   sorted_.assign(slots, false);
+  if (summing.joinable()) summing.join();
+  if (summing_failed) std::rethrow_exception(summing_failed);
 }
 
 std::int64_t CallTree::self(StackId node, std::size_t column) const {

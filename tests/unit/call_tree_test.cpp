@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <random>
+
 #include "fg/builder.h"
 #include "fg/call_tree.h"
 #include "test_util.h"
@@ -265,4 +267,45 @@ TEST_CASE("a chain runs to the first node after it that branches, has a sample o
     CHECK(t.self(n, 0) == 0);
   }
   CHECK(on_chain > p.stack_count() / 2);
+}
+
+TEST_CASE("a tree large enough to sum on a second thread has the totals and children of one summed here") {
+  // 600,000 stacks (past the size where the totals are summed beside the
+  // children lists) with random parents and samples; every node's total
+  // and child count checked against a sum made here over parent links.
+  std::mt19937 rng(5);
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}, {"cpu", "nanoseconds"}});
+  std::vector<FrameId> frames;
+  for (int i = 0; i < 50; ++i) frames.push_back(b.frame("f" + std::to_string(i)));
+  std::vector<StackId> made{kRootStack};
+  while (made.size() < 600000) {
+    const StackId parent = made[rng() % made.size()];
+    const StackId s = b.stack(parent, frames[rng() % frames.size()]);
+    if (s == made.size()) made.push_back(s);
+  }
+  for (int i = 0; i < 200000; ++i) {
+    std::vector<std::int64_t> v{1, static_cast<std::int64_t>(rng() % 1000)};
+    b.add_sample(made[rng() % made.size()], v);
+  }
+  Profile p = std::move(b).finish();
+  REQUIRE(p.stack_count() == 600000);
+  std::vector<std::int64_t> want0(p.stack_count()), want1(p.stack_count());
+  std::vector<std::size_t> kids(p.stack_count());
+  for (std::size_t i = 0; i < p.sample_count(); ++i) {
+    want0[p.sample(i).stack] += p.values(i)[0];
+    want1[p.sample(i).stack] += p.values(i)[1];
+  }
+  for (StackId s = static_cast<StackId>(p.stack_count()); s-- > 1;) {
+    const StackId up = p.stack(s).parent;
+    want0[up] += want0[s];
+    want1[up] += want1[s];
+    ++kids[up];
+  }
+  CallTree t(p);
+  std::size_t wrong = 0;
+  for (StackId s = 0; s < p.stack_count(); ++s) {
+    if (t.total(s, 0) != want0[s] || t.total(s, 1) != want1[s] || t.children(s).size() != kids[s]) ++wrong;
+  }
+  CHECK(wrong == 0);
+  CHECK(t.total(kRootStack, 0) == 200000);
 }
