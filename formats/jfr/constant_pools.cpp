@@ -127,10 +127,14 @@ class PoolReader {
     const Slots s(cls, {"truncated", "frames"});
     std::vector<std::uint32_t>& frames_ = out_.batch.frames;
     pools_.stack_traces.expect(count);
-    // The tree's room, made once rather than grown: traces of a large
-    // recording add about two nodes each, and no more nodes than frames
-    // (of 4 bytes at least) fit in the bytes left.
-    out_.batch.expected_nodes += std::min<std::uint64_t>(2 * count, c_.remaining() / 4);
+    // The tree's room, made once rather than grown: traces add about one
+    // node each (1.3 in big-real.jfr, 1.05 and 0.64 in a two-chunk
+    // async-profiler and a JDK recording), and take a hundred bytes and
+    // more of the file for each (166 there). A count the bytes left cannot
+    // hold gets no more room than a node per 64 of them: the room for a
+    // node is some 30 bytes, so a damaged count reserves less than half
+    // the file's size.
+    out_.batch.expected_nodes += std::min<std::uint64_t>(count, c_.remaining() / 64);
     for (; count > 0; --count) {
       const std::uint32_t position = pools_.stack_traces.add(static_cast<std::uint64_t>(c_.read_long()));
       const std::size_t begin = frames_.size();
