@@ -127,28 +127,33 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
 
   // Which nodes are kept, and the slots of the stored ones. Parents come
   // before children, so one forward pass sees a parent's fate before its
-  // children's.
+  // children's; the same pass lists the children of kept stored nodes,
+  // few when the tree is pruned, so that the lists below need not look at
+  // every node again.
   std::size_t slots = stored_count_;
+  std::vector<StackId> listed_kids;  // pruned: the children of kept stored nodes, in id order
   if (options.prune_column) {
     pruned_ = true;
     const std::size_t col = *options.prune_column;
     kept_.assign(n, false);
-    std::size_t kept_count = 0;
+    std::vector<StackId> kept_stored;
     for (StackId s = 0; s < n; ++s) {
-      if (s == kRootStack ||
-          (kept_[parent(s)] && static_cast<double>(total(s, col)) >= options.min_total)) {
-        kept_[s] = true;
-        if (stored(s)) ++kept_count;
+      if (s != kRootStack) {
+        const StackId up = parent(s);
+        if (!kept_[up]) continue;
+        if (stored(up)) listed_kids.push_back(s);  // kept or not
+        if (static_cast<double>(total(s, col)) < options.min_total) continue;
       }
+      kept_[s] = true;
+      if (stored(s)) kept_stored.push_back(s);
     }
     // A hash map from kept nodes to slots costs some 40 bytes per kept
     // node, slots by rank 4 bytes per stored node: the map only when few
     // are kept.
-    if (kept_count * 10 <= stored_count_) {
+    if (kept_stored.size() * 10 <= stored_count_) {
       by_rank_ = false;
-      slots = 0;
-      for (StackId s = 0; s < n; ++s)
-        if (kept_[s] && stored(s)) index_.insert(s, static_cast<std::uint32_t>(slots++));
+      slots = kept_stored.size();
+      for (std::size_t i = 0; i < slots; ++i) index_.insert(kept_stored[i], static_cast<std::uint32_t>(i));
     }
   }
 
@@ -156,19 +161,28 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
   // frame is not drawn but still takes its place) in compressed form: count
   // per parent slot, prefix-sum, then fill from the last child back so
   // every list is in id order.
+  const auto each_listed = [&](bool backwards, auto&& f) {  // the children of those nodes
+    if (pruned_) {
+      if (backwards) std::for_each(listed_kids.rbegin(), listed_kids.rend(), f);
+      else std::for_each(listed_kids.begin(), listed_kids.end(), f);
+    } else if (backwards) {
+      for (StackId s = static_cast<StackId>(n); s-- > 1;)
+        if (stored(parent(s))) f(s);
+    } else {
+      for (StackId s = 1; s < n; ++s)
+        if (stored(parent(s))) f(s);
+    }
+  };
   child_begin_.assign(slots + 1, 0);
   std::size_t kids = 0;
-  auto listed = [&](StackId up) { return stored(up) && kept(up); };
-  for (StackId s = 1; s < n; ++s) {
-    if (!listed(parent(s))) continue;
+  each_listed(false, [&](StackId s) {
     ++child_begin_[slot(parent(s)) + 1];
     ++kids;
-  }
+  });
   for (std::size_t i = 0; i < slots; ++i) child_begin_[i + 1] += child_begin_[i];
   children_.resize(kids);
   std::vector<std::uint32_t>& end = child_begin_;  // used as a cursor, restored below
-  for (StackId s = static_cast<StackId>(n); s-- > 1;)
-    if (listed(parent(s))) children_[--end[slot(parent(s)) + 1]] = s;
+  each_listed(true, [&](StackId s) { children_[--end[slot(parent(s)) + 1]] = s; });
   // end[i + 1] now equals the old child_begin_[i]: shift back by one.
   for (std::size_t i = 0; i < slots; ++i) child_begin_[i] = child_begin_[i + 1];
   child_begin_[slots] = static_cast<std::uint32_t>(children_.size());
