@@ -416,7 +416,8 @@ namespace {
 //
 // The walk does not build the lines: it hands steps (cut the path back,
 // append a frame or a run of nodes, maybe print it) to a second stage that
-// keeps the path and prints, on a second thread for a large tree. The walk
+// keeps the path and prints, and that hands its text to a third which
+// writes it; for a large tree each stage has a thread of its own. The walk
 // works per branching node: a run of nodes on a chain (each the only
 // child of the one before, without samples: most nodes of a deep profile)
 // is one step, whose frames only the printer reads. It does not know the
@@ -439,15 +440,25 @@ class SortedWriter {
     for (FrameId f = 0; f < p.frame_count(); ++f) append_frame(texts_[f], p, f);
   }
 
+  // For a large tree, three threads: the walk, the printing of its lines,
+  // and the writing of the text printed (this one, which waits on the
+  // output: a few hundred MB to copy into the page cache).
   void run() {
     constexpr std::size_t kWorthAThread = 100'000;  // tree nodes
-    handoff<std::vector<Step>>(
-        p_.stack_count() >= kWorthAThread, 4,
-        [&](auto&& emit) {
-          walk([&](std::vector<Step>&& steps) { emit(std::move(steps)); });
+    const bool threaded = p_.stack_count() >= kWorthAThread;
+    handoff<std::string>(
+        threaded, 4,
+        [&](auto&& write) {
+          written_ = [&](std::string&& text) { write(std::move(text)); };
+          handoff<std::vector<Step>>(
+              threaded, 4,
+              [&](auto&& emit) {
+                walk([&](std::vector<Step>&& steps) { emit(std::move(steps)); });
+              },
+              [&](std::vector<Step>&& steps) { print(steps); });
+          flush();
         },
-        [&](std::vector<Step>&& steps) { print(steps); });
-    flush();
+        [&](std::string&& text) { out_.write(text.data(), static_cast<std::streamsize>(text.size())); });
   }
 
  private:
@@ -556,7 +567,7 @@ class SortedWriter {
       if (base_) buf_ += ' ' + std::to_string(s.base);
       buf_ += ' ' + std::to_string(s.value);
       buf_ += '\n';
-      if (buf_.size() > (1 << 17)) flush();
+      if (buf_.size() > kBuffer) flush();
     }
   }
 
@@ -644,9 +655,12 @@ class SortedWriter {
     }
   }
 
+  // Hands the text printed to the writing stage.
   void flush() {
-    out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
-    buf_.clear();
+    std::string text;
+    text.reserve(kBuffer + (1 << 16));
+    text.swap(buf_);
+    written_(std::move(text));
   }
 
   const Profile& p_;
@@ -665,6 +679,8 @@ class SortedWriter {
   std::function<void()> hand_;  // hands steps_ to the printer
   // The printer's.
   std::string path_, buf_;
+  static constexpr std::size_t kBuffer = 1 << 20;  // text handed to the writing stage at a time
+  std::function<void(std::string&&)> written_;     // hands text to it
   std::vector<std::size_t> marks_;  // path lengths, by level
 };
 

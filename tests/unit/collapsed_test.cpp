@@ -205,7 +205,7 @@ TEST_CASE("collapsed: empty frame names sort and draw") {
 }
 
 namespace {
-// Reads `text` (a tree large enough for the writer's second thread) and
+// Reads `text` (a tree large enough for the writer's threads: walk, print, write) and
 // checks its collapsed output: every line of `want`, summed, in bytewise order.
 void expect_sorted_sums(const std::string& text, const std::map<std::string, std::int64_t>& want) {
   Profile p = test::folded(text);
@@ -216,7 +216,7 @@ void expect_sorted_sums(const std::string& text, const std::map<std::string, std
 }
 }  // namespace
 
-TEST_CASE("collapsed: a tree large enough to print on a second thread gives every line, summed and sorted") {
+TEST_CASE("collapsed: a tree large enough to walk, print and write on three threads gives every line, summed and sorted") {
   // Names that are prefixes of each other and differ at ' ' and ';' order.
   const std::vector<std::string> names = {"a", "ab", "a.x", "a b", "b", "main", "main.run", "x", "x;", "zz"};
   test::Lcg next(7);
