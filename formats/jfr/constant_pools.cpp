@@ -188,14 +188,20 @@ class PoolReader {
       // Kept in a local, so that the table is not found again through the
       // pools for every frame; add_frame() may move it.
       DenseTable dense = dense_table();
-      c_.read_long_groups<4>(n, [&](const std::array<std::uint64_t, 4>& f) {
-        if (const std::uint32_t known = dense.find(f[0], f[3]); known != U64Map::kMissing) {
-          *out++ = known;
-          return;
-        }
-        *out++ = add_frame(f[0], static_cast<std::int32_t>(f[1]), static_cast<std::int32_t>(f[2]), f[3]);
-        dense = dense_table();
-      });
+      if (keep_lines_) {
+        c_.read_long_groups<4>(n, [&](const std::array<std::uint64_t, 4>& f) {
+          *out++ = add_frame(f[0], static_cast<std::int32_t>(f[1]), static_cast<std::int32_t>(f[2]), f[3]);
+        });
+      } else {
+        c_.read_quad_ends(n, [&](std::uint64_t method, std::uint64_t type) {
+          if (const std::uint32_t known = dense.find(method, type); known != U64Map::kMissing) {
+            *out++ = known;
+            return;
+          }
+          *out++ = add_frame(method, 0, 0, type);
+          dense = dense_table();
+        });
+      }
     } else {
       for (std::uint64_t k = 0; k < n; ++k) {
         FrameRef r;

@@ -16,6 +16,10 @@
 
 #include "fg/error.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace fg::formats::jfr {
 
 /// String encodings of JFR (the first byte of every string value).
@@ -35,6 +39,51 @@ struct StringValue {
   std::string text;
   std::uint64_t key = 0;
 };
+
+namespace detail {
+
+// Where two groups of four varints lie in 14 bytes, by the top bits of
+// those bytes (bit i set: byte i continues a varint), when each varint
+// takes one or two bytes and both groups end within them; else 0. Bit 0
+// is set; then each group's length less 4 (3 bits each, bits 1 and 4);
+// then for the first group whether its first varint takes two bytes (bit
+// 7), where its last starts less 3 (2 bits, bit 8) and whether that takes
+// two (bit 10); the same for the second group from bit 11.
+constexpr std::array<std::uint16_t, 1 << 14> quad_pairs() {
+  std::array<std::uint16_t, 1 << 14> table{};
+  for (unsigned m = 0; m < (1u << 14); ++m) {
+    unsigned pos = 0, start[8] = {}, len[8] = {};
+    bool fits = true;
+    for (unsigned v = 0; v < 8 && fits; ++v) {
+      start[v] = pos;
+      len[v] = 1 + (m >> pos & 1);
+      // A second byte must end the varint, and be among the 14.
+      fits = pos + len[v] <= 14 && (len[v] == 1 || (m >> (pos + 1) & 1) == 0);
+      pos += len[v];
+    }
+    if (!fits) continue;
+    table[m] = static_cast<std::uint16_t>(
+        1 | (start[4] - 4) << 1 | (pos - start[4] - 4) << 4 | (len[0] - 1) << 7 | (start[3] - 3) << 8 |
+        (len[3] - 1) << 10 | (len[4] - 1) << 11 | (start[7] - start[4] - 3) << 12 | (len[7] - 1) << 14);
+  }
+  return table;
+}
+inline constexpr std::array<std::uint16_t, 1 << 14> kQuadPairs = quad_pairs();
+
+/// The top bit of each of the 16 bytes at `p`, byte i's as bit i, without
+/// SSE2's movemask (each 8 bytes' top bits gathered by one multiply).
+inline unsigned top_bits16(const char* p) {
+  unsigned bits = 0;
+  for (unsigned half = 0; half < 2; ++half) {
+    std::uint64_t w;
+    std::memcpy(&w, p + 8 * half, 8);
+    if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+    bits |= static_cast<unsigned>((w & 0x8080808080808080ull) * 0x0002040810204081ull >> 56) << (8 * half);
+  }
+  return bits;
+}
+
+}  // namespace detail
 
 /// A bounds-checked cursor over a window of the file. Does not own the bytes.
 class Cursor {
@@ -126,6 +175,37 @@ class Cursor {
       each(v);
     }
   }
+  /// Reads `count` groups of four varints of which only the first and the
+  /// last are wanted (a stack frame's method and type, when its line and
+  /// bci are not kept), handing each pair to `each`. A byte-by-byte decoder
+  /// mispredicts about one branch a frame on the varints' lengths (one
+  /// byte or two, at random); here the top bits of 16 bytes find two
+  /// groups at once in a table (detail::kQuadPairs). Groups the table does
+  /// not place (a longer varint), the window's last bytes and a chunk
+  /// without compressed integers are read as read_long_groups() reads them.
+  template <typename F>
+  void read_quad_ends(std::uint64_t count, F&& each) {
+    const char* const begin = data_.data();
+    while (count >= 2 && compressed_ && data_.size() - pos_ >= 16) {
+      const char* const p = begin + pos_;
+      const std::uint16_t e = detail::kQuadPairs[top_bits16(p) & 0x3FFF];
+      if (e == 0) {
+        read_long_groups<4>(1, [&](const std::array<std::uint64_t, 4>& f) { each(f[0], f[3]); });
+        --count;
+        continue;
+      }
+      const unsigned first = 4 + (e >> 1 & 7), second = 4 + (e >> 4 & 7);
+      const char* const q = p + first;
+      const std::uint64_t method1 = short_varint(p, e >> 7 & 1), type1 = short_varint(p + 3 + (e >> 8 & 3), e >> 10 & 1);
+      const std::uint64_t method2 = short_varint(q, e >> 11 & 1), type2 = short_varint(q + 3 + (e >> 12 & 3), e >> 14 & 1);
+      pos_ += first;
+      each(method1, type1);
+      pos_ += second;
+      each(method2, type2);
+      count -= 2;
+    }
+    read_long_groups<4>(count, [&](const std::array<std::uint64_t, 4>& f) { each(f[0], f[3]); });
+  }
   std::int16_t read_short() {
     return static_cast<std::int16_t>(compressed_ ? static_cast<std::uint16_t>(varint()) : u16_be());
   }
@@ -150,6 +230,19 @@ class Cursor {
   void need(std::uint64_t n, std::string_view what = {}) const;
   [[noreturn]] void seek_outside(std::uint64_t pos) const;
   std::uint64_t varint_slow();
+  // The top bit of each of the 16 bytes at `p`, byte i's as bit i.
+  static unsigned top_bits16(const char* p) {
+#if defined(__SSE2__)
+    return static_cast<unsigned>(_mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+#else
+    return detail::top_bits16(p);
+#endif
+  }
+  // The varint of one byte, or two when `two`, at `p`.
+  static std::uint64_t short_varint(const char* p, unsigned two) {
+    const auto b0 = static_cast<std::uint8_t>(p[0]), b1 = static_cast<std::uint8_t>(p[1]);
+    return (b0 & 0x7fu) | ((b1 & 0x7fu) << 7 & (0u - two));
+  }
   // The varint at `p` from one 8-byte load (all 8 must be readable): its
   // length when those bytes end it (1 to 8), with its value in `value`;
   // else 0, with its first eight 7-bit groups in `value` (a 9th byte, of 8
