@@ -56,6 +56,21 @@ void put_be64(std::string& s, std::size_t at, std::uint64_t v) {
   for (int i = 7; i >= 0; --i) s[at + 7 - i] = static_cast<char>(v >> (8 * i));
 }
 
+// A value that takes exactly `bytes` (1 to 9) bytes as a JFR varint.
+std::uint64_t value_of_length(std::mt19937_64& rng, unsigned bytes) {
+  if (bytes == 1) return rng() % 128;
+  const std::uint64_t top = std::uint64_t{1} << (7 * (bytes - 1));
+  return bytes == 9 ? rng() | top : top + rng() % (top * 127);
+}
+
+// `v` as a JFR varint of exactly `bytes` bytes (the 9th carries 8 bits).
+std::string varint_of_length(std::uint64_t v, unsigned bytes) {
+  std::string out;
+  for (unsigned i = 0; i + 1 < bytes && i < 8; ++i) out.push_back(static_cast<char>((v >> (7 * i) & 0x7f) | 0x80));
+  out.push_back(static_cast<char>(bytes == 9 ? v >> 56 : v >> (7 * (bytes - 1))));
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("jfr cursor: varints of up to 9 bytes, the 9th carrying 8 bits") {
@@ -95,13 +110,6 @@ TEST_CASE("jfr cursor: varints of 1 to 8 bytes with more bytes after them, as on
 TEST_CASE("jfr cursor: groups of four varints of 1 to 9 bytes read as read_long() reads them, up to the window's end") {
   const std::string file = "t.jfr";
   std::mt19937_64 rng(11);
-  // `v` as a JFR varint of exactly `bytes` bytes (the 9th carries 8 bits).
-  const auto varint = [](std::uint64_t v, unsigned bytes) {
-    std::string out;
-    for (unsigned i = 0; i + 1 < bytes && i < 8; ++i) out.push_back(static_cast<char>((v >> (7 * i) & 0x7f) | 0x80));
-    out.push_back(static_cast<char>(bytes == 9 ? v >> 56 : v >> (7 * (bytes - 1))));
-    return out;
-  };
   for (int round = 0; round < 50; ++round) {
     std::string data;
     std::vector<std::uint64_t> want;
@@ -110,11 +118,10 @@ TEST_CASE("jfr cursor: groups of four varints of 1 to 9 bytes read as read_long(
     for (int g = 0; g < 4 * groups; ++g) {
       // Mostly one or two bytes, as stack frames are; now and then up to nine.
       const unsigned bytes = rng() % 4 != 0 ? 1 + static_cast<unsigned>(rng() % 2) : 1 + static_cast<unsigned>(rng() % 9);
-      const std::uint64_t top = bytes == 1 ? 0 : std::uint64_t{1} << (7 * (bytes - 1));
-      const std::uint64_t v = bytes == 1 ? rng() % 128 : bytes == 9 ? rng() | top : top + rng() % (top * 127);
+      const std::uint64_t v = value_of_length(rng, bytes);
       want.push_back(v);
       last = data.size();
-      data += varint(v, bytes);
+      data += varint_of_length(v, bytes);
     }
     fg::formats::jfr::Cursor c(data, file);
     std::vector<std::uint64_t> got;
@@ -137,12 +144,6 @@ TEST_CASE("jfr cursor: groups of four varints of 1 to 9 bytes read as read_long(
 TEST_CASE("jfr cursor: the first and last of groups of four varints, two groups at a time, as read_long_groups() gives them") {
   const std::string file = "t.jfr";
   std::mt19937_64 rng(13);
-  const auto varint = [](std::uint64_t v, unsigned bytes) {
-    std::string out;
-    for (unsigned i = 0; i + 1 < bytes && i < 8; ++i) out.push_back(static_cast<char>((v >> (7 * i) & 0x7f) | 0x80));
-    out.push_back(static_cast<char>(bytes == 9 ? v >> 56 : v >> (7 * (bytes - 1))));
-    return out;
-  };
   for (int round = 0; round < 400; ++round) {
     // One or two bytes a varint, as stack frames take; in some rounds now
     // and then a longer one, which the two-group table does not place.
@@ -152,10 +153,9 @@ TEST_CASE("jfr cursor: the first and last of groups of four varints, two groups 
     const int groups = static_cast<int>(rng() % 30);
     for (int g = 0; g < 4 * groups; ++g) {
       const unsigned bytes = longer && rng() % 8 == 0 ? 1 + static_cast<unsigned>(rng() % 9) : 1 + static_cast<unsigned>(rng() % 2);
-      const std::uint64_t top = bytes == 1 ? 0 : std::uint64_t{1} << (7 * (bytes - 1));
-      const std::uint64_t v = bytes == 1 ? rng() % 128 : bytes == 9 ? rng() | top : top + rng() % (top * 127);
+      const std::uint64_t v = value_of_length(rng, bytes);
       if (g % 4 == 0 || g % 4 == 3) want.push_back(v);
-      data += varint(v, bytes);
+      data += varint_of_length(v, bytes);
     }
     data += std::string(rng() % 3, '\x05');  // bytes after the groups, in some rounds
     fg::formats::jfr::Cursor c(data, file);
