@@ -185,14 +185,14 @@ class PoolReader {
       const std::size_t begin = frames_.size();
       frames_.resize(begin + n);  // n is at most the bytes left
       std::uint32_t* out = frames_.data() + begin;
-      // Kept in a local, so that the table is not found again through the
-      // pools for every frame; add_frame() may move it.
-      DenseTable dense = dense_table();
-      if (keep_lines_) {
+      if (keep_lines_) {  // no dense table: every frame through add_frame()
         c_.read_long_groups<4>(n, [&](const std::array<std::uint64_t, 4>& f) {
           *out++ = add_frame(f[0], static_cast<std::int32_t>(f[1]), static_cast<std::int32_t>(f[2]), f[3]);
         });
       } else {
+        // Kept in a local, so that the table is not found again through the
+        // pools for every frame; add_frame() may move it.
+        DenseTable dense = dense_table();
         c_.read_quad_ends(n, [&](std::uint64_t method, std::uint64_t type) {
           if (const std::uint32_t known = dense.find(method, type); known != U64Map::kMissing) {
             *out++ = known;
@@ -399,7 +399,7 @@ void StackTracePool::clear() {
 void TraceTree::add(const TraceBatch& batch) {
   constexpr std::size_t kLanes = 16;
   if (stale_) {
-    std::fill(slots_.begin(), slots_.end(), Slot{0, U64Map::kMissing, 0});
+    std::fill(slots_.begin(), slots_.end(), kEmpty);
     stale_ = false;
   }
   if (batch.expected_nodes > 0) reserve(nodes_.size() + batch.expected_nodes);
@@ -484,7 +484,7 @@ std::uint32_t TraceTree::node_of(std::uint64_t path, std::uint32_t parent, std::
 }
 
 void TraceTree::grow(unsigned doublings) {
-  std::vector<Slot> old(slots_.size() << doublings, Slot{0, U64Map::kMissing, 0});
+  std::vector<Slot> old(slots_.size() << doublings, kEmpty);
   old.swap(slots_);
   shift_ -= doublings;
   for (const Slot& s : old)

@@ -161,6 +161,7 @@ class TraceTree {
     std::uint32_t node;  // U64Map::kMissing: empty
     std::uint32_t frame;
   };
+  static constexpr Slot kEmpty{0, U64Map::kMissing, 0};
   std::size_t slot_of(std::uint64_t path) const { return static_cast<std::size_t>(path >> shift_); }
   void prefetch_path(std::uint64_t path) const { __builtin_prefetch(&slots_[slot_of(path)]); }
   // The slot of (path, frame), or the empty slot where it would go.
@@ -180,7 +181,7 @@ class TraceTree {
   void reserve(std::size_t nodes);
 
   std::vector<TraceNode> nodes_{TraceNode{}};
-  std::vector<Slot> slots_ = std::vector<Slot>(1024, Slot{0, U64Map::kMissing, 0});
+  std::vector<Slot> slots_ = std::vector<Slot>(1024, kEmpty);
   unsigned shift_ = 64 - 10;  // slot_of() takes the top bits
   bool stale_ = false;        // slots_ holds a cleared chunk's nodes
   std::vector<std::uint64_t> paths_;  // add()'s: the hash of each frame's path, by frame of the batch

@@ -126,15 +126,10 @@ class Cursor {
   /// A JFR varint (at most 9 bytes); fails on a truncated one.
   std::uint64_t varint() {
     if (pos_ + 1 < data_.size()) {  // one or two bytes, the usual sizes, inline
-      const auto b0 = static_cast<std::uint8_t>(data_[pos_]);
-      if (b0 < 0x80) {
-        ++pos_;
-        return b0;
-      }
-      const auto b1 = static_cast<std::uint8_t>(data_[pos_ + 1]);
-      if (b1 < 0x80) {
-        pos_ += 2;
-        return (b0 & 0x7fu) | std::uint64_t{b1} << 7;
+      std::uint64_t value;
+      if (const unsigned bytes = one_or_two_byte_varint(data_.data() + pos_, value); bytes != 0) {
+        pos_ += bytes;
+        return value;
       }
     }
     return varint_slow();
@@ -238,6 +233,21 @@ class Cursor {
     return detail::top_bits16(p);
 #endif
   }
+  // The varint at `p` when it takes one byte or two (both readable): its
+  // length, with its value in `value`; else 0.
+  static unsigned one_or_two_byte_varint(const char* p, std::uint64_t& value) {
+    const auto b0 = static_cast<std::uint8_t>(p[0]);
+    if (b0 < 0x80) {
+      value = b0;
+      return 1;
+    }
+    const auto b1 = static_cast<std::uint8_t>(p[1]);
+    if (b1 < 0x80) {
+      value = (b0 & 0x7fu) | std::uint64_t{b1} << 7;
+      return 2;
+    }
+    return 0;
+  }
   // The varint of one byte, or two when `two`, at `p`.
   static std::uint64_t short_varint(const char* p, unsigned two) {
     const auto b0 = static_cast<std::uint8_t>(p[0]), b1 = static_cast<std::uint8_t>(p[1]);
@@ -262,18 +272,9 @@ class Cursor {
   }
   // The varint at `p`, which the caller knows has 9 bytes after it; moves `p` past it.
   static std::uint64_t unchecked_varint(const char*& p) {
-    const auto b0 = static_cast<std::uint8_t>(p[0]);
-    if (b0 < 0x80) {
-      p += 1;
-      return b0;
-    }
-    const auto b1 = static_cast<std::uint8_t>(p[1]);
-    if (b1 < 0x80) {
-      p += 2;
-      return (b0 & 0x7fu) | std::uint64_t{b1} << 7;
-    }
     std::uint64_t value;
-    const unsigned bytes = one_load_varint(p, value);
+    unsigned bytes = one_or_two_byte_varint(p, value);
+    if (bytes == 0) bytes = one_load_varint(p, value);
     if (bytes != 0) {
       p += bytes;
       return value;

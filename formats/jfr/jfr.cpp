@@ -202,7 +202,6 @@ struct Parsed {
   std::optional<ChunkTail> tail;
 };
 
-// What the resolving side keeps of the chunk whose events it is adding.
 // The weight through each stack of stand-in frames, by the tiers of the
 // trace nodes that made it (TierWeights, as merge_compilation_kinds()
 // keeps them). Most stacks are made by nodes of one tier: their weight is
@@ -248,6 +247,7 @@ class StackTiers {
   std::unordered_map<StackId, TierWeights> mixed_;
 };
 
+// What the resolving side keeps of the chunk whose events it is adding.
 struct ChunkState {
   std::shared_ptr<ParsedChunk> parsed;
   std::optional<ChunkResolver> resolve;

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <exception>
-#include <thread>
+
+#include "run_beside.h"
 
 namespace fg {
 
@@ -102,37 +102,54 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
     if (narrow_) sum_totals(total32_);
     else sum_totals(total_);
   };
-  // Without pruning, the children lists do not need the totals: for a
-  // large tree they are made on this thread while another sums.
-  constexpr std::size_t kWorthAThread = 500'000;  // stacks
-  std::thread summing;
-  std::exception_ptr summing_failed;
-  struct Join {  // also when the lists fail
-    std::thread& t;
-    ~Join() {
-      if (t.joinable()) t.join();
-    }
-  } join{summing};
-  if (!options.prune_column && n >= kWorthAThread && std::thread::hardware_concurrency() > 1) {
-    summing = std::thread([&] {
-      try {
-        totals();
-      } catch (...) {
-        summing_failed = std::current_exception();
-      }
-    });
-  } else {
-    totals();
-  }
 
-  // Which nodes are kept, and the slots of the stored ones. Parents come
-  // before children, so one forward pass sees a parent's fate before its
-  // children's; the same pass lists the children of kept stored nodes,
-  // few when the tree is pruned, so that the lists below need not look at
-  // every node again.
+  // Children lists of kept stored nodes (every child, kept or not: a narrow
+  // frame is not drawn but still takes its place) in compressed form: count
+  // per parent slot, prefix-sum, then fill from the last child back so
+  // every list is in id order. `listed_kids` holds the children of kept
+  // stored nodes when the tree is pruned (few), else every node's parent
+  // is looked at.
   std::size_t slots = stored_count_;
   std::vector<StackId> listed_kids;  // pruned: the children of kept stored nodes, in id order
-  if (options.prune_column) {
+  const auto list_children = [&] {
+    const auto each_listed = [&](bool backwards, auto&& f) {
+      if (pruned_) {
+        if (backwards) std::for_each(listed_kids.rbegin(), listed_kids.rend(), f);
+        else std::for_each(listed_kids.begin(), listed_kids.end(), f);
+      } else if (backwards) {
+        for (StackId s = static_cast<StackId>(n); s-- > 1;)
+          if (stored(parent(s))) f(s);
+      } else {
+        for (StackId s = 1; s < n; ++s)
+          if (stored(parent(s))) f(s);
+      }
+    };
+    child_begin_.assign(slots + 1, 0);
+    std::size_t kids = 0;
+    each_listed(false, [&](StackId s) {
+      ++child_begin_[slot(parent(s)) + 1];
+      ++kids;
+    });
+    for (std::size_t i = 0; i < slots; ++i) child_begin_[i + 1] += child_begin_[i];
+    children_.resize(kids);
+    std::vector<std::uint32_t>& end = child_begin_;  // used as a cursor, restored below
+    each_listed(true, [&](StackId s) { children_[--end[slot(parent(s)) + 1]] = s; });
+    // end[i + 1] now equals the old child_begin_[i]: shift back by one.
+    for (std::size_t i = 0; i < slots; ++i) child_begin_[i] = child_begin_[i + 1];
+    child_begin_[slots] = static_cast<std::uint32_t>(children_.size());
+  };
+
+  if (!options.prune_column) {
+    // The children lists do not need the totals: for a large tree they are
+    // made on this thread while another sums.
+    constexpr std::size_t kWorthAThread = 500'000;  // stacks
+    run_beside(n >= kWorthAThread, totals, list_children);
+  } else {
+    totals();
+    // Which nodes are kept, and the slots of the stored ones. Parents come
+    // before children, so one forward pass sees a parent's fate before its
+    // children's; the same pass lists the children of kept stored nodes,
+    // so that the lists need not look at every node again.
     pruned_ = true;
     const std::size_t col = *options.prune_column;
     kept_.assign(n, false);
@@ -155,40 +172,9 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
       slots = kept_stored.size();
       for (std::size_t i = 0; i < slots; ++i) index_.insert(kept_stored[i], static_cast<std::uint32_t>(i));
     }
+    list_children();
   }
-
-  // Children lists of kept stored nodes (every child, kept or not: a narrow
-  // frame is not drawn but still takes its place) in compressed form: count
-  // per parent slot, prefix-sum, then fill from the last child back so
-  // every list is in id order.
-  const auto each_listed = [&](bool backwards, auto&& f) {  // the children of those nodes
-    if (pruned_) {
-      if (backwards) std::for_each(listed_kids.rbegin(), listed_kids.rend(), f);
-      else std::for_each(listed_kids.begin(), listed_kids.end(), f);
-    } else if (backwards) {
-      for (StackId s = static_cast<StackId>(n); s-- > 1;)
-        if (stored(parent(s))) f(s);
-    } else {
-      for (StackId s = 1; s < n; ++s)
-        if (stored(parent(s))) f(s);
-    }
-  };
-  child_begin_.assign(slots + 1, 0);
-  std::size_t kids = 0;
-  each_listed(false, [&](StackId s) {
-    ++child_begin_[slot(parent(s)) + 1];
-    ++kids;
-  });
-  for (std::size_t i = 0; i < slots; ++i) child_begin_[i + 1] += child_begin_[i];
-  children_.resize(kids);
-  std::vector<std::uint32_t>& end = child_begin_;  // used as a cursor, restored below
-  each_listed(true, [&](StackId s) { children_[--end[slot(parent(s)) + 1]] = s; });
-  // end[i + 1] now equals the old child_begin_[i]: shift back by one.
-  for (std::size_t i = 0; i < slots; ++i) child_begin_[i] = child_begin_[i + 1];
-  child_begin_[slots] = static_cast<std::uint32_t>(children_.size());
   sorted_.assign(slots, false);
-  if (summing.joinable()) summing.join();
-  if (summing_failed) std::rethrow_exception(summing_failed);
 }
 
 std::int64_t CallTree::self(StackId node, std::size_t column) const {

@@ -5,12 +5,12 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <exception>
 #include <span>
 #include <thread>
 #include <vector>
 
 #include "fg/profile.h"
+#include "run_beside.h"
 
 namespace fg {
 
@@ -51,22 +51,8 @@ std::size_t in_parts(std::size_t samples, Walk walk) {
     return 1;
   }
   const std::size_t half = samples / 2;
-  std::exception_ptr failed;
-  std::thread second([&] {
-    try {
-      walk(half, samples, std::size_t(1));
-    } catch (...) {
-      failed = std::current_exception();
-    }
-  });
-  try {
-    walk(std::size_t(0), half, std::size_t(0));
-  } catch (...) {
-    second.join();
-    throw;
-  }
-  second.join();
-  if (failed) std::rethrow_exception(failed);
+  run_beside(
+      true, [&] { walk(half, samples, std::size_t(1)); }, [&] { walk(std::size_t(0), half, std::size_t(0)); });
   return 2;
 }
 
