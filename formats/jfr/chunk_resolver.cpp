@@ -31,39 +31,40 @@ ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const 
       kernel_known_(pools.enum_has("jdk.types.FrameType", "Kernel")),
       frames_by_index_(pools.frames.size(), U64Map::kMissing),
       kinds_by_index_(pools.frames.size(), FrameKind::kNative),
-      trace_stacks_(threads ? 0 : tree.trace_count(), U64Map::kMissing),
       node_stacks_(threads ? 0 : tree.node_count(), U64Map::kMissing) {}
 
-StackId ChunkResolver::stack(std::uint32_t position, std::uint64_t thread) {
-  if (position == U64Map::kMissing) return kNoStack;
+NodeLister::NodeLister(const TraceTree& tree)
+    : tree_(tree), used_(tree.trace_count()), claimed_(tree.node_count()) {}
+
+std::uint32_t NodeLister::leaf(std::uint32_t position, bool list, std::vector<NewNode>& out, std::uint32_t& listed) {
+  listed = 0;
+  if (position == U64Map::kMissing) return U64Map::kMissing;
   const StackTraceRef& t = tree_.at(position);
-  if (!threads_) {
-    StackId& s = trace_stacks_[position];
-    if (s == U64Map::kMissing) {
-      if (t.truncated) ++truncated_;
-      s = stack_of_node(t.node, kRootStack);
-    }
-    return s;
+  if (!used_[position]) {
+    used_[position] = true;
+    if (t.truncated) ++truncated_;
   }
-  if (const StackId known = stacks_.find(position, thread); known != U64Map::kMissing) return known;
-  if (t.truncated) ++truncated_;
-  const StackId base = builder_.stack(kRootStack, builder_.frame(thread_frame_name(thread_name(thread), thread)));
-  const StackId s = stack_of_node(t.node, base);
-  stacks_.insert(position, thread, s);
-  return s;
+  if (!list) return t.node;
+  path_.clear();
+  for (std::uint32_t n = t.node; n != 0 && !claimed_[n]; n = tree_.node(n).parent) {
+    claimed_[n] = true;
+    path_.push_back(n);
+  }
+  for (std::size_t i = path_.size(); i-- > 0;) {
+    const TraceNode& n = tree_.node(path_[i]);
+    out.push_back({path_[i], n.parent, n.frame});
+  }
+  listed = static_cast<std::uint32_t>(path_.size());
+  return t.node;
 }
 
-StackId ChunkResolver::stack_of_node(std::uint32_t node, StackId base) {
-  const bool keep = !threads_;  // then base is the root, and the stacks are the nodes'
-  // Up to the root, or to a node already made.
+StackId ChunkResolver::thread_stack(std::uint32_t leaf, std::uint64_t thread) {
+  if (const StackId known = stacks_.find(leaf, thread); known != U64Map::kMissing) return known;
+  StackId s = builder_.stack(kRootStack, builder_.frame(thread_frame_name(thread_name(thread), thread)));
   path_.clear();
-  for (; node != 0 && (!keep || node_stacks_[node] == U64Map::kMissing); node = tree_.node(node).parent)
-    path_.push_back(node);
-  StackId s = node == 0 ? base : node_stacks_[node];
-  for (std::size_t i = path_.size(); i-- > 0;) {
-    s = builder_.stack(s, frame_of(tree_.node(path_[i]).frame));
-    if (keep) node_stacks_[path_[i]] = s;
-  }
+  for (std::uint32_t n = leaf; n != 0; n = tree_.node(n).parent) path_.push_back(n);
+  for (std::size_t i = path_.size(); i-- > 0;) s = builder_.stack(s, frame_of(tree_.node(path_[i]).frame));
+  stacks_.insert(leaf, thread, s);
   return s;
 }
 

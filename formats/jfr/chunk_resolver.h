@@ -55,6 +55,48 @@ class PairIds {
   std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t, Hash> slow_;
 };
 
+/// A node of a chunk's trace tree whose stack is to be made, its parent's
+/// first (ChunkResolver::make()).
+struct NewNode {
+  std::uint32_t node, parent, frame;
+};
+
+/// The parsing side's half of resolving stack traces: for each event's
+/// trace, its leaf node in the tree, and the nodes on its path that no
+/// earlier event's path held, root first. The resolving side makes their
+/// stacks from that list (ChunkResolver::make()), in the order it would
+/// have found them itself walking up from each leaf, and so without the
+/// walk's cache misses on a thread already busy with the builder's tables.
+/// Counts the stack traces used that the recorder marked truncated.
+class NodeLister {
+ public:
+  /// For one chunk's complete tree, which must outlive the lister.
+  explicit NodeLister(const TraceTree& tree);
+  /// The leaf node of the trace at `position` (StackTracePool::position()),
+  /// U64Map::kMissing for U64Map::kMissing; with `list`, the new nodes of
+  /// its path are appended to `out`, and their count returned in `listed`.
+  std::uint32_t leaf(std::uint32_t position, bool list, std::vector<NewNode>& out, std::uint32_t& listed);
+  /// Cache hints for a coming leaf(position): prefetch() some events
+  /// ahead, then prefetch_path() fewer, once the trace is in cache.
+  void prefetch(std::uint32_t position) const {
+    if (position != U64Map::kMissing) tree_.prefetch(position);
+  }
+  void prefetch_path(std::uint32_t position) const {
+    if (position == U64Map::kMissing) return;
+    const std::uint32_t n = tree_.at(position).node;
+    tree_.prefetch_node(n);
+    if (n >= 8) tree_.prefetch_node(n - 8);
+  }
+  std::uint64_t truncated_traces() const { return truncated_; }
+
+ private:
+  const TraceTree& tree_;
+  std::vector<bool> used_;     // by trace position
+  std::vector<bool> claimed_;  // by node: listed before
+  std::vector<std::uint32_t> path_;
+  std::uint64_t truncated_ = 0;
+};
+
 class ChunkResolver {
  public:
   /// What stack() returns for a trace key the pools do not hold.
@@ -70,16 +112,31 @@ class ChunkResolver {
   ChunkResolver(ProfileBuilder& builder, const Pools& pools, const TraceTree& tree, const NamingOptions& naming,
                 bool threads, std::vector<bool>* stand_ins = nullptr);
 
-  /// The stack of the trace at `position` in the tree
-  /// (StackTracePool::position() of its key), below the frame of `thread`
-  /// with threads; kNoStack for U64Map::kMissing (key 0, none, or a key
-  /// the pools do not hold).
-  StackId stack(std::uint32_t position, std::uint64_t thread);
-  /// A cache hint for a coming stack(position, ...).
-  void prefetch(std::uint32_t position) const {
-    if (position == U64Map::kMissing) return;
-    tree_.prefetch(position);
-    if (!threads_) __builtin_prefetch(&trace_stacks_[position]);
+  /// Makes the stacks of `count` nodes NodeLister listed (not with threads).
+  void make(const NewNode* nodes, std::size_t count) {
+    for (const NewNode* n = nodes; n != nodes + count; ++n)
+      node_stacks_[n->node] = builder_.stack(n->parent == 0 ? kRootStack : node_stacks_[n->parent], frame_of(n->frame));
+  }
+  /// Cache hints for a coming make() of `n`: prefetch() some nodes ahead,
+  /// then prefetch_stack() fewer, once its parent's stack is in cache.
+  void prefetch(const NewNode& n) const { __builtin_prefetch(&node_stacks_[n.parent]); }
+  void prefetch_stack(const NewNode& n) const {
+    const StackId parent = n.parent == 0 ? kRootStack : node_stacks_[n.parent];
+    const FrameId frame = frames_by_index_[n.frame];
+    if (parent != U64Map::kMissing && frame != U64Map::kMissing) builder_.prefetch_stack(parent, frame);
+  }
+  /// The stack of the trace whose leaf is `node` (NodeLister::leaf()),
+  /// below the frame of `thread` with threads; kNoStack for
+  /// U64Map::kMissing (key 0, none, or a key the pools do not hold).
+  /// Without threads, the nodes on its path must have been made.
+  StackId stack(std::uint32_t node, std::uint64_t thread) {
+    if (node == U64Map::kMissing) return kNoStack;
+    if (!threads_) return node == 0 ? kRootStack : node_stacks_[node];
+    return thread_stack(node, thread);
+  }
+  /// A cache hint for a coming stack(node, ...).
+  void prefetch(std::uint32_t node) const {
+    if (node != U64Map::kMissing && !threads_) __builtin_prefetch(&node_stacks_[node]);
   }
   /// The frame of an allocated or locked class (Class pool key): dotted,
   /// kind kKernel (`_[k]`) when `outside_tlab`, else kInlined (`_[i]`);
@@ -94,8 +151,6 @@ class ChunkResolver {
   /// The kind the recording gives entry `i` of the pools' frames, once a
   /// stack through it was made.
   FrameKind tier(std::uint32_t i) const { return kinds_by_index_[i]; }
-  /// How many of the stack traces stack() resolved were marked truncated.
-  std::uint64_t truncated_traces() const { return truncated_; }
   /// A thread's name: javaName, else osName; nullptr when it has neither.
   const std::string* thread_name(std::uint64_t thread) const;
 
@@ -107,9 +162,8 @@ class ChunkResolver {
   }
   FrameId frame_of_slow(std::uint32_t i);
   FrameId make_frame(const FrameRef& f, FrameKind kind);
-  // The stack of a node of the tree of traces below `base`; each
-  // node's stack is made once (and kept) when `base` is the root.
-  StackId stack_of_node(std::uint32_t node, StackId base);
+  // With threads: the stack of `leaf`'s path below the frame of `thread`.
+  StackId thread_stack(std::uint32_t leaf, std::uint64_t thread);
 
   struct FrameKey {
     std::uint64_t method, type;
@@ -127,16 +181,14 @@ class ChunkResolver {
   bool threads_;
   std::vector<bool>* stand_ins_;
   bool kernel_known_;  // FrameType has Kernel: then Native means C code (async-profiler)
-  std::uint64_t truncated_ = 0;
   // Frames by their index in the pools, made on first use (frame_of_slow);
   // with --lines/--bci, by FrameKey too.
   std::vector<FrameId> frames_by_index_;
   std::vector<FrameKind> kinds_by_index_;  // set with frames_by_index_
   std::unordered_map<FrameKey, FrameId, FrameKeyHash> frames_;
-  std::vector<StackId> trace_stacks_;  // by trace position, without threads; kMissing until made
-  PairIds<24> stacks_;        // by (trace position, thread), with threads
-  std::vector<StackId> node_stacks_;  // by trace node, below the root; kMissing until made
-  std::vector<std::uint32_t> path_;   // stack_of_node()'s nodes still to make
+  PairIds<24> stacks_;        // by (leaf node, thread), with threads
+  std::vector<StackId> node_stacks_;  // by trace node, without threads; kMissing until made
+  std::vector<std::uint32_t> path_;   // thread_stack()'s nodes
   // The last lookup: events of one thread come in runs.
   struct Last {
     std::uint64_t first = 0, second = 0;

@@ -143,6 +143,7 @@ class TraceTree {
   const StackTraceRef& at(std::uint32_t position) const { return traces_[position]; }
   void prefetch(std::uint32_t position) const { __builtin_prefetch(&traces_[position]); }
   const TraceNode& node(std::uint32_t i) const { return nodes_[i]; }
+  void prefetch_node(std::uint32_t i) const { __builtin_prefetch(&nodes_[i]); }
   std::size_t node_count() const { return nodes_.size(); }
   std::size_t trace_count() const { return traces_.size(); }
   /// Forgets every trace, keeping the room (chunks are alike).

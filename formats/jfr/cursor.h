@@ -134,6 +134,33 @@ class Cursor {
     }
     return varint_slow();
   }
+  /// The next `n` bytes, to be read without checks (unchecked_varint()),
+  /// when that many remain and integers are varints; else nullptr.
+  /// skip_to() then moves past what was read.
+  const char* unchecked(std::size_t n) const { return compressed_ && remaining() >= n ? data_.data() + pos_ : nullptr; }
+  /// Moves to `p`, a pointer unchecked() gave, advanced by at most the `n` bytes asked for.
+  void skip_to(const char* p) { pos_ = static_cast<std::size_t>(p - data_.data()); }
+  /// The varint at `p`, which the caller knows has 9 readable bytes; moves `p` past it.
+  static std::uint64_t unchecked_varint(const char*& p) {
+    std::uint64_t value;
+    unsigned bytes = one_or_two_byte_varint(p, value);
+    if (bytes == 0) bytes = one_load_varint(p, value);
+    if (bytes != 0) {
+      p += bytes;
+      return value;
+    }
+    value |= std::uint64_t{static_cast<std::uint8_t>(p[8])} << 56;
+    p += 9;
+    return value;
+  }
+  /// Moves `p` past the varint there, as unchecked_varint() would, without its value.
+  static void skip_unchecked_varint(const char*& p) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+    const std::uint64_t stops = ~w & 0x8080808080808080ull;
+    p += stops == 0 ? 9 : static_cast<unsigned>(std::countr_zero(stops)) / 8 + 1;
+  }
   /// A 64-bit integer: a varint when compressed, else 8 big-endian bytes.
   std::int64_t read_long() { return static_cast<std::int64_t>(compressed_ ? varint() : u64_be()); }
   /// A 32-bit integer, sign-extended: a Java int of -1 written as the
@@ -269,19 +296,6 @@ class Cursor {
     x = (x & 0x00003fff00003fffull) | (x & 0x3fff00003fff0000ull) >> 2;
     value = (x & 0x000000000fffffffull) | (x & 0x0fffffff00000000ull) >> 4;
     return bytes;
-  }
-  // The varint at `p`, which the caller knows has 9 bytes after it; moves `p` past it.
-  static std::uint64_t unchecked_varint(const char*& p) {
-    std::uint64_t value;
-    unsigned bytes = one_or_two_byte_varint(p, value);
-    if (bytes == 0) bytes = one_load_varint(p, value);
-    if (bytes != 0) {
-      p += bytes;
-      return value;
-    }
-    value |= std::uint64_t{static_cast<std::uint8_t>(p[8])} << 56;
-    p += 9;
-    return value;
   }
 
   std::string_view data_;

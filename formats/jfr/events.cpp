@@ -49,7 +49,7 @@ bool selected(JfrOptions::Events events, EventType t) {
   return false;
 }
 
-EventPlan::EventPlan(EventType type, const ClassDesc& cls) : type_(type), cls_(&cls) {
+EventPlan::EventPlan(EventType type, const ClassDesc& cls, bool timed) : type_(type), cls_(&cls) {
   static const std::pair<std::string_view, Role> kRoles[] = {
       {"startTime", Role::kTime},     {"sampledThread", Role::kThread}, {"eventThread", Role::kThread},
       {"stackTrace", Role::kStack},   {"state", Role::kState},          {"samples", Role::kSamples},
@@ -62,45 +62,71 @@ EventPlan::EventPlan(EventType type, const ClassDesc& cls) : type_(type), cls_(&
     Role r = Role::kSkip;
     for (const auto& [name, role] : kRoles)
       if (f.name == name) r = role;
-    if (f.array) r = Role::kSkip;
+    if (f.array || (r == Role::kTime && !timed)) r = Role::kSkip;
     if (r == Role::kThread) {  // sampledThread wins over eventThread
       if (have_thread && f.name == "eventThread") r = Role::kSkip;
       have_thread = true;
     }
     steps_.push_back({r, integer_read(f)});
   }
+  unchecked_bytes_ = 9 * steps_.size();
+  for (const Step& s : steps_)
+    if (s.read == IntegerRead::kOther) unchecked_bytes_ = 0;
+}
+
+void EventPlan::set(EventRecord& e, Role role, std::int64_t v) {
+  switch (role) {
+    case Role::kTime: e.time = v; break;
+    case Role::kThread: e.thread = static_cast<std::uint64_t>(v); break;
+    case Role::kStack: e.stack = static_cast<std::uint64_t>(v); break;
+    case Role::kState:
+      e.state = static_cast<std::uint64_t>(v);
+      e.has_state = true;
+      break;
+    case Role::kSamples: e.samples = v; break;
+    case Role::kClass: e.cls = static_cast<std::uint64_t>(v); break;
+    case Role::kSize: e.size = v; break;
+    case Role::kTlab: e.tlab = v; break;
+    case Role::kDuration: e.duration = v; break;
+    case Role::kAddress: e.address = static_cast<std::uint64_t>(v); break;
+    case Role::kSkip: break;
+  }
 }
 
 EventRecord EventPlan::decode(Cursor& c, const ChunkMetadata& meta) const {
   EventRecord e;
-  for (std::size_t i = 0; i < steps_.size(); ++i) {
-    const std::int64_t v = read_integer(c, meta, cls_->fields[i], steps_[i].read);
-    switch (steps_[i].role) {
-      case Role::kTime: e.time = v; break;
-      case Role::kThread: e.thread = static_cast<std::uint64_t>(v); break;
-      case Role::kStack: e.stack = static_cast<std::uint64_t>(v); break;
-      case Role::kState:
-        e.state = static_cast<std::uint64_t>(v);
-        e.has_state = true;
-        break;
-      case Role::kSamples: e.samples = v; break;
-      case Role::kClass: e.cls = static_cast<std::uint64_t>(v); break;
-      case Role::kSize: e.size = v; break;
-      case Role::kTlab: e.tlab = v; break;
-      case Role::kDuration: e.duration = v; break;
-      case Role::kAddress: e.address = static_cast<std::uint64_t>(v); break;
-      case Role::kSkip: break;
+  for (std::size_t i = 0; i < steps_.size(); ++i)
+    set(e, steps_[i].role, read_integer(c, meta, cls_->fields[i], steps_[i].read));
+  return e;
+}
+
+// As read_integer() reads each kind, from a varint (or, for a byte, the byte).
+EventRecord EventPlan::decode_unchecked(const char*& p) const {
+  EventRecord e;
+  for (const Step& s : steps_) {
+    if (s.role == Role::kSkip && s.read != IntegerRead::kByte) {
+      Cursor::skip_unchecked_varint(p);
+      continue;
     }
+    std::int64_t v = 0;
+    switch (s.read) {
+      case IntegerRead::kLong: v = static_cast<std::int64_t>(Cursor::unchecked_varint(p)); break;
+      case IntegerRead::kInt: v = static_cast<std::int32_t>(static_cast<std::uint32_t>(Cursor::unchecked_varint(p))); break;
+      case IntegerRead::kShort: v = static_cast<std::int16_t>(static_cast<std::uint16_t>(Cursor::unchecked_varint(p))); break;
+      case IntegerRead::kByte: v = static_cast<std::int8_t>(*p++); break;
+      case IntegerRead::kOther: break;  // not with unchecked_bytes()
+    }
+    set(e, s.role, v);
   }
   return e;
 }
 
-EventPlans::EventPlans(const ChunkMetadata& meta, JfrOptions::Events events) {
+EventPlans::EventPlans(const ChunkMetadata& meta, JfrOptions::Events events, bool timed) {
   for (const TypeInfo& t : kTypes) {
     if (!selected(events, t.type)) continue;
     const ClassDesc* cls = meta.find(t.name);
     if (!cls) continue;
-    const EventPlan& plan = plans_.emplace(cls->id, EventPlan(t.type, *cls)).first->second;
+    const EventPlan& plan = plans_.emplace(cls->id, EventPlan(t.type, *cls, timed)).first->second;
     if (cls->id >= kSmallIds) continue;
     if (cls->id >= by_small_id_.size()) by_small_id_.resize(cls->id + 1);
     by_small_id_[cls->id] = &plan;

@@ -67,10 +67,20 @@ struct EventRecord {
 /// How to decode one event type of one chunk.
 class EventPlan {
  public:
-  EventPlan(EventType type, const ClassDesc& cls);
+  /// Without `timed`, the event's time is not wanted: decode_unchecked()
+  /// skips it, and EventRecord::time is 0.
+  EventPlan(EventType type, const ClassDesc& cls, bool timed = true);
   EventType type() const { return type_; }
   /// Decodes the fields after the record's size and type id.
   EventRecord decode(Cursor& c, const ChunkMetadata& meta) const;
+  /// At most how many bytes decode_unchecked() reads, or 0 when the type
+  /// has a field it cannot read (a string, a struct, an array).
+  std::size_t unchecked_bytes() const { return unchecked_bytes_; }
+  /// decode() from bytes known to be readable (Cursor::unchecked() of
+  /// unchecked_bytes()) in a chunk of varints, without a check per byte;
+  /// moves `p` past the fields. The caller checks that they lay within the
+  /// record.
+  EventRecord decode_unchecked(const char*& p) const;
 
  private:
   enum class Role : std::uint8_t {
@@ -80,9 +90,11 @@ class EventPlan {
     Role role;
     IntegerRead read;  // decided once per field
   };
+  static void set(EventRecord& e, Role role, std::int64_t v);
   EventType type_;
   const ClassDesc* cls_;
   std::vector<Step> steps_;  // by field
+  std::size_t unchecked_bytes_ = 0;
 };
 
 /// Plans for the event types of a chunk that `events` selects, by type id:
@@ -90,7 +102,8 @@ class EventPlan {
 /// the metadata's classes) are found in a table.
 class EventPlans {
  public:
-  EventPlans(const ChunkMetadata& meta, JfrOptions::Events events);
+  /// `timed`: as EventPlan's.
+  EventPlans(const ChunkMetadata& meta, JfrOptions::Events events, bool timed = true);
   EventPlans(const EventPlans&) = delete;  // by_small_id_ points into plans_
   EventPlans& operator=(const EventPlans&) = delete;
   /// The plan for type `id`, or nullptr when the type is not selected.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -104,7 +105,8 @@ struct DecodedEvent {
   EventType type;
   bool has_state;
   bool outside_tlab;     // an allocation outside a TLAB (its class frame is `_[k]`)
-  std::uint32_t trace;   // StackTracePool::position() of `stack`
+  std::uint32_t node;    // the trace's leaf node (NodeLister::leaf()); kMissing: none
+  std::uint32_t new_nodes;  // of the hand-off's list, made before this event's stack
   std::uint32_t events;  // folded into this one
   std::uint64_t stack;   // StackTrace pool key; 0: none
   std::uint64_t thread, state, cls;
@@ -147,13 +149,18 @@ class EventFolder {
     const std::uint64_t h = (e.stack * 0x9E3779B97F4A7C15ull ^ e.thread * 0xC2B2AE3D27D4EB4Full ^
                              (e.state + e.cls * 0x165667B19E3779F9ull) ^ static_cast<std::uint64_t>(e.type) << 1) *
                             0x94D049BB133111EBull;
+    // A slot holds some bits of the hash above the sample's index + 1, so
+    // that most other samples in its way are passed by without a look.
+    const auto tag = static_cast<std::uint32_t>(h) & ~kIndexMask;
     for (std::size_t i = h >> (64 - kBits);; i = (i + 1) & (kSlots - 1)) {
-      if (slots_[i] == 0) {
+      const std::uint32_t slot = slots_[i];
+      if (slot == 0) {
         out_.push_back(e);
-        slots_[i] = static_cast<std::uint32_t>(out_.size());
+        slots_[i] = tag | static_cast<std::uint32_t>(out_.size());
         return;
       }
-      DecodedEvent& d = out_[slots_[i] - 1];
+      if ((slot & ~kIndexMask) != tag) continue;
+      DecodedEvent& d = out_[(slot & kIndexMask) - 1];
       if (!d.same_sample(e)) continue;
       std::int64_t v0, v1;
       if (__builtin_add_overflow(d.values[0], e.values[0], &v0) || __builtin_add_overflow(d.values[1], e.values[1], &v1))
@@ -171,8 +178,10 @@ class EventFolder {
  private:
   static constexpr int kBits = 13;  // twice the capacity
   static constexpr std::size_t kSlots = std::size_t{1} << kBits;
+  static constexpr std::uint32_t kIndexMask = 0xFFFF;
+  static_assert(kCapacity < kIndexMask);
   std::vector<DecodedEvent>& out_;
-  std::array<std::uint32_t, kSlots> slots_;  // index + 1 into out_; 0: empty
+  std::array<std::uint32_t, kSlots> slots_;  // hash bits | index + 1 into out_; 0: empty
   std::size_t events_ = 0;                   // added since the last reset
 };
 
@@ -190,6 +199,7 @@ struct TimeSpan {
 struct ChunkTail {
   std::vector<std::pair<std::string, std::uint64_t>> counts;  // events by type name
   std::vector<std::pair<std::string, std::string>> info;      // jvm_name, jvm_version, os
+  std::uint64_t truncated = 0;  // stack traces cut by the recorder, among those used
 };
 
 // One hand-off from the parsing side, in file order: some of a chunk's
@@ -199,6 +209,7 @@ struct Parsed {
   TraceBatch traces;
   std::shared_ptr<ParsedChunk> chunk;
   std::vector<DecodedEvent> events;
+  std::vector<NewNode> nodes;  // the events' new nodes, in order
   std::optional<ChunkTail> tail;
 };
 
@@ -295,8 +306,11 @@ class Reader {
   template <typename Emit>
   void parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, Cursor& chunk, Emit& emit);
   static void read_info(const ParsedChunk& pc, const ClassDesc& cls, Cursor& rec, ChunkTail& tail);
-  // The event of `rec` into `folder`, unless the time or state filter drops it.
-  void select_event(const ParsedChunk& pc, const EventPlan& plan, Cursor& rec, EventFolder& folder);
+  // Chunk `index`'s trace tree, once the resolving side has built it (it
+  // is not changed until that side has taken the chunk's tail).
+  const TraceTree& await_tree(std::size_t index);
+  // Event `e` of type `plan` into `folder`, unless the time or state filter drops it.
+  void select_event(const ParsedChunk& pc, const EventPlan& plan, const EventRecord& e, EventFolder& folder);
   void allow_states(const Pools& pools);
   // The resolving side: stacks, frames and samples into the builder.
   void take(Parsed&& p);
@@ -308,10 +322,10 @@ class Reader {
   struct Ready {
     StackId stack;
     LabelSetId labels;
-    std::uint32_t trace;
+    std::uint32_t node;
     std::int64_t values[2];
   };
-  void add_events(ChunkState& st, const std::vector<DecodedEvent>& events);
+  void add_events(ChunkState& st, const std::vector<DecodedEvent>& events, const std::vector<NewNode>& nodes);
   bool on_event(ChunkState& st, const DecodedEvent& e, Ready& out);
   void finish_leaks();
   void fill_metadata();
@@ -338,9 +352,13 @@ class Reader {
   bool stand_in_tiers_;
   std::size_t column_;
   std::vector<bool> stand_ins_;             // by frame id
-  std::vector<std::int64_t> trace_weight_;  // by trace position, in the chunk being resolved
-  std::vector<std::int64_t> through_;       // by node of the chunk's trace tree
+  std::vector<std::int64_t> through_;  // by node of the chunk's trace tree: the weight of its traces, then through it
   StackTiers tier_weights_;
+  // The resolving side's progress, which the parsing side waits for in await_tree().
+  std::mutex progress_mutex_;
+  std::condition_variable progress_;
+  std::size_t trees_built_ = 0;  // chunks begun
+  bool resolving_failed_ = false;
   std::mutex spare_mutex_;
   std::optional<Pools> spare_pools_;  // a finished chunk's, for their room
   ChunkState chunk_;                  // the chunk being resolved
@@ -381,8 +399,19 @@ Profile Reader::run() {
   // A small file is not worth the thread.
   ChunkReader chunks(input_, diag_);
   const bool threaded = chunks.mapped_size().value_or(UINT64_MAX) >= (std::uint64_t{1} << 20);
-  handoff<Parsed>(
-      threaded, kAhead, [&](auto&& emit) { parse(chunks, emit); }, [&](Parsed&& p) { take(std::move(p)); });
+  handoff<Parsed>(threaded, kAhead, [&](auto&& emit) { parse(chunks, emit); },
+                  [&](Parsed&& p) {
+                    try {
+                      take(std::move(p));
+                    } catch (...) {  // let the parsing side stop, should it wait in await_tree()
+                      {
+                        std::lock_guard lock(progress_mutex_);
+                        resolving_failed_ = true;
+                      }
+                      progress_.notify_all();
+                      throw;
+                    }
+                  });
   spare_pools_.reset();
   finish_leaks();
   for (const std::string& s : states_)
@@ -398,8 +427,6 @@ Profile Reader::run() {
 // to the tier of the node's frame at the node's stack.
 void Reader::add_tier_weights() {
   const ChunkResolver& r = *chunk_.resolve;
-  through_.assign(tree_.node_count(), 0);
-  for (std::size_t p = 0; p < trace_weight_.size(); ++p) through_[tree_.at(static_cast<std::uint32_t>(p)).node] += trace_weight_[p];
   // A node's parent was made before it.
   for (std::size_t n = tree_.node_count(); n-- > 1;) through_[tree_.node(static_cast<std::uint32_t>(n)).parent] += through_[n];
   tier_weights_.resize(builder_.stack_count());
@@ -466,26 +493,35 @@ void Reader::parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index,
     read_constant_pools(
         chunk, h.checkpoint_offset, pc->meta, pc->pools, naming_.lines || naming_.bci,
         [&chunks](std::uint64_t begin, std::uint64_t end) { chunks.drop(begin, end); },
-        [&](TraceBatch&& b) { emit(Parsed{index, std::move(b), nullptr, {}, {}}); });
+        [&](TraceBatch&& b) { emit(Parsed{index, std::move(b), nullptr, {}, {}, {}}); });
     // The pools are in memory of their own now; in a recording with a
     // million stack traces their bytes are most of the chunk. The events
     // still to read come back from the file as they are reached.
     chunks.drop(h.offset, h.offset + h.size);
-    emit(Parsed{index, {}, pc, {}, {}});
+    emit(Parsed{index, {}, pc, {}, {}, {}});
     parse_events(chunks, std::move(pc), chunk, emit);
   } catch (const ParseError& e) {
     throw ParseError(e.position(), "chunk " + std::to_string(index + 1) + ": " + e.message());
   }
 }
 
-// The position of each event's stack trace in the pool: lookups into a
-// table of hundreds of thousands of traces, each fetched a few events ahead.
-void find_traces(const StackTracePool& traces, std::vector<DecodedEvent>& batch) {
+// Each event's stack trace: its position in the pool, then its leaf node
+// in the tree and, with `list`, the new nodes of its path into `nodes`.
+// Both are lookups into tables of hundreds of thousands of entries, each
+// fetched a few events ahead.
+void find_traces(const StackTracePool& traces, NodeLister& lister, bool list, std::vector<DecodedEvent>& batch,
+                 std::vector<NewNode>& nodes) {
   constexpr std::size_t kAheadBy = 8;
+  std::vector<std::uint32_t> positions(batch.size());
   for (std::size_t i = 0; i < batch.size(); ++i) {
     if (i + kAheadBy < batch.size()) traces.prefetch(batch[i + kAheadBy].stack);
     const std::uint64_t key = batch[i].stack;
-    batch[i].trace = key == 0 ? U64Map::kMissing : traces.position(key);
+    positions[i] = key == 0 ? U64Map::kMissing : traces.position(key);
+    lister.prefetch(positions[i]);
+  }
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    if (i + 2 * kAheadBy < batch.size()) lister.prefetch_path(positions[i + 2 * kAheadBy]);
+    batch[i].node = lister.leaf(positions[i], list, nodes, batch[i].new_nodes);
   }
 }
 
@@ -494,7 +530,6 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
   const ChunkMetadata& meta = pc->meta;
   const StackTracePool& traces = pc->pools.stack_traces;
   const std::size_t index = pc->index;
-  const EventPlans plans(meta, opt_.events);
   {
     Filter& f = filter_;
     f.span.add(pc->header);
@@ -504,6 +539,7 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
     f.timed = !opt_.time_from.empty() || !opt_.time_to.empty() || opt_.leak;
     allow_states(pc->pools);
   }
+  const EventPlans plans(meta, opt_.events, filter_.timed);
   const ClassDesc* jvm = meta.find("jdk.JVMInformation");
   const ClassDesc* os = meta.find("jdk.OSInformation");
   ChunkTail tail;
@@ -512,8 +548,49 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
   std::vector<DecodedEvent> batch;
   batch.reserve(EventFolder::kCapacity);
   EventFolder folder(batch);
+  // The tree of the chunk's traces, once the resolving side has built it.
+  std::optional<NodeLister> lister;
+  const auto find_batch_traces = [&] {
+    if (!lister) lister.emplace(await_tree(index));
+    std::vector<NewNode> nodes;
+    find_traces(traces, *lister, !opt_.threads, batch, nodes);
+    return nodes;
+  };
+  // Events of a selected type whose fields are all integers are read
+  // without a check per byte while the chunk has room for their longest
+  // encoding; each must end within its record, else it is read again, checked.
+  std::size_t unchecked_bytes = 0;
+  for (const auto& [id, cls] : meta.classes())
+    if (const EventPlan* plan = plans.find(id)) unchecked_bytes = std::max(unchecked_bytes, plan->unchecked_bytes());
+  const std::size_t fast_bytes = unchecked_bytes == 0 ? SIZE_MAX : unchecked_bytes + 18;  // and size and type
+  const auto next_batch = [&](std::uint64_t at) {
+    std::vector<NewNode> nodes = find_batch_traces();
+    emit(Parsed{index, {}, nullptr, std::move(batch), std::move(nodes), {}});
+    batch = {};
+    batch.reserve(EventFolder::kCapacity);
+    folder.reset();
+    // The pools are read, and events come in order: a large chunk's
+    // pages behind this one are done with.
+    chunks.release_before(at);
+  };
   chunk.seek(kChunkHeaderSize);
   while (!chunk.at_end()) {
+    if (const char* const p = chunk.unchecked(fast_bytes)) {
+      const char* q = p;
+      const std::uint64_t size = static_cast<std::uint32_t>(Cursor::unchecked_varint(q));
+      const std::uint64_t type = Cursor::unchecked_varint(q);
+      const EventPlan* plan = plans.find(type);
+      if (type > 1 && type < counts.size() && plan && plan->unchecked_bytes() != 0 && size <= chunk.remaining()) {
+        const EventRecord e = plan->decode_unchecked(q);
+        if (static_cast<std::uint64_t>(q - p) <= size) {
+          ++counts[type];
+          chunk.skip_to(p + size);
+          select_event(*pc, *plan, e, folder);
+          if (folder.full()) next_batch(chunk.offset());
+          continue;
+        }
+      }
+    }
     const std::size_t start = chunk.pos();
     const std::uint64_t at = chunk.offset();
     const std::uint64_t size = static_cast<std::uint32_t>(chunk.read_int());
@@ -530,17 +607,8 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
       ++big_counts[type];
     }
     if (const EventPlan* plan = plans.find(type)) {
-      select_event(*pc, *plan, rec, folder);
-      if (folder.full()) {
-        find_traces(traces, batch);
-        emit(Parsed{index, {}, nullptr, std::move(batch), {}});
-        batch = {};
-        batch.reserve(EventFolder::kCapacity);
-        folder.reset();
-        // The pools are read, and events come in order: a large chunk's
-        // pages behind this one are done with.
-        chunks.release_before(at);
-      }
+      select_event(*pc, *plan, plan->decode(rec, meta), folder);
+      if (folder.full()) next_batch(at);
     } else if ((jvm && type == jvm->id) || (os && type == os->id)) {
       read_info(*pc, *meta.find(type), rec, tail);
     }
@@ -552,16 +620,16 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
     tail.counts.emplace_back(cls ? cls->name : "type " + std::to_string(type), n);
   }
   if (!batch.empty()) {
-    find_traces(traces, batch);
-    emit(Parsed{index, {}, nullptr, std::move(batch), {}});
+    std::vector<NewNode> nodes = find_batch_traces();
+    emit(Parsed{index, {}, nullptr, std::move(batch), std::move(nodes), {}});
   }
+  if (lister) tail.truncated = lister->truncated_traces();
   // Let go of the chunk before its tail: the resolving side then recycles its tables.
   pc.reset();
-  emit(Parsed{index, {}, nullptr, {}, std::move(tail)});
+  emit(Parsed{index, {}, nullptr, {}, {}, std::move(tail)});
 }
 
-void Reader::select_event(const ParsedChunk& pc, const EventPlan& plan, Cursor& rec, EventFolder& folder) {
-  const EventRecord e = plan.decode(rec, pc.meta);
+void Reader::select_event(const ParsedChunk& pc, const EventPlan& plan, const EventRecord& e, EventFolder& folder) {
   const EventType type = plan.type();
   const Filter& f = filter_;
   const std::int64_t ns = f.timed ? pc.header.to_ns(e.time) : 0;
@@ -571,7 +639,8 @@ void Reader::select_event(const ParsedChunk& pc, const EventPlan& plan, Cursor& 
   d.type = type;
   d.has_state = e.has_state;
   d.outside_tlab = is_alloc(type) && e.tlab <= 0;
-  d.trace = U64Map::kMissing;
+  d.node = U64Map::kMissing;
+  d.new_nodes = 0;
   d.events = 1;
   d.stack = e.stack;
   d.thread = e.thread;
@@ -598,6 +667,13 @@ void Reader::select_event(const ParsedChunk& pc, const EventPlan& plan, Cursor& 
   folder.add(d);
 }
 
+const TraceTree& Reader::await_tree(std::size_t index) {
+  std::unique_lock lock(progress_mutex_);
+  progress_.wait(lock, [&] { return trees_built_ > index || resolving_failed_; });
+  if (trees_built_ <= index) throw Error("stopped: the resolving side failed");  // not seen: handoff() throws that side's error
+  return tree_;
+}
+
 void Reader::read_info(const ParsedChunk& pc, const ClassDesc& cls, Cursor& rec, ChunkTail& tail) {
   for (const FieldDesc& f : cls.fields) {
     const bool wanted = f.name == "jvmName" || f.name == "jvmVersion" || f.name == "osVersion";
@@ -615,7 +691,7 @@ void Reader::take(Parsed&& p) {
   try {
     if (!p.traces.traces.empty()) return tree_.add(p.traces);
     if (p.chunk) return begin_chunk(std::move(p.chunk));
-    add_events(chunk_, p.events);
+    add_events(chunk_, p.events, p.nodes);
     if (p.tail) end_chunk(std::move(*p.tail));
   } catch (const ParseError& e) {
     throw ParseError(e.position(), "chunk " + std::to_string(p.index + 1) + ": " + e.message());
@@ -633,7 +709,12 @@ void Reader::begin_chunk(std::shared_ptr<ParsedChunk> pc) {
   chunk_.parsed = std::move(pc);
   chunk_.resolve.emplace(builder_, chunk_.parsed->pools, tree_, naming_, opt_.threads,
                          stand_in_tiers_ ? &stand_ins_ : nullptr);
-  if (stand_in_tiers_) trace_weight_.assign(tree_.trace_count(), 0);
+  if (stand_in_tiers_) through_.assign(tree_.node_count(), 0);
+  {
+    std::lock_guard lock(progress_mutex_);
+    trees_built_ = chunks_;
+  }
+  progress_.notify_all();
 }
 
 void Reader::end_chunk(ChunkTail&& tail) {
@@ -646,7 +727,7 @@ void Reader::end_chunk(ChunkTail&& tail) {
     else leaks_.erase(m.address);
   }
   chunk_mallocs_.clear();
-  truncated_ += chunk_.resolve->truncated_traces();
+  truncated_ += tail.truncated;
   if (stand_in_tiers_) add_tier_weights();
   chunk_.resolve.reset();
   tree_.clear();
@@ -687,11 +768,19 @@ void Reader::allow_states(const Pools& pools) {
 // millions, looked up at random: each pass fetches its lookups a few events
 // ahead, so that their cache misses overlap. The builder sees the same calls
 // in the same order as event by event.
-void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events) {
+void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events, const std::vector<NewNode>& nodes) {
   constexpr std::size_t kAheadBy = 8;
   ready_.clear();
+  std::size_t made = 0;  // of `nodes`
   for (std::size_t i = 0; i < events.size(); ++i) {
-    if (i + kAheadBy < events.size()) st.resolve->prefetch(events[i + kAheadBy].trace);
+    if (i + kAheadBy < events.size()) st.resolve->prefetch(events[i + kAheadBy].node);
+    for (std::size_t n = made; n < made + events[i].new_nodes; ++n) {
+      if (n + 4 * kAheadBy < nodes.size()) st.resolve->prefetch(nodes[n + 4 * kAheadBy]);
+      if (n + 2 * kAheadBy < nodes.size()) st.resolve->prefetch_stack(nodes[n + 2 * kAheadBy]);
+    }
+    if (made + events[i].new_nodes > nodes.size()) throw Error("internal: event lists more nodes than were handed over");
+    st.resolve->make(nodes.data() + made, events[i].new_nodes);
+    made += events[i].new_nodes;
     Ready r;
     if (on_event(st, events[i], r)) ready_.push_back(r);
   }
@@ -700,10 +789,10 @@ void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events)
     if (i + kAheadBy < ready_.size()) {
       const Ready& r = ready_[i + kAheadBy];
       builder_.prefetch_sample(r.stack, r.labels);
-      if (stand_in_tiers_) __builtin_prefetch(&trace_weight_[r.trace]);
+      if (stand_in_tiers_ && r.node != U64Map::kMissing) __builtin_prefetch(&through_[r.node]);
     }
     builder_.add_sample(ready_[i].stack, std::span<const std::int64_t>(ready_[i].values, n), ready_[i].labels);
-    if (stand_in_tiers_) trace_weight_[ready_[i].trace] += ready_[i].values[column_];
+    if (stand_in_tiers_) through_[ready_[i].node] += ready_[i].values[column_];
   }
 }
 
@@ -713,7 +802,7 @@ bool Reader::on_event(ChunkState& st, const DecodedEvent& e, Ready& out) {
   Selected& sel = selected_[static_cast<std::size_t>(e.type)];
   sel.events += e.events;
   sel.samples += e.samples;
-  StackId stack = st.resolve->stack(e.trace, e.thread);
+  StackId stack = st.resolve->stack(e.node, e.thread);
   const LabelSetId labels = st.resolve->labels(e.thread, is_sample(e.type) && e.has_state, e.state);
   if (opt_.leak) {  // a free counts with or without a stack
     leak_lo_ = std::min(leak_lo_, e.ns);
@@ -731,7 +820,7 @@ bool Reader::on_event(ChunkState& st, const DecodedEvent& e, Ready& out) {
     stack = builder_.stack(stack, st.resolve->class_frame(e.cls, e.outside_tlab));
   out.stack = stack;
   out.labels = labels;
-  out.trace = e.trace;
+  out.node = e.node;
   out.values[0] = e.values[0];
   out.values[1] = e.values[1];
   return true;

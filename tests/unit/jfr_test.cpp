@@ -18,6 +18,7 @@
 #include "formats/gzip.h"
 #include "formats/jfr/constant_pools.h"
 #include "formats/jfr/cursor.h"
+#include "formats/jfr/events.h"
 #include "formats/jfr/jfr.h"
 #include "formats/jfr/naming.h"
 #include "jfr_writer.h"
@@ -192,6 +193,71 @@ TEST_CASE("jfr cursor: groups in a chunk without compressed integers are 8-byte 
   c.read_long_groups<4>(1, [&](const std::array<std::uint64_t, 4>& f) { got = f; });
   CHECK(got == std::array<std::uint64_t, 4>{1, 0x0102030405060708, 300, UINT64_MAX});
   CHECK(c.at_end());
+}
+
+TEST_CASE("jfr events: the unchecked decoder reads every integer kind as the checked one") {
+  using fg::formats::jfr::Encoding;
+  fg::formats::jfr::ClassDesc cls;
+  cls.name = "jdk.ObjectAllocationSample";
+  auto field = [&](const char* name, Encoding e, bool pool = false) {
+    fg::formats::jfr::FieldDesc f;
+    f.name = name;
+    f.encoding = e;
+    f.constant_pool = pool;
+    cls.fields.push_back(f);
+  };
+  field("startTime", Encoding::kLong);
+  field("flag", Encoding::kBoolean);
+  field("eventThread", Encoding::kLong, true);
+  field("stackTrace", Encoding::kLong, true);
+  field("letter", Encoding::kChar);
+  field("objectClass", Encoding::kLong, true);
+  field("weight", Encoding::kLong);
+  field("tlabSize", Encoding::kInt);
+  field("samples", Encoding::kShort);
+  field("level", Encoding::kByte);
+  field("duration", Encoding::kLong);
+  field("address", Encoding::kLong);
+  const fg::formats::jfr::EventPlan timed(fg::formats::jfr::EventType::kAllocSample, cls, true);
+  const fg::formats::jfr::EventPlan untimed(fg::formats::jfr::EventType::kAllocSample, cls, false);
+  REQUIRE(timed.unchecked_bytes() == 9 * cls.fields.size());
+  const fg::formats::jfr::ChunkMetadata meta;
+  const std::string file = "t.jfr";
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 2000; ++round) {
+    std::string bytes;  // each varint of 1 to 9 bytes
+    for (const auto& f : cls.fields) {
+      if (f.encoding == Encoding::kBoolean || f.encoding == Encoding::kByte) {
+        bytes.push_back(static_cast<char>(rng()));
+      } else {
+        const unsigned n = 1 + rng() % 9;
+        bytes += varint_of_length(value_of_length(rng, n), n);
+      }
+    }
+    const std::size_t length = bytes.size();
+    fg::formats::jfr::Cursor c(bytes, file);
+    const fg::formats::jfr::EventRecord want = timed.decode(c, meta);
+    REQUIRE(c.pos() == length);
+    bytes.append(9 * cls.fields.size(), '\xff');  // what follows the record is not read
+    for (const auto* plan : {&timed, &untimed}) {
+      const char* p = bytes.data();
+      const fg::formats::jfr::EventRecord got = plan->decode_unchecked(p);
+      CHECK(static_cast<std::size_t>(p - bytes.data()) == length);
+      CHECK(got.time == (plan == &timed ? want.time : 0));
+      CHECK(got.thread == want.thread);
+      CHECK(got.stack == want.stack);
+      CHECK(got.cls == want.cls);
+      CHECK(got.size == want.size);
+      CHECK(got.tlab == want.tlab);
+      CHECK(got.samples == want.samples);
+      CHECK(got.duration == want.duration);
+      CHECK(got.address == want.address);
+      CHECK(got.has_state == want.has_state);
+    }
+  }
+  // A string field: no unchecked decoding.
+  field("message", Encoding::kString);
+  CHECK(fg::formats::jfr::EventPlan(fg::formats::jfr::EventType::kAllocSample, cls).unchecked_bytes() == 0);
 }
 
 TEST_CASE("jfr cursor: strings in every encoding") {
@@ -478,6 +544,17 @@ TEST_CASE("jfr: damaged records inside a chunk") {
   huge.frame_count_override = 1'000'000;
   const std::string e = error_of(synthetic_jfr(huge));
   CHECK(e.find(": chunk 1: stack frame count 1000000 exceeds the ") != std::string::npos);
+  // A size that ends the first sample (type, time, thread, trace, state)
+  // inside its time or before its state: its fields are read up to the
+  // record's end, not on into the next record, and the error names the
+  // varint that was cut.
+  for (const auto& [size, at] : {std::pair{std::string("\x86\x80\x80\x00", 4), 5}, {std::string("\x89\x80\x80\x00", 4), 9}}) {
+    bad = s;
+    bad.replace(l.first_event, 4, size);
+    expected.str("");
+    expected << "t.jfr: offset 0x" << std::hex << l.first_event + at << ": chunk 1: truncated varint";
+    CHECK(error_of(bad) == expected.str());
+  }
   bad = s;
   bad[l.metadata + 4] = 5;  // the metadata offset points at a record of another type
   expected.str("");
@@ -611,6 +688,18 @@ TEST_CASE("jfr: chunks parsed on a second thread give what one thread gives, err
   o.time_from = "yesterday";
   CHECK(outcome(many, false, o).rfind("error: --time-from", 0) == 0);
   CHECK(outcome(many, false, o) == outcome(many, true, o));
+
+  // So does one in a chunk's samples (values too large to total), while
+  // the parsing side waits for a later chunk's trace tree: it gives up
+  // waiting, and the error is the one a single thread gives.
+  SynthOptions so;
+  so.more_locks = {std::int64_t{1} << 62, -(std::int64_t{1} << 62)};
+  std::string overflowing;
+  for (int i = 0; i < 40; ++i) overflowing += synthetic_jfr(so);
+  JfrOptions lock;
+  lock.events = JfrOptions::Events::kLock;
+  CHECK(outcome(overflowing, false, lock).find("values add up to more than 2^63 - 1") != std::string::npos);
+  CHECK(outcome(overflowing, false, lock) == outcome(overflowing, true, lock));
 }
 
 // The tree of a chunk's stack traces against the plain one made frame by
