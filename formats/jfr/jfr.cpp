@@ -127,25 +127,95 @@ struct DecodedEvent {
 // few times fewer lookups (a thread's samples come in runs of one stack).
 class EventFolder {
  public:
-  explicit EventFolder(std::vector<DecodedEvent>& out) : out_(out) { slots_.fill(0); }
-  // Whether the batch is to be handed over: it holds kCapacity samples, or
-  // kMaxEvents events (so that the file's pages behind it are let go of).
-  bool full() const { return out_.size() >= kCapacity || events_ >= kMaxEvents; }
+  explicit EventFolder(std::vector<DecodedEvent>& out) : out_(out) {
+    slots_.fill(0);
+    raw_slots_.fill(0);
+    raw_.reserve(kCapacity);
+  }
+  // Whether the batch is to be handed over: it holds kCapacity samples (or
+  // raw keys), or kMaxEvents events (so that the file's pages behind it are
+  // let go of).
+  bool full() const { return out_.size() >= kCapacity || raw_.size() >= kCapacity || events_ >= kMaxEvents; }
   // Clears the folder for the next batch, in `out`.
   void reset() {
     slots_.fill(0);
+    raw_slots_.fill(0);
+    raw_.clear();
     events_ = 0;
+  }
+
+  // The bytes of an event after its time field, up to 16 of them, with its
+  // type: events whose bytes are equal decode to the same sample (though
+  // not always the other way round), so an event whose bytes were seen
+  // before is folded without being decoded.
+  struct RawKey {
+    std::uint64_t low, high;
+    std::uint64_t type_length;  // type << 5 | length
+  };
+  // The key of the `n` (at most 16) bytes at `p`, of which 16 are readable.
+  static RawKey raw_key(std::uint64_t type, const char* p, std::size_t n) {
+    std::uint64_t w[2];
+    std::memcpy(w, p, 16);
+    for (std::uint64_t& x : w)
+      if constexpr (std::endian::native == std::endian::big) x = __builtin_bswap64(x);
+    const auto keep = [](std::size_t bytes) { return bytes >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * bytes)) - 1; };
+    return {w[0] & keep(n), w[1] & keep(n > 8 ? n - 8 : 0), type << 5 | n};
+  }
+  // The event of `key`: folded into the sample of an earlier event of the
+  // same key, else decoded by `decode(DecodedEvent&)` and added as add()
+  // adds it. False when `decode` is called and finds the record malformed
+  // (nothing is added then).
+  template <typename Decode>
+  bool add_raw(const RawKey& key, Decode&& decode) {
+    const std::uint64_t h = (key.low * 0x9E3779B97F4A7C15ull ^ key.high * 0xC2B2AE3D27D4EB4Full ^ key.type_length) *
+                            0x94D049BB133111EBull;
+    const auto tag = static_cast<std::uint32_t>(h) & ~kIndexMask;
+    std::size_t i = h >> (64 - kBits);
+    for (;; i = (i + 1) & (kSlots - 1)) {
+      const std::uint32_t slot = raw_slots_[i];
+      if (slot == 0) break;
+      if ((slot & ~kIndexMask) != tag) continue;
+      const RawSample& r = raw_[(slot & kIndexMask) - 1];
+      if (r.key.low != key.low || r.key.high != key.high || r.key.type_length != key.type_length) continue;
+      DecodedEvent& d = out_[r.sample];
+      std::int64_t v0, v1;
+      if (__builtin_add_overflow(d.values[0], r.values[0], &v0) || __builtin_add_overflow(d.values[1], r.values[1], &v1)) {
+        DecodedEvent e;  // as add() does with a sum that would overflow: the event on its own
+        if (!decode(e)) return false;
+        add(e);
+        return true;
+      }
+      ++events_;
+      d.values[0] = v0;
+      d.values[1] = v1;
+      d.events += 1;
+      d.samples += r.samples;
+      return true;
+    }
+    DecodedEvent e;
+    if (!decode(e)) return false;
+    const std::size_t sample = add(e);
+    if (sample != kAlone) {
+      raw_.push_back({key, static_cast<std::uint32_t>(sample), e.samples, {e.values[0], e.values[1]}});
+      raw_slots_[i] = tag | static_cast<std::uint32_t>(raw_.size());
+    }
+    return true;
   }
   // An event of its own, not folded.
   void push(const DecodedEvent& e) {
     ++events_;
     out_.push_back(e);
   }
-  void add(const DecodedEvent& e) {
+  // The index of the sample `e` was folded into or made, or kAlone when it
+  // is a sample of its own that no later event is folded into.
+  std::size_t add(const DecodedEvent& e) {
     ++events_;
     // Negative values (a corrupt field) are not summed: the profile's check
     // of its values' magnitude then sees each as it is.
-    if (e.values[0] < 0 || e.values[1] < 0) return out_.push_back(e);
+    if (e.values[0] < 0 || e.values[1] < 0) {
+      out_.push_back(e);
+      return kAlone;
+    }
     const std::uint64_t h = (e.stack * 0x9E3779B97F4A7C15ull ^ e.thread * 0xC2B2AE3D27D4EB4Full ^
                              (e.state + e.cls * 0x165667B19E3779F9ull) ^ static_cast<std::uint64_t>(e.type) << 1) *
                             0x94D049BB133111EBull;
@@ -157,19 +227,21 @@ class EventFolder {
       if (slot == 0) {
         out_.push_back(e);
         slots_[i] = tag | static_cast<std::uint32_t>(out_.size());
-        return;
+        return out_.size() - 1;
       }
       if ((slot & ~kIndexMask) != tag) continue;
       DecodedEvent& d = out_[(slot & kIndexMask) - 1];
       if (!d.same_sample(e)) continue;
       std::int64_t v0, v1;
-      if (__builtin_add_overflow(d.values[0], e.values[0], &v0) || __builtin_add_overflow(d.values[1], e.values[1], &v1))
-        return out_.push_back(e);
+      if (__builtin_add_overflow(d.values[0], e.values[0], &v0) || __builtin_add_overflow(d.values[1], e.values[1], &v1)) {
+        out_.push_back(e);
+        return kAlone;
+      }
       d.values[0] = v0;
       d.values[1] = v1;
       d.events += e.events;
       d.samples += e.samples;
-      return;
+      return (slot & kIndexMask) - 1;
     }
   }
   static constexpr std::size_t kCapacity = 4096;
@@ -180,8 +252,18 @@ class EventFolder {
   static constexpr std::size_t kSlots = std::size_t{1} << kBits;
   static constexpr std::uint32_t kIndexMask = 0xFFFF;
   static_assert(kCapacity < kIndexMask);
+  static constexpr std::size_t kAlone = SIZE_MAX;
+  // A raw key, the sample its events fold into, and what each adds to it.
+  struct RawSample {
+    RawKey key;
+    std::uint32_t sample;  // index into out_
+    std::uint64_t samples;
+    std::int64_t values[2];
+  };
   std::vector<DecodedEvent>& out_;
   std::array<std::uint32_t, kSlots> slots_;  // hash bits | index + 1 into out_; 0: empty
+  std::vector<RawSample> raw_;
+  std::array<std::uint32_t, kSlots> raw_slots_;  // hash bits | index + 1 into raw_; 0: empty
   std::size_t events_ = 0;                   // added since the last reset
 };
 
@@ -311,6 +393,8 @@ class Reader {
   const TraceTree& await_tree(std::size_t index);
   // Event `e` of type `plan` into `folder`, unless the time or state filter drops it.
   void select_event(const ParsedChunk& pc, const EventPlan& plan, const EventRecord& e, EventFolder& folder);
+  // The sample of event `e` into `d`; false when the time or state filter drops it.
+  bool to_sample(const ParsedChunk& pc, const EventPlan& plan, const EventRecord& e, DecodedEvent& d) const;
   void allow_states(const Pools& pools);
   // The resolving side: stacks, frames and samples into the builder.
   void take(Parsed&& p);
@@ -562,7 +646,10 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
   std::size_t unchecked_bytes = 0;
   for (const auto& [id, cls] : meta.classes())
     if (const EventPlan* plan = plans.find(id)) unchecked_bytes = std::max(unchecked_bytes, plan->unchecked_bytes());
-  const std::size_t fast_bytes = unchecked_bytes == 0 ? SIZE_MAX : unchecked_bytes + 18;  // and size and type
+  // and size and type, and the 16 bytes of a raw key after a time of 9
+  const std::size_t fast_bytes = unchecked_bytes == 0 ? SIZE_MAX : std::max<std::size_t>(unchecked_bytes, 25) + 18;
+  // Without filters and --leak, events are folded by their bytes (EventFolder::add_raw).
+  const bool raw = !filter_.timed && !filter_.states && !opt_.leak;
   const auto next_batch = [&](std::uint64_t at) {
     std::vector<NewNode> nodes = find_batch_traces();
     emit(Parsed{index, {}, nullptr, std::move(batch), std::move(nodes), {}});
@@ -581,6 +668,25 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
       const std::uint64_t type = Cursor::unchecked_varint(q);
       const EventPlan* plan = plans.find(type);
       if (type > 1 && type < counts.size() && plan && plan->unchecked_bytes() != 0 && size <= chunk.remaining()) {
+        const char* const end = p + size;
+        if (raw && plan->time_first()) {
+          const char* k = q;
+          Cursor::skip_unchecked_varint(k);
+          if (k <= end && end - k <= 16) {
+            const bool added = folder.add_raw(EventFolder::raw_key(type, k, static_cast<std::size_t>(end - k)),
+                                              [&](DecodedEvent& d) {
+                                                const char* r = q;
+                                                const EventRecord e = plan->decode_unchecked(r);
+                                                return r <= end && to_sample(*pc, *plan, e, d);
+                                              });
+            if (added) {
+              ++counts[type];
+              chunk.skip_to(end);
+              if (folder.full()) next_batch(chunk.offset());
+              continue;
+            }
+          }
+        }
         const EventRecord e = plan->decode_unchecked(q);
         if (static_cast<std::uint64_t>(q - p) <= size) {
           ++counts[type];
@@ -630,12 +736,18 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
 }
 
 void Reader::select_event(const ParsedChunk& pc, const EventPlan& plan, const EventRecord& e, EventFolder& folder) {
+  DecodedEvent d;
+  if (!to_sample(pc, plan, e, d)) return;
+  if (opt_.leak) return folder.push(d);  // each malloc and free on its own, in order
+  folder.add(d);
+}
+
+bool Reader::to_sample(const ParsedChunk& pc, const EventPlan& plan, const EventRecord& e, DecodedEvent& d) const {
   const EventType type = plan.type();
   const Filter& f = filter_;
   const std::int64_t ns = f.timed ? pc.header.to_ns(e.time) : 0;
-  if (ns < f.from_ns || ns > f.to_ns) return;
-  if (is_sample(type) && f.states && (!e.has_state || !f.states->count(e.state))) return;
-  DecodedEvent d;
+  if (ns < f.from_ns || ns > f.to_ns) return false;
+  if (is_sample(type) && f.states && (!e.has_state || !f.states->count(e.state))) return false;
   d.type = type;
   d.has_state = e.has_state;
   d.outside_tlab = is_alloc(type) && e.tlab <= 0;
@@ -660,11 +772,8 @@ void Reader::select_event(const ParsedChunk& pc, const EventPlan& plan, const Ev
   d.ticks = e.time;
   d.ns = ns;
   d.address = e.address;
-  if (opt_.leak) {  // each malloc and free on its own, in order
-    d.values[1] = e.size;
-    return folder.push(d);
-  }
-  folder.add(d);
+  if (opt_.leak) d.values[1] = e.size;
+  return true;
 }
 
 const TraceTree& Reader::await_tree(std::size_t index) {

@@ -411,25 +411,32 @@ TEST_CASE("jfr: events folded into samples keep the order and sums of one event 
     }
     if (count[thread]++ == 0) order.push_back(thread);
   }
-  std::vector<std::string> warnings, notes;
-  const fg::Profile p = read_jfr(synthetic_jfr(so), {}, &warnings, &notes);
-  REQUIRE(p.sample_count() == order.size());
-  const fg::StackId stack = p.sample(0).stack;
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    const fg::Sample& s = p.sample(i);
-    CHECK(s.stack == stack);
-    std::int64_t thread_id = -1;
-    for (const fg::Label& l : p.labels(s.labels))
-      if (p.str(l.key) == "thread_id") thread_id = l.num;
-    CHECK(thread_id == order[i]);
-    CHECK(p.values(i)[0] == count[order[i]]);
+  // Unfiltered, events are folded by their bytes; with a time bound (one
+  // that keeps them all), by their decoded fields. The samples are the same.
+  JfrOptions bounded;
+  bounded.time_from = "0";
+  for (const JfrOptions& o : {JfrOptions{}, bounded}) {
+    CAPTURE(o.time_from);
+    std::vector<std::string> warnings, notes;
+    const fg::Profile p = read_jfr(synthetic_jfr(so), o, &warnings, &notes);
+    REQUIRE(p.sample_count() == order.size());
+    const fg::StackId stack = p.sample(0).stack;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      const fg::Sample& s = p.sample(i);
+      CHECK(s.stack == stack);
+      std::int64_t thread_id = -1;
+      for (const fg::Label& l : p.labels(s.labels))
+        if (p.str(l.key) == "thread_id") thread_id = l.num;
+      CHECK(thread_id == order[i]);
+      CHECK(p.values(i)[0] == count[order[i]]);
+    }
+    CHECK(warnings == std::vector<std::string>{"t.jfr: " + std::to_string(without) +
+                                               " selected events have no stack trace and are left out"});
+    REQUIRE(!notes.empty());
+    CHECK(notes[0].rfind("t.jfr: samples counted from jdk.ExecutionSample (" +
+                             std::to_string(4 + so.more_samples.size()) + ")",
+                         0) == 0);
   }
-  CHECK(warnings == std::vector<std::string>{"t.jfr: " + std::to_string(without) +
-                                             " selected events have no stack trace and are left out"});
-  REQUIRE(!notes.empty());
-  CHECK(notes[0].rfind("t.jfr: samples counted from jdk.ExecutionSample (" +
-                           std::to_string(4 + so.more_samples.size()) + ")",
-                       0) == 0);
 }
 
 TEST_CASE("jfr: negative values are not summed before the profile checks their magnitude") {
