@@ -589,6 +589,46 @@ void Reader::parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index,
   }
 }
 
+// The batch's samples of one leaf node (traces the pools tell apart only
+// by what they merge: lines, bci), thread, state and class folded into the
+// first of them, as EventFolder folds those of one trace: the resolving
+// side then adds a third fewer. A sample folded away has no new nodes (its
+// node was listed with the first). `slots` is scratch room.
+void fold_by_node(std::vector<DecodedEvent>& batch, std::vector<std::uint32_t>& slots) {
+  std::size_t size = 16;
+  while (size < 2 * batch.size()) size *= 2;
+  slots.assign(size, 0);  // index + 1 into the folded batch; 0: empty
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    const DecodedEvent& e = batch[i];
+    bool folded = false;
+    if (e.values[0] >= 0 && e.values[1] >= 0 && e.new_nodes == 0) {
+      const std::uint64_t h = (e.node * 0x9E3779B97F4A7C15ull ^ e.thread * 0xC2B2AE3D27D4EB4Full ^
+                               (e.state + e.cls * 0x165667B19E3779F9ull) ^ static_cast<std::uint64_t>(e.type) << 1) *
+                              0x94D049BB133111EBull;
+      std::size_t at = h >> 40 & (size - 1);
+      for (; slots[at] != 0; at = (at + 1) & (size - 1)) {
+        DecodedEvent& d = batch[slots[at] - 1];
+        if (d.node != e.node || d.thread != e.thread || d.state != e.state || d.cls != e.cls || d.type != e.type ||
+            d.has_state != e.has_state || d.outside_tlab != e.outside_tlab)
+          continue;
+        std::int64_t v0, v1;
+        if (!__builtin_add_overflow(d.values[0], e.values[0], &v0) && !__builtin_add_overflow(d.values[1], e.values[1], &v1)) {
+          d.values[0] = v0;
+          d.values[1] = v1;
+          d.events += e.events;
+          d.samples += e.samples;
+          folded = true;
+        }
+        break;
+      }
+      if (!folded && slots[at] == 0) slots[at] = static_cast<std::uint32_t>(kept + 1);
+    }
+    if (!folded) batch[kept++] = batch[i];
+  }
+  batch.resize(kept);
+}
+
 // Each event's stack trace: its position in the pool, then its leaf node
 // in the tree and, with `list`, the new nodes of its path into `nodes`.
 // Both are lookups into tables of hundreds of thousands of entries, each
@@ -634,10 +674,12 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
   EventFolder folder(batch);
   // The tree of the chunk's traces, once the resolving side has built it.
   std::optional<NodeLister> lister;
+  std::vector<std::uint32_t> fold_slots;
   const auto find_batch_traces = [&] {
     if (!lister) lister.emplace(await_tree(index));
     std::vector<NewNode> nodes;
     find_traces(traces, *lister, !opt_.threads, batch, nodes);
+    if (!opt_.leak) fold_by_node(batch, fold_slots);  // --leak keeps each event
     return nodes;
   };
   // Events of a selected type whose fields are all integers are read

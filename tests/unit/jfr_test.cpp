@@ -439,6 +439,31 @@ TEST_CASE("jfr: events folded into samples keep the order and sums of one event 
   }
 }
 
+TEST_CASE("jfr: traces that differ only in their lines are one sample per thread, or two with --lines") {
+  // Trace 3 is trace 1 on other lines: without --lines both end at one node
+  // of the chunk's tree, and a batch's samples of that node and a thread
+  // are folded before the hand-over.
+  SynthOptions so;
+  so.line_twin = true;
+  so.more_samples = {{1, 3}, {2, 3}, {1, 1}, {2, 3}, {1, 3}};
+  const fg::Profile p = read_jfr(synthetic_jfr(so));
+  // Threads 1 and 2 in the order of their first samples, trace 2 merging
+  // with 1 by its tiers: 2 + 3 samples of thread 1, 1 + 2 of thread 2.
+  // Traces 1 and 3 (7 samples) make Foo.bar interpreted and Foo.baz JIT
+  // compiled, against trace 2's 1.
+  REQUIRE(p.sample_count() == 2);
+  CHECK(p.sample(0).stack == p.sample(1).stack);
+  CHECK(p.values(0)[0] == 5);
+  CHECK(p.values(1)[0] == 3);
+  CHECK(fg::test::collapsed(p) == "Foo.bar_[0];Foo.baz_[j] 8\n");
+  // With --lines each trace is its own: 3, 1 and 4 samples (line -1 is
+  // 65535, as the converter prints it).
+  JfrOptions lines;
+  lines.lines = true;
+  CHECK(fg::test::collapsed(read_jfr(synthetic_jfr(so), lines)) ==
+        "Foo.bar:5_[0];Foo.baz:40_[j] 4\nFoo.bar:65535_[0];Foo.baz:12_[j] 3\nFoo.bar:7_[j];Foo.baz:13_[i] 1\n");
+}
+
 TEST_CASE("jfr: negative values are not summed before the profile checks their magnitude") {
   // Monitor enters of one stack and thread lasting +2^62 and -2^62 ticks (1 ns
   // each): summed first they would cancel, one at a time their magnitudes

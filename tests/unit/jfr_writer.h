@@ -22,6 +22,8 @@ struct SynthOptions {
   std::vector<std::pair<int, int>> more_samples;
   /// More monitor enters (of trace 1, thread 1) with these durations in ticks.
   std::vector<std::int64_t> more_locks;
+  /// Stack trace 3: trace 1's methods and frame types on other lines.
+  bool line_twin = false;
 };
 
 /// Offsets (in the chunk) of the parts a test may damage.
@@ -216,13 +218,18 @@ inline std::string synthetic_jfr(const SynthOptions& o = {}, SynthLayout* layout
     b.lng(20); b.int32(2);
     b.lng(1); b.str("main"); b.lng(101); b.str("main"); b.lng(1);
     b.lng(2); b.str("GC Thread#0"); b.lng(102); b.null_str(); b.lng(0);
-    b.lng(24); b.int32(2);
+    b.lng(24); b.int32(o.line_twin ? 3 : 2);
     b.lng(1); b.u8(0); b.int32(o.frame_count_override ? static_cast<std::int32_t>(o.frame_count_override) : 2);
     b.lng(2); b.int32(12); b.int32(3); b.lng(1);   // Foo.baz:12, JIT compiled
     b.lng(1); b.int32(-1); b.int32(0); b.lng(0);   // Foo.bar, interpreted, line -1
     b.lng(2); b.u8(0); b.int32(2);
     b.lng(2); b.int32(13); b.int32(4); b.lng(2);   // Foo.baz:13, inlined
     b.lng(1); b.int32(7); b.int32(0); b.lng(1);    // Foo.bar:7, JIT compiled
+    if (o.line_twin) {
+      b.lng(3); b.u8(0); b.int32(2);
+      b.lng(2); b.int32(40); b.int32(9); b.lng(1);   // Foo.baz:40, JIT compiled
+      b.lng(1); b.int32(5); b.int32(0); b.lng(0);    // Foo.bar:5, interpreted
+    }
     b.lng(26); b.int32(4);
     const char* types[] = {"Interpreted", "JIT compiled", "Inlined", "Native"};
     for (int i = 0; i < 4; ++i) { b.lng(i); b.str(types[i]); }
