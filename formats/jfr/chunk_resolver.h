@@ -117,9 +117,9 @@ class ChunkResolver {
     for (const NewNode* n = nodes; n != nodes + count; ++n)
       node_stacks_[n->node] = builder_.stack(n->parent == 0 ? kRootStack : node_stacks_[n->parent], frame_of(n->frame));
   }
-  /// Cache hints for a coming make() of `n`: prefetch() some nodes ahead,
-  /// then prefetch_stack() fewer, once its parent's stack is in cache.
-  void prefetch(const NewNode& n) const { __builtin_prefetch(&node_stacks_[n.parent]); }
+  /// Cache hints for a coming make() of `n`: prefetch_parent() some nodes
+  /// ahead, then prefetch_stack() fewer, once its parent's stack is in cache.
+  void prefetch_parent(const NewNode& n) const { __builtin_prefetch(&node_stacks_[n.parent]); }
   void prefetch_stack(const NewNode& n) const {
     const StackId parent = n.parent == 0 ? kRootStack : node_stacks_[n.parent];
     const FrameId frame = frames_by_index_[n.frame];

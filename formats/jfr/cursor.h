@@ -70,14 +70,20 @@ constexpr std::array<std::uint16_t, 1 << 14> quad_pairs() {
 }
 inline constexpr std::array<std::uint16_t, 1 << 14> kQuadPairs = quad_pairs();
 
+/// The 8 bytes at `p` as a little-endian integer: byte i in bits 8i to 8i + 7.
+inline std::uint64_t load_le64(const char* p) {
+  std::uint64_t w;
+  std::memcpy(&w, p, 8);
+  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+  return w;
+}
+
 /// The top bit of each of the 16 bytes at `p`, byte i's as bit i, without
 /// SSE2's movemask (each 8 bytes' top bits gathered by one multiply).
 inline unsigned top_bits16(const char* p) {
   unsigned bits = 0;
   for (unsigned half = 0; half < 2; ++half) {
-    std::uint64_t w;
-    std::memcpy(&w, p + 8 * half, 8);
-    if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+    const std::uint64_t w = load_le64(p + 8 * half);
     bits |= static_cast<unsigned>((w & 0x8080808080808080ull) * 0x0002040810204081ull >> 56) << (8 * half);
   }
   return bits;
@@ -155,11 +161,8 @@ class Cursor {
   }
   /// Moves `p` past the varint there, as unchecked_varint() would, without its value.
   static void skip_unchecked_varint(const char*& p) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
-    const std::uint64_t stops = ~w & 0x8080808080808080ull;
-    p += stops == 0 ? 9 : static_cast<unsigned>(std::countr_zero(stops)) / 8 + 1;
+    const unsigned bytes = varint_length(detail::load_le64(p));
+    p += bytes == 0 ? 9 : bytes;
   }
   /// A 64-bit integer: a varint when compressed, else 8 big-endian bytes.
   std::int64_t read_long() { return static_cast<std::int64_t>(compressed_ ? varint() : u64_be()); }
@@ -280,16 +283,19 @@ class Cursor {
     const auto b0 = static_cast<std::uint8_t>(p[0]), b1 = static_cast<std::uint8_t>(p[1]);
     return (b0 & 0x7fu) | ((b1 & 0x7fu) << 7 & (0u - two));
   }
+  // The length of the varint whose first 8 bytes are `w` (load_le64()) when
+  // they end it, 1 to 8; else 0. The first byte without its top bit ends it.
+  static unsigned varint_length(std::uint64_t w) {
+    const std::uint64_t stops = ~w & 0x8080808080808080ull;
+    return stops == 0 ? 0 : static_cast<unsigned>(std::countr_zero(stops)) / 8 + 1;
+  }
   // The varint at `p` from one 8-byte load (all 8 must be readable): its
   // length when those bytes end it (1 to 8), with its value in `value`;
   // else 0, with its first eight 7-bit groups in `value` (a 9th byte, of 8
   // bits, follows).
   static unsigned one_load_varint(const char* p, std::uint64_t& value) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
-    const std::uint64_t stops = ~w & 0x8080808080808080ull;  // the first byte without its top bit ends it
-    const unsigned bytes = stops == 0 ? 0 : static_cast<unsigned>(std::countr_zero(stops)) / 8 + 1;
+    const std::uint64_t w = detail::load_le64(p);
+    const unsigned bytes = varint_length(w);
     // The 7-bit groups packed together.
     std::uint64_t x = w & (~std::uint64_t{0} >> (64 - 8 * (bytes == 0 ? 8 : bytes))) & 0x7f7f7f7f7f7f7f7full;
     x = (x & 0x007f007f007f007full) | (x & 0x7f007f007f007f00ull) >> 1;

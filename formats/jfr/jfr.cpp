@@ -115,9 +115,29 @@ struct DecodedEvent {
   std::int64_t ticks, ns;   // with --leak
   std::uint64_t address;    // with --leak
 
-  bool same_sample(const DecodedEvent& o) const {
-    return stack == o.stack && thread == o.thread && state == o.state && cls == o.cls && type == o.type &&
-           has_state == o.has_state && outside_tlab == o.outside_tlab;
+  // Whether `o` has the same labels and class frame (all but the trace).
+  bool same_labels(const DecodedEvent& o) const {
+    return thread == o.thread && state == o.state && cls == o.cls && type == o.type && has_state == o.has_state &&
+           outside_tlab == o.outside_tlab;
+  }
+  bool same_sample(const DecodedEvent& o) const { return stack == o.stack && same_labels(o); }
+  // A hash of the trace `trace` (a pool key or a tree node) and the labels.
+  std::uint64_t hash(std::uint64_t trace) const {
+    return (trace * 0x9E3779B97F4A7C15ull ^ thread * 0xC2B2AE3D27D4EB4Full ^ (state + cls * 0x165667B19E3779F9ull) ^
+            static_cast<std::uint64_t>(type) << 1) *
+           0x94D049BB133111EBull;
+  }
+  // Adds `o`'s values and counts to this one's; false (and nothing added)
+  // when a sum would overflow.
+  bool fold(const DecodedEvent& o) {
+    std::int64_t v0, v1;
+    if (__builtin_add_overflow(values[0], o.values[0], &v0) || __builtin_add_overflow(values[1], o.values[1], &v1))
+      return false;
+    values[0] = v0;
+    values[1] = v1;
+    events += o.events;
+    samples += o.samples;
+    return true;
   }
 };
 
@@ -154,12 +174,8 @@ class EventFolder {
   };
   // The key of the `n` (at most 16) bytes at `p`, of which 16 are readable.
   static RawKey raw_key(std::uint64_t type, const char* p, std::size_t n) {
-    std::uint64_t w[2];
-    std::memcpy(w, p, 16);
-    for (std::uint64_t& x : w)
-      if constexpr (std::endian::native == std::endian::big) x = __builtin_bswap64(x);
     const auto keep = [](std::size_t bytes) { return bytes >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * bytes)) - 1; };
-    return {w[0] & keep(n), w[1] & keep(n > 8 ? n - 8 : 0), type << 5 | n};
+    return {detail::load_le64(p) & keep(n), detail::load_le64(p + 8) & keep(n > 8 ? n - 8 : 0), type << 5 | n};
   }
   // The event of `key`: folded into the sample of an earlier event of the
   // same key, else decoded by `decode(DecodedEvent&)` and added as add()
@@ -216,9 +232,7 @@ class EventFolder {
       out_.push_back(e);
       return kAlone;
     }
-    const std::uint64_t h = (e.stack * 0x9E3779B97F4A7C15ull ^ e.thread * 0xC2B2AE3D27D4EB4Full ^
-                             (e.state + e.cls * 0x165667B19E3779F9ull) ^ static_cast<std::uint64_t>(e.type) << 1) *
-                            0x94D049BB133111EBull;
+    const std::uint64_t h = e.hash(e.stack);
     // A slot holds some bits of the hash above the sample's index + 1, so
     // that most other samples in its way are passed by without a look.
     const auto tag = static_cast<std::uint32_t>(h) & ~kIndexMask;
@@ -232,15 +246,10 @@ class EventFolder {
       if ((slot & ~kIndexMask) != tag) continue;
       DecodedEvent& d = out_[(slot & kIndexMask) - 1];
       if (!d.same_sample(e)) continue;
-      std::int64_t v0, v1;
-      if (__builtin_add_overflow(d.values[0], e.values[0], &v0) || __builtin_add_overflow(d.values[1], e.values[1], &v1)) {
+      if (!d.fold(e)) {
         out_.push_back(e);
         return kAlone;
       }
-      d.values[0] = v0;
-      d.values[1] = v1;
-      d.events += e.events;
-      d.samples += e.samples;
       return (slot & kIndexMask) - 1;
     }
   }
@@ -603,23 +612,11 @@ void fold_by_node(std::vector<DecodedEvent>& batch, std::vector<std::uint32_t>& 
     const DecodedEvent& e = batch[i];
     bool folded = false;
     if (e.values[0] >= 0 && e.values[1] >= 0 && e.new_nodes == 0) {
-      const std::uint64_t h = (e.node * 0x9E3779B97F4A7C15ull ^ e.thread * 0xC2B2AE3D27D4EB4Full ^
-                               (e.state + e.cls * 0x165667B19E3779F9ull) ^ static_cast<std::uint64_t>(e.type) << 1) *
-                              0x94D049BB133111EBull;
-      std::size_t at = h >> 40 & (size - 1);
+      std::size_t at = e.hash(e.node) >> 40 & (size - 1);
       for (; slots[at] != 0; at = (at + 1) & (size - 1)) {
         DecodedEvent& d = batch[slots[at] - 1];
-        if (d.node != e.node || d.thread != e.thread || d.state != e.state || d.cls != e.cls || d.type != e.type ||
-            d.has_state != e.has_state || d.outside_tlab != e.outside_tlab)
-          continue;
-        std::int64_t v0, v1;
-        if (!__builtin_add_overflow(d.values[0], e.values[0], &v0) && !__builtin_add_overflow(d.values[1], e.values[1], &v1)) {
-          d.values[0] = v0;
-          d.values[1] = v1;
-          d.events += e.events;
-          d.samples += e.samples;
-          folded = true;
-        }
+        if (d.node != e.node || !d.same_labels(e)) continue;
+        folded = d.fold(e);
         break;
       }
       if (!folded && slots[at] == 0) slots[at] = static_cast<std::uint32_t>(kept + 1);
@@ -926,7 +923,7 @@ void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events,
   for (std::size_t i = 0; i < events.size(); ++i) {
     if (i + kAheadBy < events.size()) st.resolve->prefetch(events[i + kAheadBy].node);
     for (std::size_t n = made; n < made + events[i].new_nodes; ++n) {
-      if (n + 4 * kAheadBy < nodes.size()) st.resolve->prefetch(nodes[n + 4 * kAheadBy]);
+      if (n + 4 * kAheadBy < nodes.size()) st.resolve->prefetch_parent(nodes[n + 4 * kAheadBy]);
       if (n + 2 * kAheadBy < nodes.size()) st.resolve->prefetch_stack(nodes[n + 2 * kAheadBy]);
     }
     if (made + events[i].new_nodes > nodes.size()) throw Error("internal: event lists more nodes than were handed over");

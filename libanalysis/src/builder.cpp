@@ -174,13 +174,7 @@ void ProfileBuilder::add_sample(std::span<const FrameId> root_to_leaf,
 }
 
 void ProfileBuilder::index_samples() {
-  constexpr std::size_t kAhead = 8;  // samples whose slots are fetched ahead: inserts into a large map
-  const std::size_t n = profile_.samples_.size();
-  for (; samples_indexed_ < n; ++samples_indexed_) {
-    if (samples_indexed_ + kAhead < n) {
-      const Sample& a = profile_.samples_[samples_indexed_ + kAhead];
-      samples_by_key_.prefetch(std::uint64_t(a.labels) << 32 | a.stack);
-    }
+  for (; samples_indexed_ < profile_.samples_.size(); ++samples_indexed_) {
     const Sample& s = profile_.samples_[samples_indexed_];
     if (s.timestamp == kNoTimestamp)
       samples_by_key_.insert(std::uint64_t(s.labels) << 32 | s.stack, static_cast<std::uint32_t>(samples_indexed_));
