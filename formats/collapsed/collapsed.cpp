@@ -612,7 +612,7 @@ class SortedWriter {
           s.to = end + 1;
           chain = end;
         } else {
-          const ChildList kids = tree_.children(chain);
+          const ChildList kids = tree_.children_unsorted(chain);
           if (kids.size() != 1) break;
           chain = kids[0];
           s.text = texts_[tree_.frame(chain)];
@@ -626,7 +626,7 @@ class SortedWriter {
     steps_.back().mark = mark;
     kids_.clear();
     for (StackId n : nodes)
-      for (StackId c : tree_.children(n)) {
+      for (StackId c : tree_.children_unsorted(n)) {
         kids_.emplace_back(texts_[tree_.frame(c)], c);
       }
     std::sort(kids_.begin(), kids_.end());

@@ -309,3 +309,30 @@ TEST_CASE("a tree large enough to sum on a second thread has the totals and chil
   CHECK(wrong == 0);
   CHECK(t.total(kRootStack, 0) == 200000);
 }
+
+TEST_CASE("call tree: children_unsorted() lists what children() lists, without sorting it") {
+  // main's children made in the order z, a, m, b; a chain (z;deep;deeper);
+  // pruned, b (total 1) is not kept but stays among main's children.
+  Profile p = test::folded("main;z;deep;deeper 3\nmain;a 2\nmain;m 5\nother 1\nmain;b 1\n");
+  const auto names = [](const CallTree& t, ChildList kids) {
+    std::vector<std::string> out;
+    for (StackId k : kids) out.push_back(name(t, k));
+    return out;
+  };
+  for (const std::optional<double> min : {std::optional<double>{}, std::optional<double>{2.0}}) {
+    CAPTURE(min.has_value());
+    const CallTree t(p, min ? pruned_below(*min) : CallTreeOptions{});
+    const StackId main = t.children_unsorted(kRootStack)[0];
+    REQUIRE(name(t, main) == "main");
+    CHECK(names(t, t.children_unsorted(main)) == std::vector<std::string>{"z", "a", "m", "b"});  // id order
+    for (StackId n = 0; n < p.stack_count(); ++n) {
+      const ChildList u = t.children_unsorted(n), c = t.children(n);
+      std::vector<StackId> unsorted(u.begin(), u.end()), sorted(c.begin(), c.end());
+      std::sort(unsorted.begin(), unsorted.end());
+      std::sort(sorted.begin(), sorted.end());
+      CHECK(unsorted == sorted);
+    }
+    // children() sorted main's list in place: that order stays.
+    CHECK(names(t, t.children_unsorted(main)) == std::vector<std::string>{"a", "b", "m", "z"});
+  }
+}

@@ -86,6 +86,15 @@ class CallTree {
     if (!stored(node)) return ChildList::only(node + 1);  // on a chain: inline, asked for per node
     return stored_children(node);
   }
+  /// children() in no set order (sorted only if children() sorted them
+  /// before): for a view that orders them by its own key, without paying
+  /// for the sort first.
+  ChildList children_unsorted(StackId node) const {
+    if (!kept(node)) return {};
+    if (!stored(node)) return ChildList::only(node + 1);
+    const std::uint32_t k = slot(node);
+    return std::span<const StackId>(children_.data() + child_begin_[k], child_begin_[k + 1] - child_begin_[k]);
+  }
   /// True for a node on a chain: its only child is node + 1 and it has no
   /// sample of its own (nor, then, any self value).
   bool on_chain(StackId node) const { return !stored(node); }
