@@ -30,14 +30,16 @@ bool is_string_field(const FieldDesc& f) {
 // Where the stack traces read go: to the caller's `traces`, a batch at a time.
 struct TraceOut {
   TraceOut(const std::function<void(std::uint64_t, std::uint64_t)>& done,
-           const std::function<void(TraceBatch&&)>& traces)
+           const std::function<void(TraceBatch&)>& traces)
       : done(done), traces(traces) {}
 
   // Hands over the traces held; `offset` is how far the file is read.
   void flush(std::uint64_t offset) {
     if (!batch.traces.empty()) {
-      traces(std::move(batch));
-      batch = {};
+      traces(batch);  // takes it, maybe leaving one handed back in its place
+      batch.traces.clear();
+      batch.frames.clear();
+      batch.expected_nodes = 0;
       batch.frames.reserve(kBatchFrames + 1024);
     }
     if (done && offset - done_at >= (8 << 20)) {
@@ -49,7 +51,7 @@ struct TraceOut {
   // Traces are handed over once this many frames are held: a few hundred KiB.
   static constexpr std::size_t kBatchFrames = 1 << 16;
   const std::function<void(std::uint64_t, std::uint64_t)>& done;
-  const std::function<void(TraceBatch&&)>& traces;
+  const std::function<void(TraceBatch&)>& traces;
   std::uint64_t done_at = 0;  // where in the checkpoint being read `done` was told up to
   TraceBatch batch;
 };
@@ -507,7 +509,7 @@ void TraceTree::clear() {
 void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const ChunkMetadata& meta,
                          Pools& pools, bool keep_lines,
                          const std::function<void(std::uint64_t, std::uint64_t)>& done,
-                         const std::function<void(TraceBatch&&)>& traces) {
+                         const std::function<void(TraceBatch&)>& traces) {
   TraceOut out(done, traces);
   std::uint64_t offset = last_offset;
   for (;;) {

@@ -240,10 +240,12 @@ struct Pools {
 /// when given, is told of stretches of the file [begin, end) read and not
 /// needed again, as a large pool is read (so that their pages can go).
 /// `traces` is handed the stack traces in batches as they are read, in
-/// order (pools.stack_traces numbers their keys), for a TraceTree.
+/// order (pools.stack_traces numbers their keys), for a TraceTree: it
+/// takes each, and may leave in its place an earlier one, whose room is
+/// used again (its contents are cleared).
 void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const ChunkMetadata& meta,
                          Pools& pools, bool keep_lines,
                          const std::function<void(std::uint64_t, std::uint64_t)>& done,
-                         const std::function<void(TraceBatch&&)>& traces);
+                         const std::function<void(TraceBatch&)>& traces);
 
 }  // namespace fg::formats::jfr

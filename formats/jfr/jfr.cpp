@@ -454,6 +454,8 @@ class Reader {
   bool resolving_failed_ = false;
   std::mutex spare_mutex_;
   std::optional<Pools> spare_pools_;  // a finished chunk's, for their room
+  static constexpr std::size_t kSpareBatches = 8;
+  std::vector<TraceBatch> spare_batches_;  // added to the tree, for their room
   ChunkState chunk_;                  // the chunk being resolved
   TraceTree tree_;                    // its stack traces
   std::size_t chunks_ = 0;            // begun
@@ -586,7 +588,17 @@ void Reader::parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index,
     read_constant_pools(
         chunk, h.checkpoint_offset, pc->meta, pc->pools, naming_.lines || naming_.bci,
         [&chunks](std::uint64_t begin, std::uint64_t end) { chunks.drop(begin, end); },
-        [&](TraceBatch&& b) { emit(Parsed{index, std::move(b), nullptr, {}, {}, {}}); });
+        [&](TraceBatch& b) {
+          Parsed p{index, std::move(b), nullptr, {}, {}, {}};
+          {  // a batch the resolving side is done with, for its room: fresh pages cost a fault and a clear each
+            std::lock_guard lock(spare_mutex_);
+            if (!spare_batches_.empty()) {
+              b = std::move(spare_batches_.back());
+              spare_batches_.pop_back();
+            }
+          }
+          emit(std::move(p));
+        });
     // The pools are in memory of their own now; in a recording with a
     // million stack traces their bytes are most of the chunk. The events
     // still to read come back from the file as they are reached.
@@ -837,7 +849,12 @@ void Reader::read_info(const ParsedChunk& pc, const ClassDesc& cls, Cursor& rec,
 
 void Reader::take(Parsed&& p) {
   try {
-    if (!p.traces.traces.empty()) return tree_.add(p.traces);
+    if (!p.traces.traces.empty()) {
+      tree_.add(p.traces);
+      std::lock_guard lock(spare_mutex_);
+      if (spare_batches_.size() < kSpareBatches) spare_batches_.push_back(std::move(p.traces));
+      return;
+    }
     if (p.chunk) return begin_chunk(std::move(p.chunk));
     add_events(chunk_, p.events, p.nodes);
     if (p.tail) end_chunk(std::move(*p.tail));
