@@ -641,11 +641,11 @@ void fold_by_node(std::vector<DecodedEvent>& batch, std::vector<std::uint32_t>& 
 // Each event's stack trace: its position in the pool, then its leaf node
 // in the tree and, with `list`, the new nodes of its path into `nodes`.
 // Both are lookups into tables of hundreds of thousands of entries, each
-// fetched a few events ahead.
+// fetched a few events ahead. `positions` is scratch room.
 void find_traces(const StackTracePool& traces, NodeLister& lister, bool list, std::vector<DecodedEvent>& batch,
-                 std::vector<NewNode>& nodes) {
+                 std::vector<NewNode>& nodes, std::vector<std::uint32_t>& positions) {
   constexpr std::size_t kAheadBy = 8;
-  std::vector<std::uint32_t> positions(batch.size());
+  positions.resize(batch.size());
   for (std::size_t i = 0; i < batch.size(); ++i) {
     if (i + kAheadBy < batch.size()) traces.prefetch(batch[i + kAheadBy].stack);
     const std::uint64_t key = batch[i].stack;
@@ -683,11 +683,11 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
   EventFolder folder(batch);
   // The tree of the chunk's traces, once the resolving side has built it.
   std::optional<NodeLister> lister;
-  std::vector<std::uint32_t> fold_slots;
+  std::vector<std::uint32_t> positions, fold_slots;  // scratch room of find_traces() and fold_by_node()
   const auto find_batch_traces = [&] {
     if (!lister) lister.emplace(await_tree(index));
     std::vector<NewNode> nodes;
-    find_traces(traces, *lister, !opt_.threads, batch, nodes);
+    find_traces(traces, *lister, !opt_.threads, batch, nodes, positions);
     if (!opt_.leak) fold_by_node(batch, fold_slots);  // --leak keeps each event
     return nodes;
   };

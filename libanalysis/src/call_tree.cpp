@@ -208,7 +208,7 @@ ChildList CallTree::stored_children(StackId node) const {
       std::sort(b, e, [this](StackId x, StackId y) { return frame_before(*profile_, frame(x), frame(y)); });
     sorted_[k] = true;
   }
-  return std::span<const StackId>(children_.data() + child_begin_[k], child_begin_[k + 1] - child_begin_[k]);
+  return listed(k);
 }
 
 }  // namespace fg

@@ -92,8 +92,7 @@ class CallTree {
   ChildList children_unsorted(StackId node) const {
     if (!kept(node)) return {};
     if (!stored(node)) return ChildList::only(node + 1);
-    const std::uint32_t k = slot(node);
-    return std::span<const StackId>(children_.data() + child_begin_[k], child_begin_[k + 1] - child_begin_[k]);
+    return listed(slot(node));
   }
   /// True for a node on a chain: its only child is node + 1 and it has no
   /// sample of its own (nor, then, any self value).
@@ -112,6 +111,10 @@ class CallTree {
 
  private:
   ChildList stored_children(StackId node) const;
+  // The children list of the stored node in slot `k`, as it stands.
+  std::span<const StackId> listed(std::uint32_t k) const {
+    return std::span<const StackId>(children_.data() + child_begin_[k], child_begin_[k + 1] - child_begin_[k]);
+  }
   bool stored(StackId node) const { return stored_[node >> 6] >> (node & 63) & 1; }
   // Stored nodes before `node`: the index of its totals, its own or (on a
   // chain) those of the first stored node after it, which is its chain's end.
