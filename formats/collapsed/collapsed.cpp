@@ -12,6 +12,7 @@
 #include "fg/call_tree.h"
 #include "fg/error.h"
 #include "fg/granularity.h"
+#include "fg/run_beside.h"
 #include "formats/handoff.h"
 
 namespace fg::formats::collapsed {
@@ -423,22 +424,42 @@ namespace {
 // is one step, whose frames only the printer reads. It does not know the
 // path's length either: where children will cut the path back to, it has
 // the printer mark the length, one mark per level of groups.
+//
+// What the walk and the printer read is made before they start, beside the
+// call tree (which sums no totals: the lines' values are the samples').
 class SortedWriter {
  public:
-  SortedWriter(const Profile& p, const CallTree& tree, std::size_t col, std::optional<std::size_t> base,
+  // Every frame's folded text, which both stages read (the printer for
+  // frames the walk never looks at), and each stack's own values in
+  // `col` and `base`: its samples' sums.
+  struct Prepared {
+    std::vector<std::string> texts;
+    std::vector<bool> has_sample;  // by stack: a sample ends there (self is read only for those)
+    std::vector<std::int64_t> self, base_self;  // by stack
+    Prepared(const Profile& p, std::size_t col, std::optional<std::size_t> base)
+        : texts(p.frame_count()), has_sample(p.stack_count()), self(p.stack_count()),
+          base_self(base ? p.stack_count() : 0) {
+      for (std::size_t i = 0; i < p.sample_count(); ++i) {
+        const StackId s = p.sample(i).stack;
+        const std::span<const std::int64_t> v = p.values(i);
+        has_sample[s] = true;
+        self[s] += v[col];  // no sum passes the profile's magnitude
+        if (base) base_self[s] += v[*base];
+      }
+      for (FrameId f = 0; f < p.frame_count(); ++f) append_frame(texts[f], p, f);
+    }
+  };
+
+  SortedWriter(const Profile& p, const CallTree& tree, Prepared&& prepared, std::optional<std::size_t> base,
                std::ostream& out)
       : p_(p),
         tree_(tree),
-        col_(col),
         base_(base),
         out_(out),
-        texts_(p.frame_count()),
-        has_sample_(p.stack_count()) {
-    for (std::size_t i = 0; i < p.sample_count(); ++i) has_sample_[p.sample(i).stack] = true;
-    // Every frame's folded text, made before the two stages start: both
-    // read them, the printer for frames the walk never looks at.
-    for (FrameId f = 0; f < p.frame_count(); ++f) append_frame(texts_[f], p, f);
-  }
+        texts_(std::move(prepared.texts)),
+        has_sample_(std::move(prepared.has_sample)),
+        self_(std::move(prepared.self)),
+        base_self_(std::move(prepared.base_self)) {}
 
   // For a large tree, three threads: the walk, the printing of its lines,
   // and the writing of the text printed (this one, which waits on the
@@ -535,8 +556,8 @@ class SortedWriter {
     for (StackId n : nodes) any = any || has_sample_[n];
     if (!any) return;
     for (StackId n : nodes) {
-      v += tree_.self(n, col_);
-      if (base_) b += tree_.self(n, *base_);
+      v += self_[n];
+      if (base_) b += base_self_[n];
     }
     if (v == 0 && (!base_ || b == 0)) return;
     s.line = true;
@@ -665,12 +686,12 @@ class SortedWriter {
 
   const Profile& p_;
   const CallTree& tree_;
-  std::size_t col_;
   std::optional<std::size_t> base_;
   std::ostream& out_;
-  // Made before the stages start; read by both.
+  // Made before the stages start (Prepared); read by both.
   std::vector<std::string> texts_;
-  std::vector<bool> has_sample_;  // by stack: a sample ends there
+  std::vector<bool> has_sample_;
+  std::vector<std::int64_t> self_, base_self_;
   // The walk's.
   std::vector<Work> work_;
   std::vector<std::pair<std::string_view, StackId>> kids_;  // expand()'s, kept for their room
@@ -692,8 +713,18 @@ void write(const Profile& profile, const WriteOptions& options, std::ostream& ou
                          ? coarse.emplace(at_granularity(profile, options.granularity))
                          : profile;
   const std::size_t col = options.value ? p.find_value(*options.value) : p.default_value_index();
-  CallTree tree(p);
-  SortedWriter(p, tree, col, p.base_of(col), out).run();
+  const std::optional<std::size_t> base = p.base_of(col);
+  std::optional<CallTree> tree;
+  std::optional<SortedWriter::Prepared> prepared;
+  constexpr std::size_t kWorthAThread = 100'000;  // stacks
+  run_beside(
+      p.stack_count() >= kWorthAThread, [&] { prepared.emplace(p, col, base); },
+      [&] {
+        CallTreeOptions o;
+        o.totals = false;
+        tree.emplace(p, o);
+      });
+  SortedWriter(p, *tree, std::move(*prepared), base, out).run();
 }
 
 }  // namespace fg::formats::collapsed

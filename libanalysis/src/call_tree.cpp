@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "run_beside.h"
+#include "fg/run_beside.h"
 
 namespace fg {
 
@@ -139,7 +139,10 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
     child_begin_[slots] = static_cast<std::uint32_t>(children_.size());
   };
 
-  if (!options.prune_column) {
+  if (!options.prune_column && !options.totals) {
+    summed_ = false;
+    list_children();
+  } else if (!options.prune_column) {
     // The children lists do not need the totals: for a large tree they are
     // made on this thread while another sums.
     constexpr std::size_t kWorthAThread = 500'000;  // stacks

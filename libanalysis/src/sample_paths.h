@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "fg/profile.h"
-#include "run_beside.h"
+#include "fg/run_beside.h"
 
 namespace fg {
 

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "fg/builder.h"
@@ -270,6 +271,7 @@ TEST_CASE("a chain runs to the first node after it that branches, has a sample o
 }
 
 TEST_CASE("a tree large enough to sum on a second thread has the totals and children of one summed here") {
+  // (and one made without totals, the same children)
   // 600,000 stacks (past the size where the totals are summed beside the
   // children lists) with random parents and samples; every node's total
   // and child count checked against a sum made here over parent links.
@@ -308,6 +310,19 @@ TEST_CASE("a tree large enough to sum on a second thread has the totals and chil
   }
   CHECK(wrong == 0);
   CHECK(t.total(kRootStack, 0) == 200000);
+
+  // Without totals (CallTreeOptions::totals): the same children lists and chains.
+  CallTreeOptions bare_options;
+  bare_options.totals = false;
+  const CallTree bare(p, bare_options);
+  wrong = 0;
+  for (StackId s = 0; s < p.stack_count(); ++s) {
+    const ChildList a = t.children(s), b = bare.children(s);
+    if (!std::equal(a.begin(), a.end(), b.begin(), b.end()) || t.on_chain(s) != bare.on_chain(s) ||
+        (t.on_chain(s) && t.chain_end(s) != bare.chain_end(s)))
+      ++wrong;
+  }
+  CHECK(wrong == 0);
 }
 
 TEST_CASE("call tree: children_unsorted() lists what children() lists, without sorting it") {

@@ -4,6 +4,7 @@
 // root, which has no frame).
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <iterator>
 #include <optional>
@@ -30,6 +31,11 @@ struct CallTreeOptions {
   /// then pays for a tree of millions of nodes with their totals alone.
   std::optional<std::size_t> prune_column;
   double min_total = 0;
+  /// False: no totals are summed, and total() and self() are not to be
+  /// called (pruning sums them all the same). For a view that takes what it
+  /// needs from the samples itself: a million stacks' totals are some
+  /// milliseconds of work on a second thread.
+  bool totals = true;
 };
 
 /// A node's children: a list the tree holds, or the one child of a node on
@@ -105,6 +111,7 @@ class CallTree {
   /// The node's own value: its total less its children's totals.
   std::int64_t self(StackId node, std::size_t column) const;
   std::int64_t total(StackId node, std::size_t column) const {
+    assert(summed_);  // CallTreeOptions::totals
     const std::size_t i = std::size_t(rank(node)) * columns_ + column;
     return narrow_ ? total32_[i] : total_[i];
   }
@@ -137,6 +144,7 @@ class CallTree {
   std::size_t stored_count_ = 0;
   // Every stored node's totals, in 32 bits when every value of the profile
   // together fits (sample counts, most often): no total can be larger.
+  bool summed_ = true;  // CallTreeOptions::totals, or pruned
   bool narrow_ = false;
   std::vector<std::int32_t> total32_;
   std::vector<std::int64_t> total_;

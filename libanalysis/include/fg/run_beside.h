@@ -1,5 +1,4 @@
-// Two independent pieces of work on two threads, with errors as from one:
-// shared by the library's sources, not part of its API.
+// Two independent pieces of work on two threads, with errors as from one.
 #pragma once
 
 #include <exception>
