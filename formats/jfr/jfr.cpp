@@ -12,6 +12,7 @@
 
 #include "fg/builder.h"
 #include "fg/java_frames.h"
+#include "fg/run_beside.h"
 #include "fg/time_bound.h"
 #include "formats/handoff.h"
 #include "formats/jfr/chunk.h"
@@ -150,17 +151,17 @@ class EventFolder {
   explicit EventFolder(std::vector<DecodedEvent>& out) : out_(out) {
     slots_.fill(0);
     raw_slots_.fill(0);
-    raw_.reserve(kCapacity);
+    raw_ = std::make_unique_for_overwrite<RawSample[]>(kCapacity);
   }
   // Whether the batch is to be handed over: it holds kCapacity samples (or
   // raw keys), or kMaxEvents events (so that the file's pages behind it are
   // let go of).
-  bool full() const { return out_.size() >= kCapacity || raw_.size() >= kCapacity || events_ >= kMaxEvents; }
+  bool full() const { return out_.size() >= kCapacity || raw_count_ >= kCapacity || events_ >= kMaxEvents; }
   // Clears the folder for the next batch, in `out`.
   void reset() {
     slots_.fill(0);
     raw_slots_.fill(0);
-    raw_.clear();
+    raw_count_ = 0;
     events_ = 0;
   }
 
@@ -212,8 +213,14 @@ class EventFolder {
     if (!decode(e)) return false;
     const std::size_t sample = add(e);
     if (sample != kAlone) {
-      raw_.push_back({key, static_cast<std::uint32_t>(sample), e.samples, {e.values[0], e.values[1]}});
-      raw_slots_[i] = tag | static_cast<std::uint32_t>(raw_.size());
+      // Field by field: a RawSample made whole and copied in stalls on its stores.
+      RawSample& r = raw_[raw_count_++];
+      r.key = key;
+      r.sample = static_cast<std::uint32_t>(sample);
+      r.samples = e.samples;
+      r.values[0] = e.values[0];
+      r.values[1] = e.values[1];
+      raw_slots_[i] = tag | static_cast<std::uint32_t>(raw_count_);
     }
     return true;
   }
@@ -271,7 +278,8 @@ class EventFolder {
   };
   std::vector<DecodedEvent>& out_;
   std::array<std::uint32_t, kSlots> slots_;  // hash bits | index + 1 into out_; 0: empty
-  std::vector<RawSample> raw_;
+  std::unique_ptr<RawSample[]> raw_;  // kCapacity of them
+  std::size_t raw_count_ = 0;
   std::array<std::uint32_t, kSlots> raw_slots_;  // hash bits | index + 1 into raw_; 0: empty
   std::size_t events_ = 0;                   // added since the last reset
 };
@@ -312,10 +320,19 @@ struct Parsed {
 // the few of several tiers go to a map.
 class StackTiers {
  public:
+  void reserve(std::size_t stacks) {
+    weight_.reserve(stacks);
+    tier_.reserve(stacks);
+  }
   void resize(std::size_t stacks) {
     weight_.resize(stacks, 0);
     tier_.resize(stacks, kNone);
   }
+  // Stacks come in two sets, alternate runs of 2^kRunBits (so that two
+  // threads seldom write to one cache line), whose mixed weights are kept
+  // apart: two threads may add to the stacks of one set each.
+  static constexpr unsigned kRunBits = 12;
+  static unsigned set_of(StackId s) { return s >> kRunBits & 1; }
   void add(StackId s, FrameKind tier, std::int64_t weight) {
     std::uint8_t& t = tier_[s];
     const auto k = static_cast<std::uint8_t>(tier);
@@ -325,9 +342,9 @@ class StackTiers {
     } else if (t == k) {
       weight_[s] += weight;
     } else if (t == kMixed) {
-      mixed_[s].add(tier, weight);
+      mixed(s)[s].add(tier, weight);
     } else {
-      TierWeights& m = mixed_[s];
+      TierWeights& m = mixed(s)[s];
       m.add(static_cast<FrameKind>(t), weight_[s]);
       m.add(tier, weight);
       t = kMixed;
@@ -335,7 +352,7 @@ class StackTiers {
   }
   TierWeights at(StackId s) const {
     if (s >= tier_.size() || tier_[s] == kNone) return {};
-    if (tier_[s] == kMixed) return mixed_.at(s);
+    if (tier_[s] == kMixed) return mixed(s).at(s);
     TierWeights w;
     w.add(static_cast<FrameKind>(tier_[s]), weight_[s]);
     return w;
@@ -346,7 +363,10 @@ class StackTiers {
   static_assert(static_cast<std::uint8_t>(FrameKind::kLibrary) < kMixed, "FrameKind values are small");
   std::vector<std::int64_t> weight_;
   std::vector<std::uint8_t> tier_;  // kNone, kMixed or the FrameKind of every weight
-  std::unordered_map<StackId, TierWeights> mixed_;
+  using Mixed = std::unordered_map<StackId, TierWeights>;
+  std::array<Mixed, 2> mixed_;  // by set_of()
+  Mixed& mixed(StackId s) { return mixed_[set_of(s)]; }
+  const Mixed& mixed(StackId s) const { return mixed_[set_of(s)]; }
 };
 
 // What the resolving side keeps of the chunk whose events it is adding.
@@ -474,6 +494,7 @@ class Reader {
   std::map<std::string, std::uint64_t> type_counts_;  // every event type of the file
   std::array<Selected, kEventTypes> selected_{};  // by EventType
   std::vector<Ready> ready_;  // add_events()' samples, kept for their room
+  std::vector<std::uint32_t> fold_slots_;  // fold_by_node()'s scratch room
   std::uint64_t no_stack_ = 0;
   std::uint64_t truncated_ = 0;  // stack traces cut by the recorder, among those used
   std::unordered_map<std::uint64_t, PendingMalloc> leaks_;
@@ -522,37 +543,61 @@ Profile Reader::run() {
 // to the tier of the node's frame at the node's stack.
 void Reader::add_tier_weights() {
   const ChunkResolver& r = *chunk_.resolve;
+  const auto nodes = static_cast<std::uint32_t>(tree_.node_count());
   // A node's parent was made before it.
-  for (std::size_t n = tree_.node_count(); n-- > 1;) through_[tree_.node(static_cast<std::uint32_t>(n)).parent] += through_[n];
+  for (std::uint32_t n = nodes; n-- > 1;) through_[tree_.node(n).parent] += through_[n];
   tier_weights_.resize(builder_.stack_count());
-  for (std::uint32_t n = 1; n < tree_.node_count(); ++n) {
-    const StackId s = r.node_stack(n);
-    if (s != U64Map::kMissing) tier_weights_.add(s, r.tier(tree_.node(n).frame), through_[n]);
-  }
+  // On two threads, each adding to the stacks of one of StackTiers' sets.
+  const auto add = [&](unsigned set) {
+    for (std::uint32_t n = 1; n < nodes; ++n) {
+      const StackId s = r.node_stack(n);
+      if (s != U64Map::kMissing && StackTiers::set_of(s) == set)
+        tier_weights_.add(s, r.tier(tree_.node(n).frame), through_[n]);
+    }
+  };
+  constexpr std::size_t kWorthAThread = 100'000;  // nodes
+  run_beside(nodes >= kWorthAThread, [&] { add(1); }, [&] { add(0); });
 }
 
-// Each stack's frame, with the stand-ins given their kinds.
+// Each stack's frame, with the stand-ins given their kinds: decided on two
+// threads, each for half the stacks, then the frames of the kinds other
+// than JIT made in stack order.
 std::vector<FrameId> Reader::decided_frames() {
   const Profile& p = builder_.peek();
-  std::vector<FrameId> frames(p.stack_count());
-  U64Map decided;  // stand-in << 8 | kind -> frame
-  for (StackId s = 0; s < p.stack_count(); ++s) {
-    FrameId f = p.stack(s).frame;
-    if (s != kRootStack && f < stand_ins_.size() && stand_ins_[f]) {
-      const FrameKind kind = tier_weights_.at(s).decide(FrameKind::kJit);
-      if (kind != FrameKind::kJit) {
-        const std::uint64_t key = std::uint64_t{f} << 8 | static_cast<std::uint8_t>(kind);
-        FrameId d = decided.find(key);
-        if (d == U64Map::kMissing) {
-          const Frame& fr = p.frame(f);
-          d = builder_.frame(fr.function, kind, fr.line, fr.address, fr.module);
-          decided.insert(key, d);
-        }
-        f = d;
+  const std::size_t count = p.stack_count();
+  std::vector<FrameId> frames(count);
+  struct Decided {
+    StackId stack;
+    FrameKind kind;
+  };
+  std::array<std::vector<Decided>, 2> others;  // by half
+  const auto decide = [&](std::size_t from, std::size_t to, std::vector<Decided>& out) {
+    for (std::size_t s = from; s < to; ++s) {
+      const FrameId f = p.stack(static_cast<StackId>(s)).frame;
+      frames[s] = f;
+      if (s != kRootStack && f < stand_ins_.size() && stand_ins_[f]) {
+        const FrameKind kind = tier_weights_.at(static_cast<StackId>(s)).decide(FrameKind::kJit);
+        if (kind != FrameKind::kJit) out.push_back({static_cast<StackId>(s), kind});
       }
     }
-    frames[s] = f;
-  }
+  };
+  constexpr std::size_t kWorthAThread = 100'000;  // stacks
+  run_beside(
+      count >= kWorthAThread, [&] { decide(count / 2, count, others[1]); },
+      [&] { decide(0, count / 2, others[0]); });
+  U64Map decided;  // stand-in << 8 | kind -> frame
+  for (const std::vector<Decided>& half : others)
+    for (const Decided& d : half) {
+      const FrameId f = frames[d.stack];
+      const std::uint64_t key = std::uint64_t{f} << 8 | static_cast<std::uint8_t>(d.kind);
+      FrameId made = decided.find(key);
+      if (made == U64Map::kMissing) {
+        const Frame& fr = p.frame(f);
+        made = builder_.frame(fr.function, d.kind, fr.line, fr.address, fr.module);
+        decided.insert(key, made);
+      }
+      frames[d.stack] = made;
+    }
   return frames;
 }
 
@@ -612,9 +657,11 @@ void Reader::parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index,
 
 // The batch's samples of one leaf node (traces the pools tell apart only
 // by what they merge: lines, bci), thread, state and class folded into the
-// first of them, as EventFolder folds those of one trace: the resolving
-// side then adds a third fewer. A sample folded away has no new nodes (its
-// node was listed with the first). `slots` is scratch room.
+// first of them, as EventFolder folds those of one trace: a third fewer
+// samples to add. The resolving side folds each batch before it adds it:
+// in the events it waits on the parsing side, which has no time to spare.
+// A sample folded away has no new nodes (its node was listed with the
+// first). `slots` is scratch room.
 void fold_by_node(std::vector<DecodedEvent>& batch, std::vector<std::uint32_t>& slots) {
   std::size_t size = 16;
   while (size < 2 * batch.size()) size *= 2;
@@ -683,12 +730,11 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
   EventFolder folder(batch);
   // The tree of the chunk's traces, once the resolving side has built it.
   std::optional<NodeLister> lister;
-  std::vector<std::uint32_t> positions, fold_slots;  // scratch room of find_traces() and fold_by_node()
+  std::vector<std::uint32_t> positions;  // find_traces()' scratch room
   const auto find_batch_traces = [&] {
     if (!lister) lister.emplace(await_tree(index));
     std::vector<NewNode> nodes;
     find_traces(traces, *lister, !opt_.threads, batch, nodes, positions);
-    if (!opt_.leak) fold_by_node(batch, fold_slots);  // --leak keeps each event
     return nodes;
   };
   // Events of a selected type whose fields are all integers are read
@@ -856,6 +902,7 @@ void Reader::take(Parsed&& p) {
       return;
     }
     if (p.chunk) return begin_chunk(std::move(p.chunk));
+    if (!opt_.leak) fold_by_node(p.events, fold_slots_);  // --leak keeps each event
     add_events(chunk_, p.events, p.nodes);
     if (p.tail) end_chunk(std::move(*p.tail));
   } catch (const ParseError& e) {
@@ -874,7 +921,12 @@ void Reader::begin_chunk(std::shared_ptr<ParsedChunk> pc) {
   chunk_.parsed = std::move(pc);
   chunk_.resolve.emplace(builder_, chunk_.parsed->pools, tree_, naming_, opt_.threads,
                          stand_in_tiers_ ? &stand_ins_ : nullptr);
-  if (stand_in_tiers_) through_.assign(tree_.node_count(), 0);
+  if (stand_in_tiers_) {
+    through_.assign(tree_.node_count(), 0);
+    // Room for the stacks the chunk's nodes may make, given as they are
+    // made (add_events()), not all at the chunk's end.
+    tier_weights_.reserve(builder_.stack_count() + tree_.node_count());
+  }
   {
     std::lock_guard lock(progress_mutex_);
     trees_built_ = chunks_;
@@ -959,6 +1011,7 @@ void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events,
     builder_.add_sample(ready_[i].stack, std::span<const std::int64_t>(ready_[i].values, n), ready_[i].labels);
     if (stand_in_tiers_) through_[ready_[i].node] += ready_[i].values[column_];
   }
+  if (stand_in_tiers_) tier_weights_.resize(builder_.stack_count());
 }
 
 // The sample of a folded event, into `out`; false when it adds none (no

@@ -623,6 +623,42 @@ TEST_CASE("merge_compilation_kinds: one frame per method and place, kind by weig
         "x_[i] 3\n");
 }
 
+TEST_CASE("jfr: a large tree's frame kinds, decided on two threads, are merge_compilation_kinds()' kinds") {
+  // 2^17 traces make a tree of some 400,000 nodes and 260,000 stacks, past
+  // the sizes where the reader weighs tiers and decides kinds on two
+  // threads, each place with the two methods in several kinds. The same
+  // samples as folded lines with each frame's own kind, merged by the
+  // library, are what the reader must give.
+  SynthOptions o;
+  o.binary_traces = std::size_t{1} << 17;
+  const fg::Profile p = read_jfr(synthetic_jfr(o));
+  CHECK(p.stack_count() > 260000);
+  std::string folded = "Foo.bar_[0];Foo.baz_[j] 2\nFoo.bar_[j];Foo.baz_[i] 1\n";  // traces 1 and 2
+  const char* const kinds[] = {"_[0]", "_[j]", "_[i]"};  // interpreted, JIT compiled, inlined
+  for (std::size_t i = 0; i < o.binary_traces; ++i) {
+    for (std::size_t depth = 0; depth < 17; ++depth) {
+      if (depth > 0) folded += ';';
+      folded += (i >> (16 - depth) & 1) ? "Foo.baz" : "Foo.bar";
+      folded += kinds[(i + depth) % 3];
+    }
+    folded += " 1\n";
+  }
+  const std::string want = fg::test::collapsed(fg::merge_compilation_kinds(fg::test::folded(folded), 0));
+  const std::string got = fg::test::collapsed(p);
+  for (const char* k : kinds) CHECK(got.find(k) != std::string::npos);
+  // The first line that differs, rather than 27 MB of both on a failure.
+  std::size_t line = 0, at = 0;
+  while (at < got.size() && at < want.size()) {
+    const std::size_t end = std::min(got.find('\n', at), got.size());
+    if (got.compare(at, end + 1 - at, want, at, end + 1 - at) != 0) break;
+    at = end + 1;
+    ++line;
+  }
+  CAPTURE(line);
+  CHECK(got.substr(at, got.find('\n', at) - at) == want.substr(at, want.find('\n', at) - at));
+  CHECK(got.size() == want.size());
+}
+
 TEST_CASE("jfr: every single-byte corruption and every truncation gives a profile or a ParseError") {
   const std::string s = synthetic_jfr();
   JfrOptions alloc;

@@ -24,6 +24,12 @@ struct SynthOptions {
   std::vector<std::int64_t> more_locks;
   /// Stack trace 3: trace 1's methods and frame types on other lines.
   bool line_twin = false;
+  /// This many more stack traces (keys 100 on), each sampled once on
+  /// thread 1: trace i's frames spell i in binary from the root, Foo.bar
+  /// for 0 and Foo.baz for 1, 17 of them, each interpreted, JIT compiled
+  /// or inlined by (i + depth) % 3 (so each place of the tree has the two
+  /// methods in several kinds).
+  std::size_t binary_traces = 0;
 };
 
 /// Offsets (in the chunk) of the parts a test may damage.
@@ -178,6 +184,8 @@ inline std::string synthetic_jfr(const SynthOptions& o = {}, SynthLayout* layout
   sample(3'000'000'000, 1, 99);
   for (std::size_t i = 0; i < o.more_samples.size(); ++i)
     sample(3'000'000'000 + static_cast<std::int64_t>(i), o.more_samples[i].first, o.more_samples[i].second);
+  for (std::size_t i = 0; i < o.binary_traces; ++i)
+    sample(3'000'000'000 + static_cast<std::int64_t>(i), 1, 100 + static_cast<int>(i));
   {
     Bytes b(z);
     b.lng(101); b.lng(1000 + 4'000'000'000); b.lng(1); b.lng(1); b.lng(3); b.lng(1000);
@@ -218,7 +226,7 @@ inline std::string synthetic_jfr(const SynthOptions& o = {}, SynthLayout* layout
     b.lng(20); b.int32(2);
     b.lng(1); b.str("main"); b.lng(101); b.str("main"); b.lng(1);
     b.lng(2); b.str("GC Thread#0"); b.lng(102); b.null_str(); b.lng(0);
-    b.lng(24); b.int32(o.line_twin ? 3 : 2);
+    b.lng(24); b.int32((o.line_twin ? 3 : 2) + static_cast<std::int32_t>(o.binary_traces));
     b.lng(1); b.u8(0); b.int32(o.frame_count_override ? static_cast<std::int32_t>(o.frame_count_override) : 2);
     b.lng(2); b.int32(12); b.int32(3); b.lng(1);   // Foo.baz:12, JIT compiled
     b.lng(1); b.int32(-1); b.int32(0); b.lng(0);   // Foo.bar, interpreted, line -1
@@ -229,6 +237,14 @@ inline std::string synthetic_jfr(const SynthOptions& o = {}, SynthLayout* layout
       b.lng(3); b.u8(0); b.int32(2);
       b.lng(2); b.int32(40); b.int32(9); b.lng(1);   // Foo.baz:40, JIT compiled
       b.lng(1); b.int32(5); b.int32(0); b.lng(0);    // Foo.bar:5, interpreted
+    }
+    for (std::size_t i = 0; i < o.binary_traces; ++i) {
+      constexpr int kDepth = 17;
+      b.lng(100 + static_cast<std::int64_t>(i)); b.u8(0); b.int32(kDepth);
+      for (int depth = kDepth; depth-- > 0;) {  // leaf first
+        b.lng(i >> (kDepth - 1 - depth) & 1 ? 2 : 1); b.int32(0); b.int32(0);
+        b.lng(static_cast<std::int64_t>((i + static_cast<std::size_t>(depth)) % 3));
+      }
     }
     b.lng(26); b.int32(4);
     const char* types[] = {"Interpreted", "JIT compiled", "Inlined", "Native"};
