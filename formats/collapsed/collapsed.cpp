@@ -461,11 +461,13 @@ class SortedWriter {
         self_(std::move(prepared.self)),
         base_self_(std::move(prepared.base_self)) {}
 
+  // Stacks a tree has for the writing (and what it reads first) to take more threads than one.
+  static constexpr std::size_t kWorthAThread = 100'000;
+
   // For a large tree, three threads: the walk, the printing of its lines,
   // and the writing of the text printed (this one, which waits on the
   // output: a few hundred MB to copy into the page cache).
   void run() {
-    constexpr std::size_t kWorthAThread = 100'000;  // tree nodes
     const bool threaded = p_.stack_count() >= kWorthAThread;
     handoff<std::string>(
         threaded, 4,
@@ -716,9 +718,8 @@ void write(const Profile& profile, const WriteOptions& options, std::ostream& ou
   const std::optional<std::size_t> base = p.base_of(col);
   std::optional<CallTree> tree;
   std::optional<SortedWriter::Prepared> prepared;
-  constexpr std::size_t kWorthAThread = 100'000;  // stacks
   run_beside(
-      p.stack_count() >= kWorthAThread, [&] { prepared.emplace(p, col, base); },
+      p.stack_count() >= SortedWriter::kWorthAThread, [&] { prepared.emplace(p, col, base); },
       [&] {
         CallTreeOptions o;
         o.totals = false;

@@ -130,14 +130,15 @@ struct DecodedEvent {
   }
   // Adds `o`'s values and counts to this one's; false (and nothing added)
   // when a sum would overflow.
-  bool fold(const DecodedEvent& o) {
+  bool fold(const DecodedEvent& o) { return fold(o.values, o.events, o.samples); }
+  // The same for events whose values and counts are given.
+  bool fold(const std::int64_t (&v)[2], std::uint32_t more_events, std::uint64_t more_samples) {
     std::int64_t v0, v1;
-    if (__builtin_add_overflow(values[0], o.values[0], &v0) || __builtin_add_overflow(values[1], o.values[1], &v1))
-      return false;
+    if (__builtin_add_overflow(values[0], v[0], &v0) || __builtin_add_overflow(values[1], v[1], &v1)) return false;
     values[0] = v0;
     values[1] = v1;
-    events += o.events;
-    samples += o.samples;
+    events += more_events;
+    samples += more_samples;
     return true;
   }
 };
@@ -194,19 +195,13 @@ class EventFolder {
       if ((slot & ~kIndexMask) != tag) continue;
       const RawSample& r = raw_[(slot & kIndexMask) - 1];
       if (r.key.low != key.low || r.key.high != key.high || r.key.type_length != key.type_length) continue;
-      DecodedEvent& d = out_[r.sample];
-      std::int64_t v0, v1;
-      if (__builtin_add_overflow(d.values[0], r.values[0], &v0) || __builtin_add_overflow(d.values[1], r.values[1], &v1)) {
+      if (!out_[r.sample].fold(r.values, 1, r.samples)) {
         DecodedEvent e;  // as add() does with a sum that would overflow: the event on its own
         if (!decode(e)) return false;
         add(e);
         return true;
       }
       ++events_;
-      d.values[0] = v0;
-      d.values[1] = v1;
-      d.events += 1;
-      d.samples += r.samples;
       return true;
     }
     DecodedEvent e;

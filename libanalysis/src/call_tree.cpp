@@ -139,14 +139,13 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
     child_begin_[slots] = static_cast<std::uint32_t>(children_.size());
   };
 
-  if (!options.prune_column && !options.totals) {
-    summed_ = false;
-    list_children();
-  } else if (!options.prune_column) {
+  if (!options.prune_column) {
     // The children lists do not need the totals: for a large tree they are
     // made on this thread while another sums.
     constexpr std::size_t kWorthAThread = 500'000;  // stacks
-    run_beside(n >= kWorthAThread, totals, list_children);
+    summed_ = options.totals;
+    if (summed_) run_beside(n >= kWorthAThread, totals, list_children);
+    else list_children();
   } else {
     totals();
     // Which nodes are kept, and the slots of the stored ones. Parents come

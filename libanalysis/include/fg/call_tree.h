@@ -142,9 +142,9 @@ class CallTree {
   std::vector<std::uint64_t> stored_;         // a bit per node: not on a chain
   std::vector<std::uint32_t> stored_before_;  // per 64 nodes
   std::size_t stored_count_ = 0;
+  bool summed_ = true;  // CallTreeOptions::totals, or pruned
   // Every stored node's totals, in 32 bits when every value of the profile
   // together fits (sample counts, most often): no total can be larger.
-  bool summed_ = true;  // CallTreeOptions::totals, or pruned
   bool narrow_ = false;
   std::vector<std::int32_t> total32_;
   std::vector<std::int64_t> total_;
