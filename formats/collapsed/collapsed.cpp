@@ -415,13 +415,13 @@ namespace {
 // items, merged by their exact leading bytes. Children with equal text merge
 // into one group, so equal lines are summed.
 //
-// The walk does not build the lines: it hands steps (cut the path back,
-// append a frame or a run of nodes, maybe print it) to a second stage that
-// keeps the path and prints, and that hands its text to a third which
-// writes it; for a large tree each stage has a thread of its own. The walk
-// works per branching node: a run of nodes on a chain (each the only
-// child of the one before, without samples: most nodes of a deep profile)
-// is one step, whose frames only the printer reads. It does not know the
+// The walk does not build the lines: it makes steps (cut the path back,
+// append a frame or a run of nodes, maybe print it) which the printer,
+// keeping the path, follows a batch at a time; the text printed is written
+// on a second thread for a large tree. The walk works per branching node:
+// a run of nodes on a chain (each the only child of the one before,
+// without samples: most nodes of a deep profile) is one step, whose frames
+// only the printer reads. It does not know the
 // path's length either: where children will cut the path back to, it has
 // the printer mark the length, one mark per level of groups.
 //
@@ -429,9 +429,9 @@ namespace {
 // call tree (which sums no totals: the lines' values are the samples').
 class SortedWriter {
  public:
-  // Every frame's folded text, which both stages read (the printer for
-  // frames the walk never looks at), and each stack's own values in
-  // `col` and `base`: its samples' sums.
+  // Every frame's folded text, which the walk and the printer read (the
+  // printer for frames the walk never looks at), and each stack's own
+  // values in `col` and `base`: its samples' sums.
   struct Prepared {
     std::vector<std::string> texts;
     std::vector<bool> has_sample;  // by stack: a sample ends there (self is read only for those)
@@ -464,21 +464,18 @@ class SortedWriter {
   // Stacks a tree has for the writing (and what it reads first) to take more threads than one.
   static constexpr std::size_t kWorthAThread = 100'000;
 
-  // For a large tree, three threads: the walk, the printing of its lines,
-  // and the writing of the text printed (this one, which waits on the
-  // output: a few hundred MB to copy into the page cache).
+  // For a large tree, two threads: one walks the tree and prints its
+  // lines, this one writes the text printed (a few hundred MB to copy into
+  // the page cache, which takes about as long). The walk and the printing
+  // on threads of their own as well, three threads on two cores, took a
+  // sixth longer: the writing lost its core to the other two.
   void run() {
     const bool threaded = p_.stack_count() >= kWorthAThread;
     handoff<std::string>(
         threaded, 4,
         [&](auto&& write) {
           written_ = [&](std::string&& text) { write(std::move(text)); };
-          handoff<std::vector<Step>>(
-              threaded, 4,
-              [&](auto&& emit) {
-                walk([&](std::vector<Step>&& steps) { emit(std::move(steps)); });
-              },
-              [&](std::vector<Step>&& steps) { print(steps); });
+          walk();
           flush();
         },
         [&](std::string&& text) { out_.write(text.data(), static_cast<std::streamsize>(text.size())); });
@@ -498,7 +495,7 @@ class SortedWriter {
     bool separator = false, line = false;
     std::int64_t value = 0, base = 0;
   };
-  static constexpr std::size_t kSteps = 8192;  // handed over at a time
+  static constexpr std::size_t kSteps = 8192;  // printed at a time
 
   struct Work {
     StackId one = 0;             // the group's node, when it has one (most have)
@@ -513,14 +510,8 @@ class SortedWriter {
     }
   };
 
-  template <typename Hand>
-  void walk(Hand&& hand) {
+  void walk() {
     steps_.reserve(kSteps);
-    hand_ = [&] {
-      hand(std::move(steps_));
-      steps_ = {};
-      steps_.reserve(kSteps);
-    };
     Work root;
     root.one = kRootStack;
     root.own_line = true;   // first a sample on the empty stack, " count"
@@ -541,13 +532,16 @@ class SortedWriter {
       // are per level, the root's 0.
       if (!w.own_line || w.then_expand) expand(w.nodes(), w.cut == kNone ? 0 : w.cut + 1);
     }
-    if (!steps_.empty()) hand_();
+    print(steps_);
   }
 
-  // Steps are handed over when the next one comes, so that the last one
-  // made is still at hand (expand() sets its mark).
+  // Steps are printed when the next one comes, so that the last one made
+  // is still at hand (expand() sets its mark).
   void step(const Step& s) {
-    if (steps_.size() == kSteps) hand_();
+    if (steps_.size() == kSteps) {
+      print(steps_);
+      steps_.clear();
+    }
     steps_.push_back(s);
   }
 
@@ -567,7 +561,7 @@ class SortedWriter {
     s.base = b;
   }
 
-  // The second stage: keeps the path and prints its lines.
+  // The printer: keeps the path and prints its lines.
   void print(const std::vector<Step>& steps) {
     for (const Step& s : steps) {
       if (s.cut != kNone) path_.resize(marks_[s.cut]);
@@ -678,7 +672,7 @@ class SortedWriter {
     }
   }
 
-  // Hands the text printed to the writing stage.
+  // Hands the text printed to the writing thread (or writes it).
   void flush() {
     std::string text;
     text.reserve(kBuffer + (1 << 16));
@@ -690,7 +684,7 @@ class SortedWriter {
   const CallTree& tree_;
   std::optional<std::size_t> base_;
   std::ostream& out_;
-  // Made before the stages start (Prepared); read by both.
+  // Made before the walk starts (Prepared).
   std::vector<std::string> texts_;
   std::vector<bool> has_sample_;
   std::vector<std::int64_t> self_, base_self_;
@@ -698,11 +692,10 @@ class SortedWriter {
   std::vector<Work> work_;
   std::vector<std::pair<std::string_view, StackId>> kids_;  // expand()'s, kept for their room
   std::vector<Item> items_;
-  std::vector<Step> steps_;
-  std::function<void()> hand_;  // hands steps_ to the printer
+  std::vector<Step> steps_;  // not yet printed
   // The printer's.
   std::string path_, buf_;
-  static constexpr std::size_t kBuffer = 1 << 20;  // text handed to the writing stage at a time
+  static constexpr std::size_t kBuffer = 1 << 20;  // text handed over to be written at a time
   std::function<void(std::string&&)> written_;     // hands text to it
   std::vector<std::size_t> marks_;  // path lengths, by level
 };
