@@ -406,12 +406,7 @@ void TraceTree::add(const TraceBatch& batch) {
   }
   if (batch.expected_nodes > 0) reserve(nodes_.size() + batch.expected_nodes);
   const auto& frames = batch.frames;
-  // Each frame's path, from each trace's root (its last frame) down.
-  paths_.resize(frames.size());
-  for (std::size_t t = 0, begin = 0; t < batch.traces.size(); begin = batch.traces[t++].end) {
-    std::uint64_t path = kRootPath;
-    for (std::size_t i = batch.traces[t].end; i-- > begin;) paths_[i] = path = extend(path, frames[i]);
-  }
+  hash_paths(batch);
   // A lane's trace has frames [end - depth, end) at depths 1..depth from
   // the root: the path to depth `lo` is in the tree (node `at`), to depth
   // `hi` is not (hi = depth + 1: not looked for yet), and `probe` is looked
@@ -472,6 +467,39 @@ void TraceTree::add(const TraceBatch& batch) {
     if (trace.position >= traces_.size()) traces_.resize(std::size_t{trace.position} + 1);
     traces_[trace.position] = StackTraceRef{leaves_[t], trace.truncated};
   }
+}
+
+// Each frame's path, from each trace's root (its last frame) down. A
+// path's hash waits on its parent's (a multiply), so one trace after
+// another is a chain of waits: the batch is hashed as kChains stretches of
+// whole traces at once, each from its end back, whose chains overlap.
+void TraceTree::hash_paths(const TraceBatch& batch) {
+  constexpr std::size_t kChains = 4;
+  const auto& frames = batch.frames;
+  const std::size_t n = frames.size();
+  paths_.resize(n);
+  roots_.assign(n, 0);
+  for (const TraceBatch::Trace& t : batch.traces)
+    if (t.end > 0) roots_[t.end - 1] = 1;  // (an empty trace marks the trace before it, already marked)
+  // Stretch c is [bounds[c], bounds[c + 1]): each bound the end of a trace.
+  std::array<std::size_t, kChains + 1> bounds{};
+  for (std::size_t c = 1, t = 0; c < kChains; ++c) {
+    while (t < batch.traces.size() && batch.traces[t].end < n * c / kChains) ++t;
+    bounds[c] = t < batch.traces.size() ? batch.traces[t].end : n;
+  }
+  bounds[kChains] = n;
+  std::size_t common = n;  // steps every stretch takes
+  for (std::size_t c = 0; c < kChains; ++c) common = std::min(common, bounds[c + 1] - bounds[c]);
+  std::array<std::uint64_t, kChains> path;
+  path.fill(kRootPath);
+  const auto step = [&](std::size_t c, std::size_t i) {
+    path[c] = extend(roots_[i] ? kRootPath : path[c], frames[i]);
+    paths_[i] = path[c];
+  };
+  for (std::size_t k = 1; k <= common; ++k)
+    for (std::size_t c = 0; c < kChains; ++c) step(c, bounds[c + 1] - k);
+  for (std::size_t c = 0; c < kChains; ++c)
+    for (std::size_t i = bounds[c + 1] - common; i-- > bounds[c];) step(c, i);
 }
 
 std::uint32_t TraceTree::node_of(std::uint64_t path, std::uint32_t parent, std::uint32_t frame) {

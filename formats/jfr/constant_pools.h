@@ -178,6 +178,8 @@ class TraceTree {
   std::uint32_t node_of(std::uint64_t path, std::uint32_t parent, std::uint32_t frame);
   // Doubles the index `doublings` times.
   void grow(unsigned doublings);
+  // add()'s paths_ for a batch.
+  void hash_paths(const TraceBatch& batch);
   // Room for `nodes` nodes.
   void reserve(std::size_t nodes);
 
@@ -186,6 +188,7 @@ class TraceTree {
   unsigned shift_ = 64 - 10;  // slot_of() takes the top bits
   bool stale_ = false;        // slots_ holds a cleared chunk's nodes
   std::vector<std::uint64_t> paths_;  // add()'s: the hash of each frame's path, by frame of the batch
+  std::vector<std::uint8_t> roots_;   // add()'s: 1 at each trace's last frame (its root), by frame of the batch
   std::vector<std::uint32_t> leaves_;  // add()'s: the node of each trace of the batch
   std::vector<StackTraceRef> traces_;  // by position
 };
