@@ -1,6 +1,94 @@
 #include "formats/jfr/cursor.h"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 namespace fg::formats::jfr {
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define FG_JFR_WIDE_QUADS 1
+#endif
+
+bool wide_quads() {
+#if FG_JFR_WIDE_QUADS
+  static const bool wide = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                           __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+                           __builtin_cpu_supports("popcnt");
+  return wide;
+#else
+  return false;
+#endif
+}
+
+#if FG_JFR_WIDE_QUADS
+// GCC 12's AVX-512 intrinsics pass _mm512_undefined_epi32() as the unused
+// source of their unmasked forms, which -Wmaybe-uninitialized takes for a
+// read of an uninitialized value.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+// 64 bytes at a time, from a group's start. Their top bits (the bytes that
+// continue a varint) place every varint there, so the groups that end in
+// them are read without a branch or a wait on each other, where a decoder
+// that finds each varint's end before it reads the next waits on that
+// chain: BMI2's pdep picks each group's first and fourth varint starts,
+// every byte position's value is decoded as if a varint of up to three
+// bytes started there (16 positions to a register), and the wanted ones
+// are packed together (compress). A window with eight continuation bytes
+// in a row (a 9-byte varint, whose last byte ends it whatever its top bit)
+// or a wanted varint of four bytes or more stops the read.
+__attribute__((target("avx512f,avx512bw,bmi,bmi2,popcnt"))) std::uint64_t Cursor::read_quad_ends_wide(
+    std::uint64_t count, std::uint32_t* firsts, std::uint32_t* lasts) {
+  if (!compressed_ || !wide_quads()) return 0;
+  const char* const begin = data_.data();
+  const __m512i low7 = _mm512_set1_epi32(0x7f);
+  std::uint64_t made = 0;
+  // Values at the window's positions reach 3 bytes past it (66 from its start).
+  while (made < count && data_.size() - pos_ >= kWideReadable) {
+    const char* const p = begin + pos_;
+    prefetch_ahead(p);
+    const std::uint64_t more = _mm512_movepi8_mask(_mm512_loadu_si512(p));  // bit i: byte i continues a varint
+    std::uint64_t run = more & more >> 1;
+    run &= run >> 2;
+    run &= run >> 4;
+    const std::uint64_t ends = ~more;
+    const std::uint64_t groups = std::min<std::uint64_t>(count - made, _mm_popcnt_u64(ends) / 4);
+    if (run != 0 || groups == 0) break;
+    const std::uint64_t starts = ends << 1 | 1;
+    const auto last_end = static_cast<unsigned>(_tzcnt_u64(_pdep_u64(std::uint64_t{1} << (4 * groups - 1), ends)));
+    const std::uint64_t in_groups = last_end == 63 ? ~std::uint64_t{0} : (std::uint64_t{2} << last_end) - 1;
+    const std::uint64_t first = _pdep_u64(0x1111111111111111ull, starts) & in_groups;
+    const std::uint64_t fourth = _pdep_u64(0x8888888888888888ull, starts) & in_groups;
+    if ((first | fourth) & more & more >> 1 & more >> 2) break;  // a wanted varint of four bytes or more
+    std::uint32_t* f_out = firsts + made;
+    std::uint32_t* l_out = lasts + made;
+    for (unsigned g = 0; g < 4; ++g) {
+      const char* const q = p + 16 * g;
+      const __m512i b0 = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q)));
+      const __m512i b1 = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 1)));
+      const __m512i b2 = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 2)));
+      const auto two = static_cast<__mmask16>(more >> (16 * g));
+      const auto three = static_cast<__mmask16>(two & more >> (16 * g + 1));
+      __m512i v = _mm512_and_si512(b0, low7);
+      v = _mm512_mask_or_epi32(v, two, v, _mm512_slli_epi32(_mm512_and_si512(b1, low7), 7));
+      v = _mm512_mask_or_epi32(v, three, v, _mm512_slli_epi32(_mm512_and_si512(b2, low7), 14));
+      const auto f = static_cast<__mmask16>(first >> (16 * g)), l = static_cast<__mmask16>(fourth >> (16 * g));
+      _mm512_storeu_si512(f_out, _mm512_maskz_compress_epi32(f, v));
+      _mm512_storeu_si512(l_out, _mm512_maskz_compress_epi32(l, v));
+      f_out += _mm_popcnt_u32(f);
+      l_out += _mm_popcnt_u32(l);
+    }
+    made += groups;
+    pos_ += last_end + 1;
+  }
+  return made;
+}
+
+#pragma GCC diagnostic pop
+#else
+std::uint64_t Cursor::read_quad_ends_wide(std::uint64_t, std::uint32_t*, std::uint32_t*) { return 0; }
+#endif
 
 void Cursor::fail(const std::string& message) const { fail_at(offset(), message); }
 

@@ -142,33 +142,95 @@ TEST_CASE("jfr cursor: groups of four varints of 1 to 9 bytes read as read_long(
   }
 }
 
-TEST_CASE("jfr cursor: the first and last of groups of four varints, two groups at a time, as read_long_groups() gives them") {
+// Groups of four varints as stack frames are written, `groups` of them and
+// a few bytes after, and the first and last of each. Each varint takes one
+// or two bytes; with `longer`, now and then up to nine (the 9th byte's top
+// bit set or clear at random).
+struct QuadData {
+  std::string bytes;
+  std::vector<std::uint64_t> ends;
+};
+QuadData quad_data(std::mt19937_64& rng, int groups, bool longer) {
+  QuadData d;
+  for (int g = 0; g < 4 * groups; ++g) {
+    const unsigned bytes = longer && rng() % 8 == 0 ? 1 + static_cast<unsigned>(rng() % 9) : 1 + static_cast<unsigned>(rng() % 2);
+    const std::uint64_t v = value_of_length(rng, bytes);
+    if (g % 4 == 0 || g % 4 == 3) d.ends.push_back(v);
+    d.bytes += varint_of_length(v, bytes);
+  }
+  d.bytes += std::string(rng() % 3, '\x05');  // bytes after the groups, in some rounds
+  return d;
+}
+
+TEST_CASE("jfr cursor: the first and last of groups of four varints, as read_long_groups() gives them, with and without AVX-512") {
   const std::string file = "t.jfr";
   std::mt19937_64 rng(13);
-  for (int round = 0; round < 400; ++round) {
-    // One or two bytes a varint, as stack frames take; in some rounds now
-    // and then a longer one, which the two-group table does not place.
-    const bool longer = round % 2 == 1;
-    std::string data;
-    std::vector<std::uint64_t> want;
-    const int groups = static_cast<int>(rng() % 30);
-    for (int g = 0; g < 4 * groups; ++g) {
-      const unsigned bytes = longer && rng() % 8 == 0 ? 1 + static_cast<unsigned>(rng() % 9) : 1 + static_cast<unsigned>(rng() % 2);
-      const std::uint64_t v = value_of_length(rng, bytes);
-      if (g % 4 == 0 || g % 4 == 3) want.push_back(v);
-      data += varint_of_length(v, bytes);
+  for (int round = 0; round < 600; ++round) {
+    // Up to 150 groups: several 64-byte windows, and the last 80 bytes.
+    const QuadData d = quad_data(rng, static_cast<int>(round % 3 == 0 ? rng() % 30 : rng() % 150), round % 2 == 1);
+    const auto groups = static_cast<std::uint64_t>(d.ends.size() / 2);
+    fg::formats::jfr::Cursor want(d.bytes, file);
+    want.read_long_groups<4>(groups, [](const auto&) {});
+    for (const bool narrow : {true, false}) {
+      fg::formats::jfr::Cursor c(d.bytes, file);
+      std::vector<std::uint64_t> got;
+      const auto take = [&](std::uint64_t first, std::uint64_t last) {
+        got.push_back(first);
+        got.push_back(last);
+      };
+      if (narrow) c.read_quad_ends_narrow(groups, take);
+      else c.read_quad_ends(groups, take);
+      CHECK(got == d.ends);
+      CHECK(c.pos() == want.pos());
     }
-    data += std::string(rng() % 3, '\x05');  // bytes after the groups, in some rounds
-    fg::formats::jfr::Cursor c(data, file);
+  }
+}
+
+TEST_CASE("jfr cursor: the AVX-512 read of groups stops at a window with a long varint, and before the last 80 bytes") {
+  if (!fg::formats::jfr::wide_quads()) {
+    MESSAGE("no AVX-512BW and BMI2 here (or not x86-64): read_quad_ends() reads without them (the test above)");
+    CHECK(fg::formats::jfr::Cursor(std::string(200, '\x01'), "t.jfr").read_quad_ends_wide(10, nullptr, nullptr) == 0);
+    return;
+  }
+  const std::string file = "t.jfr";
+  std::uint32_t firsts[64 + 16], lasts[64 + 16];
+  // 40 groups of 1-byte varints (160 bytes): 64-byte windows while 80 bytes are left.
+  std::string data;
+  for (int g = 0; g < 40; ++g) data += std::string{static_cast<char>(g), 1, 2, static_cast<char>(g % 7)};
+  fg::formats::jfr::Cursor c(data, file);
+  const std::uint64_t n = c.read_quad_ends_wide(40, firsts, lasts);
+  CHECK(n == 32);
+  CHECK(c.pos() == 4 * n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    CHECK(firsts[i] == i);
+    CHECK(lasts[i] == i % 7);
+  }
+  // No more than asked for.
+  fg::formats::jfr::Cursor c3(data, file);
+  CHECK(c3.read_quad_ends_wide(3, firsts, lasts) == 3);
+  CHECK(c3.pos() == 12);
+  // A wanted varint of three bytes is read.
+  const std::string three = std::string("\x81\x82\x03", 3) + "\x01\x01" + std::string("\xff\x7f", 2);
+  data = three + std::string(200, '\x01');
+  fg::formats::jfr::Cursor d(data, file);
+  CHECK(d.read_quad_ends_wide(1, firsts, lasts) == 1);
+  CHECK(firsts[0] == (1u | 2u << 7 | 3u << 14));
+  CHECK(lasts[0] == 0x3fffu);
+  CHECK(d.pos() == three.size());
+  // One of four bytes stops the read at its window, as does a 9-byte
+  // varint, which the top bits cannot place.
+  const std::string four = std::string("\x81\x82\x83\x04", 4) + "\x01\x01\x01";
+  for (const std::string& stop : {four, std::string("\x01\x01\x01", 3) + std::string(8, '\xff') + "\x81"}) {
+    data = three + stop + std::string(200, '\x01');
+    fg::formats::jfr::Cursor e(data, file);
+    CHECK(e.read_quad_ends_wide(10, firsts, lasts) == 0);
+    CHECK(e.pos() == 0);
+    // read_quad_ends() reads those groups one at a time, then the rest wide.
     std::vector<std::uint64_t> got;
-    c.read_quad_ends(static_cast<std::uint64_t>(groups), [&](std::uint64_t first, std::uint64_t last) {
-      got.push_back(first);
-      got.push_back(last);
-    });
-    CHECK(got == want);
-    fg::formats::jfr::Cursor d(data, file);
-    d.read_long_groups<4>(static_cast<std::uint64_t>(groups), [](const auto&) {});
-    CHECK(c.pos() == d.pos());
+    e.read_quad_ends(10, [&](std::uint64_t first, std::uint64_t) { got.push_back(first); });
+    CHECK(got.size() == 10);
+    CHECK(got[0] == (1u | 2u << 7 | 3u << 14));
+    CHECK(got[2] == 1);
   }
 }
 
