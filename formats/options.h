@@ -94,6 +94,10 @@ struct ReadOptions {
   /// finer while it reads, as at_granularity() would afterwards, and save
   /// building the profile twice (pprof's reader does; the others keep all).
   Granularity frames = Granularity::kAddress;
+  /// Whether the caller will look at the samples' labels (threads, thread
+  /// states): false lets a reader merge samples that differ only in them
+  /// (the JFR reader does; the others keep all).
+  bool labels = true;
   SymbolizeOptions symbolize;
   JfrOptions jfr;
   /// Receives informational notes for the user (not warnings: --strict

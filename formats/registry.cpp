@@ -22,7 +22,7 @@ const std::vector<Format>& all_formats() {
   static const std::vector<Format> formats = {
       {"collapsed", {".folded", ".collapsed", ".stacks"},
        "folded stacks: 'frame;frame;frame count' per line (flamegraph.pl, async-profiler)",
-       collapsed::sniff, collapsed::read, collapsed::write, false, false, true},
+       collapsed::sniff, collapsed::read, collapsed::write, false, false, true, true},
       {"pprof", {".pb", ".pprof", ".prof"},
        "pprof's profile.proto, gzipped or plain (Go, gperftools, continuous profilers)", pprof::sniff,
        pprof::read, pprof::write, true},
@@ -36,14 +36,14 @@ const std::vector<Format>& all_formats() {
        "Java Flight Recorder recordings (JDK 11+, async-profiler), read as async-profiler's converter",
        jfr::sniff, jfr::read, nullptr, false},
       {"svg", {".svg"}, "flame graph SVG, as flamegraph.pl draws it", nullptr, nullptr,
-       svg::write_flamegraph, false, false, true},
+       svg::write_flamegraph, false, false, true, true},
       {"html", {".html", ".htm"},
        "interactive flame graph: one self-contained HTML page drawn on a canvas (zoom, search, icicle, reversed)",
-       nullptr, nullptr, html::write_flamegraph, false, false, true},
+       nullptr, nullptr, html::write_flamegraph, false, false, true, true},
       {"top", {".top"}, "top table of functions (flat, flat%, sum%, cum, cum%), as go tool pprof -top",
-       nullptr, nullptr, top::write_text, false, true},
+       nullptr, nullptr, top::write_text, false, true, false, true},
       {"top-csv", {".csv"}, "the top table as CSV, values as integers in the column's unit", nullptr, nullptr,
-       top::write_csv, false, true},
+       top::write_csv, false, true, false, true},
       {"dot", {".dot", ".gv"}, "call graph in Graphviz's DOT language, as go tool pprof -dot draws it", nullptr,
        nullptr, dot::write, false, true},
       {"callgraph-svg", {}, "the DOT call graph laid out by Graphviz's libraries, as SVG", nullptr, nullptr,
@@ -52,7 +52,7 @@ const std::vector<Format>& all_formats() {
        nullptr, nullptr, dump::write, false},
       {"json", {".json"},
        "node/parent JSON: DeepFlow's ProfileTracing flame graph nodes (see fg-json(5))", deepflow::sniff,
-       deepflow::read, deepflow::write, false, false, true},
+       deepflow::read, deepflow::write, false, false, true, true},
   };
   return formats;
 }

@@ -38,6 +38,9 @@ struct Format {
   /// (it draws at_granularity() of the profile): what it is given may hold
   /// no finer frames to begin with (ReadOptions::frames).
   bool coarsens = false;
+  /// The writer shows no labels (threads, thread states, pprof's labels):
+  /// what it is given may hold none (ReadOptions::labels).
+  bool drops_labels = false;
 };
 
 const std::vector<Format>& all_formats();

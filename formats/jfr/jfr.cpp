@@ -395,6 +395,7 @@ class Reader {
       : input_(input), file_(input.name()), opt_(options.jfr), note_(options.note), diag_(diagnostics),
         builder_(columns_for(options.jfr.events)),
         naming_{opt_.simple, opt_.dot, opt_.norm, opt_.lines, opt_.bci},
+        labels_(options.labels || opt_.threads),
         stand_in_tiers_(!opt_.threads && !opt_.leak),
         column_(opt_.total && builder_.value_count() > 1 ? 1 : 0) {}
 
@@ -451,6 +452,10 @@ class Reader {
   Diagnostics& diag_;
   ProfileBuilder builder_;
   NamingOptions naming_;
+  // Samples carry thread labels (and thread states): not when the output
+  // shows none (ReadOptions::labels), so that samples of one stack on many
+  // threads are one, as the converter counts them.
+  bool labels_;
   // async-profiler's one frame per method and place whatever its Java tier
   // (merge_compilation_kinds), made as the stacks are: a method's tiers are
   // one stand-in frame, each stack of one is given its kind at the end by
@@ -841,14 +846,14 @@ bool Reader::to_sample(const ParsedChunk& pc, const EventPlan& plan, const Event
   if (ns < f.from_ns || ns > f.to_ns) return false;
   if (is_sample(type) && f.states && (!e.has_state || !f.states->count(e.state))) return false;
   d.type = type;
-  d.has_state = e.has_state;
+  d.has_state = labels_ && e.has_state;
   d.outside_tlab = is_alloc(type) && e.tlab <= 0;
   d.node = U64Map::kMissing;
   d.new_nodes = 0;
   d.events = 1;
   d.stack = e.stack;
-  d.thread = e.thread;
-  d.state = e.state;
+  d.thread = labels_ ? e.thread : 0;
+  d.state = labels_ ? e.state : 0;
   d.cls = is_sample(type) ? 0 : e.cls;
   d.samples = static_cast<std::uint64_t>(std::max<std::int64_t>(e.samples, 0));
   d.values[0] = e.samples;
@@ -998,11 +1003,13 @@ void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events,
   }
   const std::size_t n = builder_.value_count();
   for (std::size_t i = 0; i < ready_.size(); ++i) {
-    if (i + kAheadBy < ready_.size()) {
-      const Ready& r = ready_[i + kAheadBy];
+    if (i + 2 * kAheadBy < ready_.size()) {
+      const Ready& r = ready_[i + 2 * kAheadBy];
       builder_.prefetch_sample(r.stack, r.labels);
       if (stand_in_tiers_ && r.node != U64Map::kMissing) __builtin_prefetch(&through_[r.node]);
     }
+    if (i + kAheadBy < ready_.size() && ready_[i + kAheadBy].labels == 0)
+      builder_.prefetch_unlabeled_values(ready_[i + kAheadBy].stack);
     builder_.add_sample(ready_[i].stack, std::span<const std::int64_t>(ready_[i].values, n), ready_[i].labels);
     if (stand_in_tiers_) through_[ready_[i].node] += ready_[i].values[column_];
   }
@@ -1016,7 +1023,7 @@ bool Reader::on_event(ChunkState& st, const DecodedEvent& e, Ready& out) {
   sel.events += e.events;
   sel.samples += e.samples;
   StackId stack = st.resolve->stack(e.node, e.thread);
-  const LabelSetId labels = st.resolve->labels(e.thread, is_sample(e.type) && e.has_state, e.state);
+  const LabelSetId labels = labels_ ? st.resolve->labels(e.thread, is_sample(e.type) && e.has_state, e.state) : 0;
   if (opt_.leak) {  // a free counts with or without a stack
     leak_lo_ = std::min(leak_lo_, e.ns);
     leak_hi_ = std::max(leak_hi_, e.ns);

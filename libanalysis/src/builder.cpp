@@ -149,12 +149,17 @@ void ProfileBuilder::add_sample(StackId stack, std::span<const std::int64_t> val
       throw Error("values add up to more than 2^63 - 1 (9223372036854775807), which fg cannot total");
   }
   if (timestamp == kNoTimestamp) {
-    // A stack's first untimed sample needs no lookup, and is indexed only
-    // when a later sample of the same stack has to find it: most readers add
-    // one sample per stack, and skip a cache miss each.
+    // A stack's first untimed sample needs no lookup. One with labels is
+    // hashed only when a later sample of the same stack has to find it:
+    // most readers add one sample per stack, and skip a cache miss each.
     if (flag(stack, kHasSample)) {
-      index_samples();
-      std::uint32_t at = samples_by_key_.find(std::uint64_t(labels) << 32 | stack);
+      std::uint32_t at = U64Map::kMissing;
+      if (labels == 0) {
+        if (stack < unlabeled_sample_.size()) at = unlabeled_sample_[stack];
+      } else {
+        index_samples();
+        at = samples_by_key_.find(std::uint64_t(labels) << 32 | stack);
+      }
       if (at != U64Map::kMissing) {
         std::int64_t* dst = profile_.values_.data() + std::size_t(at) * n;
         for (std::size_t i = 0; i < n; ++i) dst[i] += values[i];
@@ -162,6 +167,11 @@ void ProfileBuilder::add_sample(StackId stack, std::span<const std::int64_t> val
       }
     }
     set_flag(stack, kHasSample);
+    if (labels == 0) {
+      if (stack >= unlabeled_sample_.size())
+        unlabeled_sample_.resize(std::max<std::size_t>(stack + 1, profile_.stack_count()), U64Map::kMissing);
+      unlabeled_sample_[stack] = static_cast<std::uint32_t>(profile_.samples_.size());
+    }
   }
   profile_.samples_.push_back(Sample{stack, labels, timestamp});
   profile_.values_.insert(profile_.values_.end(), values.begin(), values.end());
@@ -176,7 +186,7 @@ void ProfileBuilder::add_sample(std::span<const FrameId> root_to_leaf,
 void ProfileBuilder::index_samples() {
   for (; samples_indexed_ < profile_.samples_.size(); ++samples_indexed_) {
     const Sample& s = profile_.samples_[samples_indexed_];
-    if (s.timestamp == kNoTimestamp)
+    if (s.timestamp == kNoTimestamp && s.labels != 0)
       samples_by_key_.insert(std::uint64_t(s.labels) << 32 | s.stack, static_cast<std::uint32_t>(samples_indexed_));
   }
 }

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <fstream>
@@ -31,12 +32,14 @@ using fg::test::jfr::SynthOptions;
 using fg::test::jfr::synthetic_jfr;
 
 fg::Profile read_jfr(const std::string& bytes, const fg::formats::JfrOptions& o = {},
-                     std::vector<std::string>* warnings = nullptr, std::vector<std::string>* notes = nullptr) {
+                     std::vector<std::string>* warnings = nullptr, std::vector<std::string>* notes = nullptr,
+                     bool labels = true) {
   fg::Diagnostics d(false, [warnings](const std::string& m) {
     if (warnings) warnings->push_back(m);
   }, 100);
   fg::formats::ReadOptions r;
   r.jfr = o;
+  r.labels = labels;
   r.note = [notes](const std::string& m) {
     if (notes) notes->push_back(m);
   };
@@ -499,6 +502,42 @@ TEST_CASE("jfr: events folded into samples keep the order and sums of one event 
                              std::to_string(4 + so.more_samples.size()) + ")",
                          0) == 0);
   }
+}
+
+TEST_CASE("jfr: without labels (an output that shows none) a stack's events on every thread are one sample") {
+  // The events of the folding test above, read for an output that shows no
+  // labels: the samples of traces 1 and 2 (one stack) on 6,000 threads are
+  // one, without labels, whatever folds them (bytes, or decoded fields
+  // with a time bound); with --threads the threads stay, as root frames.
+  std::mt19937 rng(7);
+  SynthOptions so;
+  while (so.more_samples.size() < 30000) {
+    const int thread = 1 + static_cast<int>(rng() % 6000);
+    const int trace = std::array{1, 2, 99}[rng() % 3];
+    for (unsigned run = 1 + rng() % 4; run > 0; --run) so.more_samples.emplace_back(thread, trace);
+  }
+  const std::int64_t with_stack = 3 + std::count_if(so.more_samples.begin(), so.more_samples.end(),
+                                                    [](const std::pair<int, int>& s) { return s.second != 99; });
+  JfrOptions bounded;
+  bounded.time_from = "0";
+  for (const JfrOptions& o : {JfrOptions{}, bounded}) {
+    CAPTURE(o.time_from);
+    const fg::Profile p = read_jfr(synthetic_jfr(so), o, nullptr, nullptr, false);
+    REQUIRE(p.sample_count() == 1);
+    CHECK(p.sample(0).labels == 0);
+    CHECK(p.values(0)[0] == with_stack);
+    // The same stack and sum as the samples read with labels.
+    const fg::Profile labeled = read_jfr(synthetic_jfr(so), o);
+    CHECK(fg::test::collapsed(p) == fg::test::collapsed(labeled));
+  }
+  JfrOptions threads;
+  threads.threads = true;
+  const fg::Profile p = read_jfr(synthetic_jfr(so), threads, nullptr, nullptr, false);
+  std::set<int> threads_with_stack{1, 2};  // the fixed events' threads
+  for (auto [thread, trace] : so.more_samples)
+    if (trace != 99) threads_with_stack.insert(thread);
+  CHECK(p.sample_count() == threads_with_stack.size());
+  CHECK(fg::test::collapsed(p) == fg::test::collapsed(read_jfr(synthetic_jfr(so), threads)));
 }
 
 TEST_CASE("jfr: traces that differ only in their lines are one sample per thread, or two with --lines") {

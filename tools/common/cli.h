@@ -84,8 +84,9 @@ Profile read_inputs(const CommonOptions& o, Diagnostics& diagnostics);
 /// window and --threads frame) to the read options.
 void pass_filters_to_readers(CommonOptions& o, const FilterOptions& filters);
 /// Tells the readers how finely the output will show frames
-/// (ReadOptions::frames) when nothing else looks at them first: no
-/// filters (which match files and lines), no --info.
+/// (ReadOptions::frames) and whether it shows labels (ReadOptions::labels)
+/// when nothing else looks at them first: no filters (which match files,
+/// lines and labels), no --info.
 void pass_output_to_readers(CommonOptions& o, const FilterOptions& filters, const formats::WriteOptions& w);
 /// The filters a reader has not applied already, on `profile`.
 Profile apply_remaining_filters(Profile profile, FilterOptions filters);

@@ -74,7 +74,14 @@ class ProfileBuilder {
   /// A cache hint for a coming untimed add_sample(stack, ..., labels): a
   /// reader adding millions of samples calls it a few samples ahead.
   void prefetch_sample(StackId stack, LabelSetId labels) const {
-    samples_by_key_.prefetch(std::uint64_t(labels) << 32 | stack);
+    if (labels != 0) samples_by_key_.prefetch(std::uint64_t(labels) << 32 | stack);
+    else if (stack < unlabeled_sample_.size()) __builtin_prefetch(&unlabeled_sample_[stack]);
+  }
+  /// A second hint, some samples after prefetch_sample(stack, 0): the
+  /// values of the stack's unlabeled sample, which the first one found.
+  void prefetch_unlabeled_values(StackId stack) const {
+    if (stack < unlabeled_sample_.size() && unlabeled_sample_[stack] != U64Map::kMissing)
+      __builtin_prefetch(profile_.values_.data() + std::size_t{unlabeled_sample_[stack]} * profile_.value_types_.size());
   }
   /// add_sample on the stack of `root_to_leaf`.
   void add_sample(std::span<const FrameId> root_to_leaf, std::span<const std::int64_t> values,
@@ -113,8 +120,12 @@ class ProfileBuilder {
   bool flag(StackId s, unsigned f) const { return stack_flags_[s >> 5] >> (s & 31) * 2 & f; }
   void set_flag(StackId s, unsigned f) { stack_flags_[s >> 5] |= std::uint64_t(f) << (s & 31) * 2; }
   void clear_flag(StackId s, unsigned f) { stack_flags_[s >> 5] &= ~(std::uint64_t(f) << (s & 31) * 2); }
-  U64Map samples_by_key_;   // stack | labels << 32 -> sample, for untimed samples
-  std::size_t samples_indexed_ = 0;  // samples before this one are in samples_by_key_
+  // An untimed sample without labels is found by its stack in a table
+  // (most readers, and a JFR reader whose output shows no threads, add
+  // only those); one with labels by a hash of both.
+  std::vector<std::uint32_t> unlabeled_sample_;  // by stack: its sample, or U64Map::kMissing
+  U64Map samples_by_key_;   // stack | labels << 32 -> sample, for untimed samples with labels
+  std::size_t samples_indexed_ = 0;  // samples before this one are in samples_by_key_ (if they have labels)
   void index_samples();
   std::map<std::vector<std::tuple<StringId, StringId, std::int64_t, StringId, bool>>, LabelSetId>
       label_index_;
