@@ -95,15 +95,33 @@ class SampleFilter {
   }
 
   Profile run() {
+    // What the frame filters make of a stack depends on the stack alone,
+    // but with --threads frame (the sample's thread becomes its root): each
+    // is worked out once, at its first sample, in the same order as sample
+    // by sample, so the ids are the same.
+    const bool by_stack = o_.threads != ThreadMode::kFrame;
+    std::vector<StackId> made(by_stack ? p_.stack_count() : 0, kNotMade);
     std::vector<FrameId> frames;
     for (std::size_t i = 0; i < p_.sample_count(); ++i) {
       const Sample& s = p_.sample(i);
       if (!window_.contains(s.timestamp) || !thread_kept(s) || !tags_.keep(s)) continue;
-      frames.clear();
-      for (StackId at = s.stack; at != kRootStack; at = p_.stack(at).parent) frames.push_back(p_.stack(at).frame);
-      std::reverse(frames.begin(), frames.end());  // root first
-      if (!stack_filters(frames)) continue;
-      add(s, frames, p_.values(i));
+      StackId stack = by_stack ? made[s.stack] : kNotMade;
+      if (stack == kDropped) continue;
+      if (stack == kNotMade) {
+        frames.clear();
+        for (StackId at = s.stack; at != kRootStack; at = p_.stack(at).parent) frames.push_back(p_.stack(at).frame);
+        std::reverse(frames.begin(), frames.end());  // root first
+        if (!stack_filters(frames)) {
+          if (by_stack) made[s.stack] = kDropped;
+          continue;
+        }
+      }
+      const LabelsHere& labels = sample_labels(s);
+      if (stack == kNotMade) {
+        stack = new_stack(frames, labels.thread);
+        if (by_stack) made[s.stack] = stack;
+      }
+      b_.add_sample(stack, p_.values(i), labels.id, s.timestamp);
     }
     return std::move(b_).finish();
   }
@@ -173,19 +191,36 @@ class SampleFilter {
     return text;
   }
 
-  void add(const Sample& s, const std::vector<FrameId>& frames, std::span<const std::int64_t> values) {
-    std::vector<FrameId> out;
-    LabelSetId labels = import_.labels(s.labels);
+  // A label set here, worked out once per set; with --threads frame or
+  // fold, its thread (the label's text) apart and, folded, out of the set.
+  struct LabelsHere {
+    bool made = false;
+    LabelSetId id = 0;
+    std::string thread;
+  };
+  const LabelsHere& sample_labels(const Sample& s) {
+    if (labels_here_.empty()) labels_here_.resize(p_.label_set_count());
+    LabelsHere& here = labels_here_[s.labels];
+    if (here.made) return here;
+    here.made = true;
+    here.id = import_.labels(s.labels);
     if (o_.threads != ThreadMode::kLabel) {
       std::vector<Label> kept;
-      std::string thread;
-      for (const Label& l : b_.label_set(labels)) {
-        if (!l.numeric && b_.str_of(l.key) == kThreadLabel) thread = std::string(b_.str_of(l.str));
+      for (const Label& l : b_.label_set(here.id)) {
+        if (!l.numeric && b_.str_of(l.key) == kThreadLabel) here.thread = std::string(b_.str_of(l.str));
         else kept.push_back(l);
       }
-      if (o_.threads == ThreadMode::kFrame && !thread.empty()) out.push_back(b_.frame(thread));
-      if (o_.threads == ThreadMode::kFold) labels = b_.labels(std::move(kept));
+      if (o_.threads == ThreadMode::kFold) here.id = b_.labels(std::move(kept));
     }
+    return here;
+  }
+
+  // The stack of `frames` (root first, kept by the filters) here: renamed,
+  // recursion collapsed, cut at --max-depth, under the thread's frame with
+  // --threads frame.
+  StackId new_stack(const std::vector<FrameId>& frames, const std::string& thread) {
+    std::vector<FrameId> out;
+    if (o_.threads == ThreadMode::kFrame && !thread.empty()) out.push_back(b_.frame(thread));
     FunctionId previous = UINT32_MAX;
     for (FrameId f : frames) {
       const FrameId to = renamer_.empty() ? import_.frame(f) : renamer_.frame(f, b_, import_);
@@ -195,9 +230,13 @@ class SampleFilter {
       out.push_back(to);
     }
     if (o_.max_depth && out.size() > o_.max_depth) out.resize(o_.max_depth);
-    b_.add_sample(b_.stack(out), values, labels, s.timestamp);
+    return b_.stack(out);
   }
 
+  static constexpr StackId kNotMade = UINT32_MAX;     // by_stack: not seen yet
+  static constexpr StackId kDropped = UINT32_MAX - 1;  // by_stack: the filters drop it
+
+  std::vector<LabelsHere> labels_here_;  // by label set of p_
   const Profile& p_;
   const FilterOptions& o_;
   ProfileBuilder b_;

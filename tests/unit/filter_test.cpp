@@ -99,6 +99,35 @@ TEST_CASE("filter: skip, max depth, collapse recursion, rename, invert") {
   CHECK(filtered("a;b;c 1\n", o) == "c;b;a 1\n");
 }
 
+TEST_CASE("filter: a stack's samples on many threads each keep their labels, and a dropped stack stays dropped") {
+  // Each stack is filtered once, at its first sample: its later samples
+  // (other threads, other orders) must come out as sample by sample.
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
+  const StackId ab = b.stack(std::vector<FrameId>{b.frame("a"), b.frame("b")});
+  const StackId ac = b.stack(std::vector<FrameId>{b.frame("a"), b.frame("c")});
+  std::vector<LabelSetId> threads;
+  for (const char* t : {"t1", "t2", "t3"}) threads.push_back(b.labels({Label{b.intern(kThreadLabel), b.intern(t)}}));
+  for (int round = 0; round < 4; ++round)
+    for (std::size_t t = 0; t < threads.size(); ++t)
+      for (StackId s : {ac, ab}) b.add_sample(s, std::vector<std::int64_t>{1 + round}, threads[t]);
+  const Profile p = std::move(b).finish();
+  FilterOptions o;
+  o.focus = {"^b$"};
+  Profile kept = apply_filters(p, o);
+  REQUIRE(kept.sample_count() == 3);  // a;b on t1, t2 and t3
+  for (std::size_t i = 0; i < kept.sample_count(); ++i) {
+    CHECK(kept.values(i)[0] == 10);
+    REQUIRE(kept.labels(kept.sample(i).labels).size() == 1);
+    CHECK(kept.str(kept.labels(kept.sample(i).labels)[0].str) == std::string("t") + std::to_string(i + 1));
+  }
+  o.threads = ThreadMode::kFrame;
+  CHECK(test::collapsed(apply_filters(p, o)) == "t1;a;b 10\nt2;a;b 10\nt3;a;b 10\n");
+  o.threads = ThreadMode::kFold;
+  kept = apply_filters(p, o);
+  REQUIRE(kept.sample_count() == 1);
+  CHECK(kept.values(0)[0] == 30);
+}
+
 TEST_CASE("filter: min-percent cuts stacks at small frames") {
   FilterOptions o;
   o.min_percent = 20;
