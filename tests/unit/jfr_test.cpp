@@ -75,6 +75,20 @@ std::string varint_of_length(std::uint64_t v, unsigned bytes) {
   return out;
 }
 
+// 30,000 samples in runs on 6,000 thread keys (most not in the pool, so
+// each its own "[tid=N]" label set) over traces 1 and 2 (one stack once
+// their tiers merge) and 99 (not in the pool).
+SynthOptions many_threads() {
+  std::mt19937 rng(7);
+  SynthOptions so;
+  while (so.more_samples.size() < 30000) {
+    const int thread = 1 + static_cast<int>(rng() % 6000);
+    const int trace = std::array{1, 2, 99}[rng() % 3];
+    for (unsigned run = 1 + rng() % 4; run > 0; --run) so.more_samples.emplace_back(thread, trace);
+  }
+  return so;
+}
+
 }  // namespace
 
 TEST_CASE("jfr cursor: varints of up to 9 bytes, the 9th carrying 8 bits") {
@@ -452,18 +466,10 @@ TEST_CASE("jfr: native memory, leaks only, and locks with their duration") {
 }
 
 TEST_CASE("jfr: events folded into samples keep the order and sums of one event at a time") {
-  // 30,000 samples in runs on 6,000 thread keys (most not in the pool, so
-  // each its own "[tid=N]" label set) over traces 1 and 2 (one stack once
-  // their tiers merge) and 99 (not in the pool): more distinct samples than
-  // one hand-over holds. The expected samples are counted here from that
-  // list: one per thread in the order of its first event with a stack.
-  std::mt19937 rng(7);
-  SynthOptions so;
-  while (so.more_samples.size() < 30000) {
-    const int thread = 1 + static_cast<int>(rng() % 6000);
-    const int trace = std::array{1, 2, 99}[rng() % 3];
-    for (unsigned run = 1 + rng() % 4; run > 0; --run) so.more_samples.emplace_back(thread, trace);
-  }
+  // many_threads(): more distinct samples than one hand-over holds. The
+  // expected samples are counted here from its list: one per thread in the
+  // order of its first event with a stack.
+  const SynthOptions so = many_threads();
   std::vector<int> order;  // threads by first sample with a stack
   std::map<int, std::int64_t> count;
   std::uint64_t without = 1;  // the fixed events' trace 99
@@ -509,13 +515,7 @@ TEST_CASE("jfr: without labels (an output that shows none) a stack's events on e
   // labels: the samples of traces 1 and 2 (one stack) on 6,000 threads are
   // one, without labels, whatever folds them (bytes, or decoded fields
   // with a time bound); with --threads the threads stay, as root frames.
-  std::mt19937 rng(7);
-  SynthOptions so;
-  while (so.more_samples.size() < 30000) {
-    const int thread = 1 + static_cast<int>(rng() % 6000);
-    const int trace = std::array{1, 2, 99}[rng() % 3];
-    for (unsigned run = 1 + rng() % 4; run > 0; --run) so.more_samples.emplace_back(thread, trace);
-  }
+  const SynthOptions so = many_threads();
   const std::int64_t with_stack = 3 + std::count_if(so.more_samples.begin(), so.more_samples.end(),
                                                     [](const std::pair<int, int>& s) { return s.second != 99; });
   JfrOptions bounded;
