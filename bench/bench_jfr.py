@@ -5,7 +5,9 @@ Both tools do the same work on the same file in one run of this script:
 JFR -> collapsed stacks (fg --to collapsed; converter -o collapsed) and
 JFR -> flame graph (fg's SVG; the converter's HTML). Prints the median wall
 time, CPU time, throughput and peak RSS of each, and the ratios; the two
-collapsed outputs are checked to agree (as sorted lines).
+collapsed outputs are checked to agree (as sorted lines). The two tools run
+in alternated rounds (fg, converter, fg, converter, ...; fg alone once the
+converter's runs are done), so a slow spell of the machine falls on both.
 
   bench/bench_jfr.py --fg build/tools/fg-convert --converter CLASSPATH RECORDING [--copies N]
 
@@ -35,16 +37,35 @@ from bench_flamegraph import run_once  # noqa: E402  (one way to measure a child
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def measure(argv, out_path, runs):
-    results = []
-    for _ in range(runs):
-        r = run_once(argv, None, 0)
-        if r["rc"] != 0 or not os.path.getsize(out_path):
-            sys.exit("failed: %s\n%s" % (" ".join(argv), r["stderr"]))
-        results.append(r)
+def run_checked(argv, out_path):
+    r = run_once(argv, None, 0)
+    if r["rc"] != 0 or not os.path.getsize(out_path):
+        sys.exit("failed: %s\n%s" % (" ".join(argv), r["stderr"]))
+    return r
+
+
+def summary(results):
+    """Median wall time, median CPU time and largest peak RSS (MiB) of runs."""
     return (statistics.median(r["wall_s"] for r in results),
             statistics.median(r["cpu_s"] for r in results),
             max(r["rss_kib"] for r in results) / 1024)
+
+
+def measure_alternated(fg_cmd, fg_out, fg_runs, conv_cmd, conv_out, conv_runs):
+    """Runs both tools in alternated rounds (fg, then the converter), so that
+    a slow spell of the machine falls on both; returns each tool's runs and
+    the ratios converter/fg of the rounds that ran both."""
+    fg, conv, ratios = [], [], []
+    for i in range(max(fg_runs, conv_runs if conv_cmd else 0)):
+        f = run_checked(fg_cmd, fg_out) if i < fg_runs else None
+        c = run_checked(conv_cmd, conv_out) if conv_cmd and i < conv_runs else None
+        if f:
+            fg.append(f)
+        if c:
+            conv.append(c)
+        if f and c:
+            ratios.append(c["wall_s"] / f["wall_s"])
+    return fg, conv, ratios
 
 
 def prepare(recording, copies, data_dir):
@@ -99,17 +120,23 @@ def main():
         for task, fg_to, conv_to in (("collapsed", "collapsed", "collapsed"), ("graph", "svg", "html")):
             fg_out = os.path.join(tmp, "fg." + fg_to)
             fg_cmd = [a.fg, "-q", "--to", fg_to, *opts, path, "-o", fg_out]
-            f = measure(fg_cmd, fg_out, a.runs)
+            conv_out = os.path.join(tmp, "conv." + conv_to)
+            conv_cmd = None
+            if a.converter:
+                conv_cmd = [a.java, "-Xss2M", "-cp", a.converter, "one.convert.Main", *opts, "-o", conv_to,
+                            path, conv_out]
+            fg_runs, conv_runs, ratios = measure_alternated(fg_cmd, fg_out, a.runs, conv_cmd, conv_out,
+                                                           a.converter_runs)
+            f = summary(fg_runs)
             print("%-10s %-12s %8.2f %8.2f %8.0f %10.0f   %s" % (task, "fg-convert", f[0], f[1], size_mb / f[0], f[2],
                                                            " ".join(fg_cmd)))
-            if not a.converter:
+            if not conv_cmd:
                 continue
-            conv_out = os.path.join(tmp, "conv." + conv_to)
-            conv_cmd = [a.java, "-Xss2M", "-cp", a.converter, "one.convert.Main", *opts, "-o", conv_to, path, conv_out]
-            c = measure(conv_cmd, conv_out, a.converter_runs)
+            c = summary(conv_runs)
             print("%-10s %-12s %8.2f %8.2f %8.0f %10.0f   %s" % (task, "converter", c[0], c[1], size_mb / c[0], c[2],
                                                            " ".join(conv_cmd)))
-            print("%-10s fg is %.1fx faster (wall) with %.2fx the memory" % ("", c[0] / f[0], f[2] / c[2]))
+            print("%-10s fg is %.1fx faster (ratio of the medians; %.1fx to %.1fx in the %d rounds that ran both) "
+                  "with %.2fx the memory" % ("", c[0] / f[0], min(ratios), max(ratios), len(ratios), f[2] / c[2]))
             if task == "collapsed" and not same_lines(fg_out, conv_out):
                 sys.exit("the collapsed outputs differ")
     finally:
