@@ -1,5 +1,6 @@
 #include "formats/jfr/chunk_resolver.h"
 
+#include "fg/filter.h"
 #include "fg/java_frames.h"
 
 namespace fg::formats::jfr {
@@ -136,9 +137,9 @@ LabelSetId ChunkResolver::labels(std::uint64_t thread, bool with_state, std::uin
   }
   std::vector<Label> labels(2);
   const std::string* name = thread_name(thread);
-  labels[0].key = builder_.intern("thread");
+  labels[0].key = builder_.intern(kThreadLabel);
   labels[0].str = builder_.intern(name ? *name : "[tid=" + std::to_string(thread) + "]");
-  labels[1].key = builder_.intern("thread_id");
+  labels[1].key = builder_.intern(kThreadIdLabel);
   labels[1].num = static_cast<std::int64_t>(thread);
   labels[1].numeric = true;
   if (with_state) {

@@ -208,7 +208,7 @@ class SampleFilter {
       std::vector<Label> kept;
       for (const Label& l : b_.label_set(here.id)) {
         if (!l.numeric && b_.str_of(l.key) == kThreadLabel) here.thread = std::string(b_.str_of(l.str));
-        else kept.push_back(l);
+        else if (b_.str_of(l.key) != kThreadIdLabel) kept.push_back(l);
       }
       if (o_.threads == ThreadMode::kFold) here.id = b_.labels(std::move(kept));
     }

@@ -128,6 +128,30 @@ TEST_CASE("filter: a stack's samples on many threads each keep their labels, and
   CHECK(kept.values(0)[0] == 30);
 }
 
+TEST_CASE("filter: --threads fold merges the threads of a JFR recording, named and numbered, keeping other labels") {
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
+  const StackId s = b.stack(std::vector<FrameId>{b.frame("a")});
+  for (int t = 1; t <= 3; ++t) {
+    Label name{b.intern(kThreadLabel), b.intern("t" + std::to_string(t))};
+    Label id;
+    id.key = b.intern(kThreadIdLabel);
+    id.num = t;
+    id.numeric = true;
+    Label state{b.intern("state"), b.intern(t == 3 ? "STATE_SLEEPING" : "STATE_RUNNABLE")};
+    b.add_sample(s, std::vector<std::int64_t>{t}, b.labels({name, id, state}));
+  }
+  FilterOptions o;
+  o.threads = ThreadMode::kFold;
+  const Profile folded = apply_filters(std::move(b).finish(), o);
+  REQUIRE(folded.sample_count() == 2);  // by state: runnable (t1, t2), sleeping (t3)
+  CHECK(folded.values(0)[0] == 3);
+  CHECK(folded.values(1)[0] == 3);
+  for (std::size_t i = 0; i < 2; ++i) {
+    REQUIRE(folded.labels(folded.sample(i).labels).size() == 1);
+    CHECK(folded.str(folded.labels(folded.sample(i).labels)[0].key) == std::string("state"));
+  }
+}
+
 TEST_CASE("filter: min-percent cuts stacks at small frames") {
   FilterOptions o;
   o.min_percent = 20;

@@ -26,7 +26,7 @@ namespace fg {
 enum class ThreadMode {
   kLabel,  ///< the thread stays a label (the default)
   kFrame,  ///< the thread becomes the root frame of its samples
-  kFold,   ///< thread labels removed: threads merge
+  kFold,   ///< thread labels (kThreadLabel, kThreadIdLabel) removed: threads merge
 };
 
 struct FilterOptions {
@@ -56,6 +56,9 @@ struct FilterOptions {
 
 /// The label key that names a sample's thread.
 inline constexpr const char* kThreadLabel = "thread";
+/// The label key that numbers a sample's thread (a JFR recording's thread
+/// key), beside kThreadLabel.
+inline constexpr const char* kThreadIdLabel = "thread_id";
 
 /// Applies every filter of `options` to `profile`, in the documented order.
 /// Throws UsageError naming the option for a regular expression that does
