@@ -410,9 +410,13 @@ void TraceTree::add(const TraceBatch& batch) {
   // A lane's trace has frames [end - depth, end) at depths 1..depth from
   // the root: the path to depth `lo` is in the tree (node `at`), to depth
   // `hi` is not (hi = depth + 1: not looked for yet), and `probe` is looked
-  // up next. `step` > 0 while stepping towards the root.
+  // up next. `step` > 0 while stepping towards the root. Once the search
+  // ends, the index slots of the trace's new nodes are fetched, and the
+  // nodes made the next time round (`making`), after the other lanes' work:
+  // made at once, their slots' cache misses would each wait on the last.
   struct Lane {
     std::uint32_t trace, end, depth, lo, hi, probe, step, at;
+    bool making;
   };
   leaves_.assign(batch.traces.size(), 0);
   std::array<Lane, kLanes> lanes;
@@ -422,7 +426,7 @@ void TraceTree::add(const TraceBatch& batch) {
       const std::uint32_t begin = next == 0 ? 0 : batch.traces[next - 1].end, end = batch.traces[next].end;
       if (begin == end) continue;  // no frames: the root
       const std::uint32_t depth = end - begin;
-      l = Lane{static_cast<std::uint32_t>(next++), end, depth, 0, depth + 1, depth, 1, 0};
+      l = Lane{static_cast<std::uint32_t>(next++), end, depth, 0, depth + 1, depth, 1, 0, false};
       prefetch_path(paths_[begin]);
       return true;
     }
@@ -432,6 +436,16 @@ void TraceTree::add(const TraceBatch& batch) {
   while (active > 0) {
     for (std::size_t i = 0; i < active;) {
       Lane& l = lanes[i];
+      if (l.making) {
+        for (std::uint32_t d = l.lo + 1; d <= l.depth; ++d) l.at = node_of(paths_[l.end - d], l.at, frames[l.end - d]);
+        leaves_[l.trace] = l.at;
+        if (!fill(l)) {
+          l = lanes[--active];
+          continue;
+        }
+        ++i;
+        continue;
+      }
       const std::uint32_t f = l.end - l.probe;  // the probed path's frame
       if (const std::uint32_t known = find(paths_[f], frames[f]); known != U64Map::kMissing) {
         l.lo = l.probe;
@@ -452,7 +466,12 @@ void TraceTree::add(const TraceBatch& batch) {
         ++i;
         continue;
       }
-      for (std::uint32_t d = l.lo + 1; d <= l.depth; ++d) l.at = node_of(paths_[l.end - d], l.at, frames[l.end - d]);
+      if (l.lo < l.depth) {
+        for (std::uint32_t d = l.lo + 1; d <= l.depth; ++d) prefetch_path(paths_[l.end - d]);
+        l.making = true;
+        ++i;
+        continue;
+      }
       leaves_[l.trace] = l.at;
       if (!fill(l)) {
         l = lanes[--active];
