@@ -312,7 +312,7 @@ struct Parsed {
 // keeps them). Most stacks are made by nodes of one tier: their weight is
 // kept in a table of 9 bytes a stack, which a million stacks fill in a
 // few milliseconds where four counters a stack took three times as long;
-// the few of several tiers go to a map.
+// those of several tiers get four counters in a table of their own.
 class StackTiers {
  public:
   void reserve(std::size_t stacks) {
@@ -337,17 +337,19 @@ class StackTiers {
     } else if (t == k) {
       weight_[s] += weight;
     } else if (t == kMixed) {
-      mixed(s)[s].add(tier, weight);
+      mixed(s)[static_cast<std::size_t>(weight_[s])].add(tier, weight);
     } else {
-      TierWeights& m = mixed(s)[s];
-      m.add(static_cast<FrameKind>(t), weight_[s]);
-      m.add(tier, weight);
+      std::vector<TierWeights>& m = mixed(s);
+      m.emplace_back();
+      m.back().add(static_cast<FrameKind>(t), weight_[s]);
+      m.back().add(tier, weight);
+      weight_[s] = static_cast<std::int64_t>(m.size() - 1);
       t = kMixed;
     }
   }
   TierWeights at(StackId s) const {
     if (s >= tier_.size() || tier_[s] == kNone) return {};
-    if (tier_[s] == kMixed) return mixed(s).at(s);
+    if (tier_[s] == kMixed) return mixed(s)[static_cast<std::size_t>(weight_[s])];
     TierWeights w;
     w.add(static_cast<FrameKind>(tier_[s]), weight_[s]);
     return w;
@@ -356,12 +358,14 @@ class StackTiers {
  private:
   static constexpr std::uint8_t kNone = 0xFF, kMixed = 0xFE;
   static_assert(static_cast<std::uint8_t>(FrameKind::kLibrary) < kMixed, "FrameKind values are small");
+  // A stack of one tier has its weight here; a mixed stack (a recording
+  // whose methods ran in several tiers has millions) the index of its
+  // weights in mixed(s), its set's table.
   std::vector<std::int64_t> weight_;
   std::vector<std::uint8_t> tier_;  // kNone, kMixed or the FrameKind of every weight
-  using Mixed = std::unordered_map<StackId, TierWeights>;
-  std::array<Mixed, 2> mixed_;  // by set_of()
-  Mixed& mixed(StackId s) { return mixed_[set_of(s)]; }
-  const Mixed& mixed(StackId s) const { return mixed_[set_of(s)]; }
+  std::array<std::vector<TierWeights>, 2> mixed_;  // by set_of()
+  std::vector<TierWeights>& mixed(StackId s) { return mixed_[set_of(s)]; }
+  const std::vector<TierWeights>& mixed(StackId s) const { return mixed_[set_of(s)]; }
 };
 
 // What the resolving side keeps of the chunk whose events it is adding.
