@@ -547,6 +547,13 @@ void TraceTree::reserve(std::size_t nodes) {
   if (doublings > 0) grow(doublings);
 }
 
+void TraceTree::drop_index(std::size_t at_least) {
+  if (slots_.size() * sizeof(Slot) < at_least) return;
+  std::vector<Slot>(1024, kEmpty).swap(slots_);
+  shift_ = 64 - 10;
+  stale_ = false;
+}
+
 void TraceTree::clear() {
   nodes_.resize(1);
   traces_.clear();

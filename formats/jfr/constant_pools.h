@@ -148,6 +148,13 @@ class TraceTree {
   std::size_t trace_count() const { return traces_.size(); }
   /// Forgets every trace, keeping the room (chunks are alike).
   void clear();
+  /// Lets go of the index of nodes by path when it takes `at_least` bytes
+  /// or more, once every trace of the chunk is added: the nodes and traces
+  /// stay, and the next add() (after clear()) makes it again. A smaller one
+  /// is kept for the next chunk's room (chunks are alike): made again, it
+  /// would grow by doubling through each chunk.
+  static constexpr std::size_t kIndexWorthDropping = std::size_t{64} << 20;
+  void drop_index(std::size_t at_least = kIndexWorthDropping);
 
  private:
   // The hash of a path: its caller's path's hash, and its frame.

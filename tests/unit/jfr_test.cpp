@@ -892,38 +892,52 @@ TEST_CASE("jfr trace tree: each trace's frames from its node up, one node per ca
     traces.push_back(frames);
     positions.push_back(rng() % 20 == 0 && t > 0 ? positions[rng() % positions.size()] : static_cast<std::uint32_t>(t));
   }
-  TraceTree tree;
-  std::map<std::uint32_t, std::size_t> last;  // position -> trace
-  for (std::size_t begin = 0; begin < traces.size();) {  // in batches of different sizes
-    const std::size_t end = std::min(traces.size(), begin + 1 + rng() % 700);
-    TraceBatch b;
-    for (std::size_t t = begin; t < end; ++t) {
-      b.frames.insert(b.frames.end(), traces[t].rbegin(), traces[t].rend());  // leaf first
-      b.traces.push_back({positions[t], static_cast<std::uint32_t>(b.frames.size()), t % 3 == 0});
-      last[positions[t]] = t;
-    }
-    tree.add(b);
-    begin = end;
-  }
-  std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
-  for (std::uint32_t n = 1; n < tree.node_count(); ++n) {
-    CHECK(tree.node(n).parent < n);
-    CHECK(edges.insert({tree.node(n).parent, tree.node(n).frame}).second);
-  }
   std::set<std::vector<std::uint32_t>> prefixes;
-  for (const auto& [position, t] : last) {
-    std::vector<std::uint32_t> up;
-    for (std::uint32_t n = tree.at(position).node; n != 0; n = tree.node(n).parent) up.push_back(tree.node(n).frame);
-    CHECK(std::vector<std::uint32_t>(up.rbegin(), up.rend()) == traces[t]);
-    CHECK(tree.at(position).truncated == (t % 3 == 0));
-  }
   for (const auto& t : traces)
     for (std::size_t d = 1; d <= t.size(); ++d) prefixes.insert({t.begin(), t.begin() + static_cast<std::ptrdiff_t>(d)});
-  CHECK(tree.node_count() == prefixes.size() + 1);  // every distinct path once, and the root
-
+  TraceTree tree;
+  std::map<std::uint32_t, std::size_t> last;  // position -> trace
+  const auto build = [&] {
+    std::mt19937 sizes(11);
+    for (std::size_t begin = 0; begin < traces.size();) {  // in batches of different sizes
+      const std::size_t end = std::min(traces.size(), begin + 1 + sizes() % 700);
+      TraceBatch b;
+      for (std::size_t t = begin; t < end; ++t) {
+        b.frames.insert(b.frames.end(), traces[t].rbegin(), traces[t].rend());  // leaf first
+        b.traces.push_back({positions[t], static_cast<std::uint32_t>(b.frames.size()), t % 3 == 0});
+        last[positions[t]] = t;
+      }
+      tree.add(b);
+      begin = end;
+    }
+  };
+  const auto check = [&] {
+    std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
+    for (std::uint32_t n = 1; n < tree.node_count(); ++n) {
+      CHECK(tree.node(n).parent < n);
+      CHECK(edges.insert({tree.node(n).parent, tree.node(n).frame}).second);
+    }
+    for (const auto& [position, t] : last) {
+      std::vector<std::uint32_t> up;
+      for (std::uint32_t n = tree.at(position).node; n != 0; n = tree.node(n).parent) up.push_back(tree.node(n).frame);
+      CHECK(std::vector<std::uint32_t>(up.rbegin(), up.rend()) == traces[t]);
+      CHECK(tree.at(position).truncated == (t % 3 == 0));
+    }
+    CHECK(tree.node_count() == prefixes.size() + 1);  // every distinct path once, and the root
+  };
+  build();
+  check();
+  // The index let go of (a small one is kept): the nodes and traces stay,
+  // and a later chunk's tree is made as the first was.
+  tree.drop_index();
+  check();
+  tree.drop_index(0);
+  check();
   tree.clear();
   CHECK(tree.node_count() == 1);
   CHECK(tree.trace_count() == 0);
+  build();
+  check();
 }
 
 TEST_CASE("jfr stack trace pool: positions by key, small keys by table, others by index") {
