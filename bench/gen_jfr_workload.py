@@ -5,14 +5,16 @@ A recording of the size issue 4 describes (about 200 MB, several million
 CPU samples, close to a million distinct stack traces) needs a program whose
 threads run many different call chains. BigStacks builds CHAINS random chains
 (each MIN_DEPTH to MAX_DEPTH calls through METHODS small methods, from a
-seed) and has THREADS threads run randomly chosen chains for SECONDS seconds;
-each chain ends in a loop of integer work, where nearly every sample lands.
+seed) and has THREADS threads run randomly chosen chains for SECONDS seconds,
+from the whole set (shared, the default) or, with "own", each thread from its
+own share of it, so that a trace is sampled on one thread only; each chain
+ends in a loop of integer work, where nearly every sample lands.
 Every distinct chain that a sample reaches is one stack trace of the
 recording.
 
     python3 bench/gen_jfr_workload.py -o /tmp/work/BigStacks.java
     javac -d /tmp/work/classes /tmp/work/BigStacks.java
-    java -cp /tmp/work/classes BigStacks SECONDS THREADS CHAINS SEED MIN_DEPTH MAX_DEPTH
+    java -cp /tmp/work/classes BigStacks SECONDS THREADS CHAINS SEED MIN_DEPTH MAX_DEPTH [shared|own]
 
 bench/README.md gives the recording command and the figures of the files it
 made.
@@ -21,7 +23,7 @@ import argparse
 
 HEAD = """\
 // The JFR benchmark's workload (written by fg's bench/gen_jfr_workload.py).
-//   java BigStacks SECONDS THREADS CHAINS SEED MIN_DEPTH MAX_DEPTH
+//   java BigStacks SECONDS THREADS CHAINS SEED MIN_DEPTH MAX_DEPTH [shared|own]
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -48,6 +50,8 @@ TAIL = """\
         final int count = Integer.parseInt(args[2]);
         final long seed = Long.parseLong(args[3]);
         final int lo = Integer.parseInt(args[4]), hi = Integer.parseInt(args[5]);
+        // "own": each thread runs chains of its own share of the set only.
+        final boolean own = args.length > 6 && args[6].equals("own");
         SplittableRandom r = new SplittableRandom(seed);
         chains = new byte[count][];
         for (int i = 0; i < count; i++) {
@@ -59,12 +63,15 @@ TAIL = """\
         Thread[] ts = new Thread[threads];
         for (int t = 0; t < threads; t++) {
             final long s = seed * 1000 + t;
+            final int index = t;
             ts[t] = new Thread(() -> {
                 SplittableRandom tr = new SplittableRandom(s);
                 long acc = 0;
+                final int share = own ? Math.max(1, chains.length / threads) : chains.length;
+                final int first = own ? (index * share) %% chains.length : 0;
                 while (System.nanoTime() < end) {
                     for (int k = 0; k < 64; k++) {
-                        acc += step(chains[tr.nextInt(chains.length)], 0, acc);
+                        acc += step(chains[(first + tr.nextInt(share)) %% chains.length], 0, acc);
                     }
                 }
                 sink.addAndGet(acc);
