@@ -438,39 +438,33 @@ void TraceTree::add(const TraceBatch& batch) {
       Lane& l = lanes[i];
       if (l.making) {
         for (std::uint32_t d = l.lo + 1; d <= l.depth; ++d) l.at = node_of(paths_[l.end - d], l.at, frames[l.end - d]);
-        leaves_[l.trace] = l.at;
-        if (!fill(l)) {
-          l = lanes[--active];
+      } else {
+        const std::uint32_t f = l.end - l.probe;  // the probed path's frame
+        if (const std::uint32_t known = find(paths_[f], frames[f]); known != U64Map::kMissing) {
+          l.lo = l.probe;
+          l.at = known;
+          l.step = 0;  // found: halve from here
+        } else {
+          l.hi = l.probe;
+        }
+        if (l.step > 0 && l.hi > l.lo + l.step) {
+          l.probe = l.hi - l.step;
+          l.step *= 2;
+        } else {
+          l.step = 0;
+          l.probe = l.lo + (l.hi - l.lo) / 2;
+        }
+        if (l.hi > l.lo + 1) {
+          prefetch_path(paths_[l.end - l.probe]);
+          ++i;
           continue;
         }
-        ++i;
-        continue;
-      }
-      const std::uint32_t f = l.end - l.probe;  // the probed path's frame
-      if (const std::uint32_t known = find(paths_[f], frames[f]); known != U64Map::kMissing) {
-        l.lo = l.probe;
-        l.at = known;
-        l.step = 0;  // found: halve from here
-      } else {
-        l.hi = l.probe;
-      }
-      if (l.step > 0 && l.hi > l.lo + l.step) {
-        l.probe = l.hi - l.step;
-        l.step *= 2;
-      } else {
-        l.step = 0;
-        l.probe = l.lo + (l.hi - l.lo) / 2;
-      }
-      if (l.hi > l.lo + 1) {
-        prefetch_path(paths_[l.end - l.probe]);
-        ++i;
-        continue;
-      }
-      if (l.lo < l.depth) {
-        for (std::uint32_t d = l.lo + 1; d <= l.depth; ++d) prefetch_path(paths_[l.end - d]);
-        l.making = true;
-        ++i;
-        continue;
+        if (l.lo < l.depth) {
+          for (std::uint32_t d = l.lo + 1; d <= l.depth; ++d) prefetch_path(paths_[l.end - d]);
+          l.making = true;
+          ++i;
+          continue;
+        }
       }
       leaves_[l.trace] = l.at;
       if (!fill(l)) {

@@ -76,7 +76,8 @@ std::vector<std::int64_t> abs_totals(const Profile& p) {
 class SampleFilter {
  public:
   SampleFilter(const Profile& p, const FilterOptions& o)
-      : p_(p),
+      : labels_here_(p.label_set_count()),
+        p_(p),
         o_(o),
         b_(p.value_types()),
         import_(b_, p),
@@ -199,7 +200,6 @@ class SampleFilter {
     std::string thread;
   };
   const LabelsHere& sample_labels(const Sample& s) {
-    if (labels_here_.empty()) labels_here_.resize(p_.label_set_count());
     LabelsHere& here = labels_here_[s.labels];
     if (here.made) return here;
     here.made = true;
