@@ -1,5 +1,7 @@
 #include "formats/jfr/chunk_resolver.h"
 
+#include <algorithm>
+
 #include "fg/filter.h"
 #include "fg/java_frames.h"
 
@@ -32,7 +34,50 @@ ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const 
       kernel_known_(pools.enum_has("jdk.types.FrameType", "Kernel")),
       frames_by_index_(pools.frames.size(), U64Map::kMissing),
       kinds_by_index_(pools.frames.size(), FrameKind::kNative),
-      node_stacks_(threads ? 0 : tree.node_count(), U64Map::kMissing) {}
+      node_stacks_(threads ? 0 : tree.node_count(), U64Map::kMissing),
+      rounds_(threads ? 0 : tree.node_count(), 0) {}
+
+void ChunkResolver::find_made(const NewNode* nodes, std::size_t count) {
+  // A node's round is its parent's + 1 when its parent is listed too (so
+  // not made yet), else 0; rounds past 255 are one, in list order, where
+  // each parent still comes before its children.
+  constexpr unsigned kRounds = 256;
+  round_starts_.assign(kRounds + 1, 0);
+  for (const NewNode* n = nodes; n != nodes + count; ++n) {
+    const bool listed_parent = n->parent != 0 && node_stacks_[n->parent] == U64Map::kMissing;
+    const unsigned r = listed_parent ? std::min(rounds_[n->parent] + 1u, kRounds - 1) : 0;
+    rounds_[n->node] = static_cast<std::uint8_t>(r);
+    ++round_starts_[r + 1];
+  }
+  for (unsigned r = 0; r < kRounds; ++r) round_starts_[r + 1] += round_starts_[r];
+  by_round_.resize(count);
+  {
+    std::vector<std::uint32_t>& at = round_starts_;  // each round's next place, then moved back
+    for (const NewNode* n = nodes; n != nodes + count; ++n) by_round_[at[rounds_[n->node]]++] = n;
+    for (unsigned r = kRounds; r-- > 1;) at[r] = at[r - 1];
+    at[0] = 0;
+  }
+  // In each round, a node's parent stack is known (found in an earlier
+  // round or made before), or the parent is new and so is the node.
+  constexpr std::size_t kAheadBy = 8;
+  const auto parent_and_frame = [&](const NewNode& n, StackId& parent, FrameId& frame) {
+    parent = parent_stack(n.parent);
+    frame = frames_by_index_[n.frame];
+    return parent != U64Map::kMissing && frame != U64Map::kMissing;
+  };
+  for (unsigned r = 0; r < kRounds; ++r) {
+    const std::size_t begin = round_starts_[r], end = round_starts_[r + 1];
+    for (std::size_t i = begin; i < end; ++i) {
+      if (i + 2 * kAheadBy < end) __builtin_prefetch(&node_stacks_[by_round_[i + 2 * kAheadBy]->parent]);
+      StackId parent;
+      FrameId frame;
+      if (i + kAheadBy < end && parent_and_frame(*by_round_[i + kAheadBy], parent, frame))
+        builder_.prefetch_stack(parent, frame);
+      const NewNode& n = *by_round_[i];
+      if (parent_and_frame(n, parent, frame)) node_stacks_[n.node] = builder_.find_stack(parent, frame);
+    }
+  }
+}
 
 NodeLister::NodeLister(const TraceTree& tree)
     : tree_(tree), used_(tree.trace_count()), claimed_(tree.node_count()) {}

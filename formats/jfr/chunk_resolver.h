@@ -112,18 +112,17 @@ class ChunkResolver {
   ChunkResolver(ProfileBuilder& builder, const Pools& pools, const TraceTree& tree, const NamingOptions& naming,
                 bool threads, std::vector<bool>* stand_ins = nullptr);
 
-  /// Makes the stacks of `count` nodes NodeLister listed (not with threads).
+  /// Before make(): the stacks of a hand-off's `count` listed nodes that
+  /// the builder holds already, found in as many rounds as the longest
+  /// chain of nodes listed below one another (each round's lookups fetched
+  /// a few ahead, where make() waits on each one's parent). Makes nothing.
+  void find_made(const NewNode* nodes, std::size_t count);
+  /// Makes the stacks of `count` nodes NodeLister listed (not with threads)
+  /// that find_made() did not find, in order.
   void make(const NewNode* nodes, std::size_t count) {
     for (const NewNode* n = nodes; n != nodes + count; ++n)
-      node_stacks_[n->node] = builder_.stack(n->parent == 0 ? kRootStack : node_stacks_[n->parent], frame_of(n->frame));
-  }
-  /// Cache hints for a coming make() of `n`: prefetch_parent() some nodes
-  /// ahead, then prefetch_stack() fewer, once its parent's stack is in cache.
-  void prefetch_parent(const NewNode& n) const { __builtin_prefetch(&node_stacks_[n.parent]); }
-  void prefetch_stack(const NewNode& n) const {
-    const StackId parent = n.parent == 0 ? kRootStack : node_stacks_[n.parent];
-    const FrameId frame = frames_by_index_[n.frame];
-    if (parent != U64Map::kMissing && frame != U64Map::kMissing) builder_.prefetch_stack(parent, frame);
+      if (node_stacks_[n->node] == U64Map::kMissing)
+        node_stacks_[n->node] = builder_.stack(parent_stack(n->parent), frame_of(n->frame));
   }
   /// The stack of the trace whose leaf is `node` (NodeLister::leaf()),
   /// below the frame of `thread` with threads; kNoStack for
@@ -155,6 +154,7 @@ class ChunkResolver {
   const std::string* thread_name(std::uint64_t thread) const;
 
  private:
+  StackId parent_stack(std::uint32_t parent) const { return parent == 0 ? kRootStack : node_stacks_[parent]; }
   // The frame of entry `i` of the pools' frames.
   FrameId frame_of(std::uint32_t i) {
     const FrameId id = frames_by_index_[i];
@@ -188,6 +188,10 @@ class ChunkResolver {
   std::unordered_map<FrameKey, FrameId, FrameKeyHash> frames_;
   PairIds<24> stacks_;        // by (leaf node, thread), with threads
   std::vector<StackId> node_stacks_;  // by trace node, without threads; kMissing until made
+  // find_made()'s: each listed node's round, by node (the first is 0), and the nodes by round.
+  std::vector<std::uint8_t> rounds_;
+  std::vector<std::uint32_t> round_starts_;
+  std::vector<const NewNode*> by_round_;
   std::vector<std::uint32_t> path_;   // thread_stack()'s nodes
   // The last lookup: events of one thread come in runs.
   struct Last {

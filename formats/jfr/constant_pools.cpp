@@ -584,4 +584,25 @@ void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const C
   }
 }
 
+std::optional<std::uint64_t> first_checkpoint(const Cursor& chunk, std::uint64_t last_offset) {
+  try {
+    std::uint64_t offset = last_offset;
+    for (;;) {
+      if (offset < kChunkHeaderSize || offset >= chunk.size()) return std::nullopt;
+      Cursor rec = chunk.window(offset, chunk.size() - offset, "checkpoint");
+      rec.read_int();  // size
+      if (rec.read_long() != 1) return std::nullopt;
+      rec.read_long();  // start time
+      rec.read_long();  // duration
+      const std::int64_t delta = rec.read_long();
+      if (delta == 0) return offset;
+      const std::uint64_t back = 0 - static_cast<std::uint64_t>(delta);
+      if (delta > 0 || back > offset) return std::nullopt;
+      offset -= back;
+    }
+  } catch (const ParseError&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace fg::formats::jfr

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -257,5 +258,12 @@ void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const C
                          Pools& pools, bool keep_lines,
                          const std::function<void(std::uint64_t, std::uint64_t)>& done,
                          const std::function<void(TraceBatch&)>& traces);
+
+/// The offset (relative to the chunk) of the first of a chunk's
+/// checkpoints, walking their chain back from the one at `last_offset` as
+/// read_constant_pools() does but reading only each one's header; nullopt
+/// when the chain is damaged (read_constant_pools() then says where). The
+/// events before it can be read while the pools are.
+std::optional<std::uint64_t> first_checkpoint(const Cursor& chunk, std::uint64_t last_offset);
 
 }  // namespace fg::formats::jfr

@@ -111,6 +111,8 @@ class Cursor {
   bool compressed() const { return compressed_; }
   /// Offset of the next byte in the file.
   std::uint64_t offset() const { return base_ + pos_; }
+  /// The bytes from the next one to the window's end.
+  std::string_view rest() const { return data_.substr(pos_); }
   /// Moves to `pos` (relative to the window); fails when it lies outside.
   void seek(std::uint64_t pos) {
     if (pos > data_.size()) seek_outside(pos);

@@ -62,7 +62,6 @@ EventPlan::EventPlan(EventType type, const ClassDesc& cls, bool timed) : type_(t
     Role r = Role::kSkip;
     for (const auto& [name, role] : kRoles)
       if (f.name == name) r = role;
-    if (r == Role::kTime && steps_.empty() && !f.array) time_first_ = true;
     if (f.array || (r == Role::kTime && !timed)) r = Role::kSkip;
     if (r == Role::kThread) {  // sampledThread wins over eventThread
       if (have_thread && f.name == "eventThread") r = Role::kSkip;

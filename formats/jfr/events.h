@@ -81,9 +81,6 @@ class EventPlan {
   /// moves `p` past the fields. The caller checks that they lay within the
   /// record.
   EventRecord decode_unchecked(const char*& p) const;
-  /// Whether the type's first field is its time, and its other fields are
-  /// all integers (unchecked_bytes() is not 0).
-  bool time_first() const { return time_first_ && unchecked_bytes_ != 0; }
 
  private:
   enum class Role : std::uint8_t {
@@ -98,7 +95,6 @@ class EventPlan {
   const ClassDesc* cls_;
   std::vector<Step> steps_;  // by field
   std::size_t unchecked_bytes_ = 0;
-  bool time_first_ = false;
 };
 
 /// Plans for the event types of a chunk that `events` selects, by type id:

@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <array>
 #include <condition_variable>
+#include <exception>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -22,6 +25,7 @@
 #include "formats/jfr/events.h"
 #include "formats/jfr/metadata.h"
 #include "formats/jfr/naming.h"
+#include "formats/jfr/samples.h"
 
 namespace fg::formats::jfr {
 
@@ -95,188 +99,6 @@ struct ParsedChunk {
   ChunkHeader header;
   ChunkMetadata meta;
   Pools pools;
-};
-
-// Selected events of the current chunk that make the same sample, folded
-// into one on the parsing side: those of one type, stack trace, thread and
-// thread state (and class, for allocations and locks), whose values are
-// summed. The time and state filters are applied before; with --leak each
-// event stays its own, with its time and address.
-struct DecodedEvent {
-  EventType type;
-  bool has_state;
-  bool outside_tlab;     // an allocation outside a TLAB (its class frame is `_[k]`)
-  std::uint32_t node;    // the trace's leaf node (NodeLister::leaf()); kMissing: none
-  std::uint32_t new_nodes;  // of the hand-off's list, made before this event's stack
-  std::uint32_t events;  // folded into this one
-  std::uint64_t stack;   // StackTrace pool key; 0: none
-  std::uint64_t thread, state, cls;
-  std::uint64_t samples;    // the events' samples fields, negative ones as 0
-  std::int64_t values[2];   // the sample's, summed
-  std::int64_t ticks, ns;   // with --leak
-  std::uint64_t address;    // with --leak
-
-  // Whether `o` has the same labels and class frame (all but the trace).
-  bool same_labels(const DecodedEvent& o) const {
-    return thread == o.thread && state == o.state && cls == o.cls && type == o.type && has_state == o.has_state &&
-           outside_tlab == o.outside_tlab;
-  }
-  bool same_sample(const DecodedEvent& o) const { return stack == o.stack && same_labels(o); }
-  // A hash of the trace `trace` (a pool key or a tree node) and the labels.
-  std::uint64_t hash(std::uint64_t trace) const {
-    return (trace * 0x9E3779B97F4A7C15ull ^ thread * 0xC2B2AE3D27D4EB4Full ^ (state + cls * 0x165667B19E3779F9ull) ^
-            static_cast<std::uint64_t>(type) << 1) *
-           0x94D049BB133111EBull;
-  }
-  // Adds `o`'s values and counts to this one's; false (and nothing added)
-  // when a sum would overflow.
-  bool fold(const DecodedEvent& o) { return fold(o.values, o.events, o.samples); }
-  // The same for events whose values and counts are given.
-  bool fold(const std::int64_t (&v)[2], std::uint32_t more_events, std::uint64_t more_samples) {
-    std::int64_t v0, v1;
-    if (__builtin_add_overflow(values[0], v[0], &v0) || __builtin_add_overflow(values[1], v[1], &v1)) return false;
-    values[0] = v0;
-    values[1] = v1;
-    events += more_events;
-    samples += more_samples;
-    return true;
-  }
-};
-
-// The selected events of a batch, each sample once (DecodedEvent) in the
-// order of its first event: the resolving side then makes the same stacks,
-// labels and samples in the same order as it would event by event, with a
-// few times fewer lookups (a thread's samples come in runs of one stack).
-class EventFolder {
- public:
-  explicit EventFolder(std::vector<DecodedEvent>& out) : out_(out) {
-    slots_.fill(0);
-    raw_slots_.fill(0);
-    raw_ = std::make_unique_for_overwrite<RawSample[]>(kCapacity);
-  }
-  // Whether the batch is to be handed over: it holds kCapacity samples (or
-  // raw keys), or kMaxEvents events (so that the file's pages behind it are
-  // let go of).
-  bool full() const { return out_.size() >= kCapacity || raw_count_ >= kCapacity || events_ >= kMaxEvents; }
-  // Clears the folder for the next batch, in `out`.
-  void reset() {
-    slots_.fill(0);
-    raw_slots_.fill(0);
-    raw_count_ = 0;
-    events_ = 0;
-  }
-
-  // The bytes of an event after its time field, up to 16 of them, with its
-  // type: events whose bytes are equal decode to the same sample (though
-  // not always the other way round), so an event whose bytes were seen
-  // before is folded without being decoded.
-  struct RawKey {
-    std::uint64_t low, high;
-    std::uint64_t type_length;  // type << 5 | length
-  };
-  // The key of the `n` (at most 16) bytes at `p`, of which 16 are readable.
-  static RawKey raw_key(std::uint64_t type, const char* p, std::size_t n) {
-    const auto keep = [](std::size_t bytes) { return bytes >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * bytes)) - 1; };
-    return {detail::load_le64(p) & keep(n), detail::load_le64(p + 8) & keep(n > 8 ? n - 8 : 0), type << 5 | n};
-  }
-  // The event of `key`: folded into the sample of an earlier event of the
-  // same key, else decoded by `decode(DecodedEvent&)` and added as add()
-  // adds it. False when `decode` is called and finds the record malformed
-  // (nothing is added then).
-  template <typename Decode>
-  bool add_raw(const RawKey& key, Decode&& decode) {
-    const std::uint64_t h = (key.low * 0x9E3779B97F4A7C15ull ^ key.high * 0xC2B2AE3D27D4EB4Full ^ key.type_length) *
-                            0x94D049BB133111EBull;
-    const auto tag = static_cast<std::uint32_t>(h) & ~kIndexMask;
-    std::size_t i = h >> (64 - kBits);
-    for (;; i = (i + 1) & (kSlots - 1)) {
-      const std::uint32_t slot = raw_slots_[i];
-      if (slot == 0) break;
-      if ((slot & ~kIndexMask) != tag) continue;
-      const RawSample& r = raw_[(slot & kIndexMask) - 1];
-      if (r.key.low != key.low || r.key.high != key.high || r.key.type_length != key.type_length) continue;
-      if (!out_[r.sample].fold(r.values, 1, r.samples)) {
-        DecodedEvent e;  // as add() does with a sum that would overflow: the event on its own
-        if (!decode(e)) return false;
-        add(e);
-        return true;
-      }
-      ++events_;
-      return true;
-    }
-    DecodedEvent e;
-    if (!decode(e)) return false;
-    const std::size_t sample = add(e);
-    if (sample != kAlone) {
-      // Field by field: a RawSample made whole and copied in stalls on its stores.
-      RawSample& r = raw_[raw_count_++];
-      r.key = key;
-      r.sample = static_cast<std::uint32_t>(sample);
-      r.samples = e.samples;
-      r.values[0] = e.values[0];
-      r.values[1] = e.values[1];
-      raw_slots_[i] = tag | static_cast<std::uint32_t>(raw_count_);
-    }
-    return true;
-  }
-  // An event of its own, not folded.
-  void push(const DecodedEvent& e) {
-    ++events_;
-    out_.push_back(e);
-  }
-  // The index of the sample `e` was folded into or made, or kAlone when it
-  // is a sample of its own that no later event is folded into.
-  std::size_t add(const DecodedEvent& e) {
-    ++events_;
-    // Negative values (a corrupt field) are not summed: the profile's check
-    // of its values' magnitude then sees each as it is.
-    if (e.values[0] < 0 || e.values[1] < 0) {
-      out_.push_back(e);
-      return kAlone;
-    }
-    const std::uint64_t h = e.hash(e.stack);
-    // A slot holds some bits of the hash above the sample's index + 1, so
-    // that most other samples in its way are passed by without a look.
-    const auto tag = static_cast<std::uint32_t>(h) & ~kIndexMask;
-    for (std::size_t i = h >> (64 - kBits);; i = (i + 1) & (kSlots - 1)) {
-      const std::uint32_t slot = slots_[i];
-      if (slot == 0) {
-        out_.push_back(e);
-        slots_[i] = tag | static_cast<std::uint32_t>(out_.size());
-        return out_.size() - 1;
-      }
-      if ((slot & ~kIndexMask) != tag) continue;
-      DecodedEvent& d = out_[(slot & kIndexMask) - 1];
-      if (!d.same_sample(e)) continue;
-      if (!d.fold(e)) {
-        out_.push_back(e);
-        return kAlone;
-      }
-      return (slot & kIndexMask) - 1;
-    }
-  }
-  static constexpr std::size_t kCapacity = 4096;
-  static constexpr std::size_t kMaxEvents = 65536;
-
- private:
-  static constexpr int kBits = 13;  // twice the capacity
-  static constexpr std::size_t kSlots = std::size_t{1} << kBits;
-  static constexpr std::uint32_t kIndexMask = 0xFFFF;
-  static_assert(kCapacity < kIndexMask);
-  static constexpr std::size_t kAlone = SIZE_MAX;
-  // A raw key, the sample its events fold into, and what each adds to it.
-  struct RawSample {
-    RawKey key;
-    std::uint32_t sample;  // index into out_
-    std::uint64_t samples;
-    std::int64_t values[2];
-  };
-  std::vector<DecodedEvent>& out_;
-  std::array<std::uint32_t, kSlots> slots_;  // hash bits | index + 1 into out_; 0: empty
-  std::unique_ptr<RawSample[]> raw_;  // kCapacity of them
-  std::size_t raw_count_ = 0;
-  std::array<std::uint32_t, kSlots> raw_slots_;  // hash bits | index + 1 into raw_; 0: empty
-  std::size_t events_ = 0;                   // added since the last reset
 };
 
 // The time from the first start to the last end of the chunks read so far:
@@ -414,14 +236,20 @@ class Reader {
   void parse(ChunkReader& chunks, Emit& emit);
   template <typename Emit>
   void parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index, Emit& emit);
+  // The chunk's events. With `pools_read`, its pools are being read
+  // beside, from `first_pool` (in the file) on: pools_read() waits for
+  // them (and hands the chunk over) before the first events are.
   template <typename Emit>
-  void parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, Cursor& chunk, Emit& emit);
+  void parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, Cursor& chunk, Emit& emit,
+                    const std::function<void()>* pools_read, std::uint64_t first_pool = UINT64_MAX);
+  // Whether the events are filtered by their thread state (--state, --cpu, --wall).
+  bool state_filter() const {
+    return !states_.empty() || opt_.events == Events::kCpu || opt_.events == Events::kWall;
+  }
   static void read_info(const ParsedChunk& pc, const ClassDesc& cls, Cursor& rec, ChunkTail& tail);
   // Chunk `index`'s trace tree, once the resolving side has built it (it
   // is not changed until that side has taken the chunk's tail).
   const TraceTree& await_tree(std::size_t index);
-  // Event `e` of type `plan` into `folder`, unless the time or state filter drops it.
-  void select_event(const ParsedChunk& pc, const EventPlan& plan, const EventRecord& e, EventFolder& folder);
   // The sample of event `e` into `d`; false when the time or state filter drops it.
   bool to_sample(const ParsedChunk& pc, const EventPlan& plan, const EventRecord& e, DecodedEvent& d) const;
   void allow_states(const Pools& pools);
@@ -497,6 +325,7 @@ class Reader {
   bool any_default_state_ = false;                  // the same
   std::map<std::string, std::uint64_t> type_counts_;  // every event type of the file
   std::array<Selected, kEventTypes> selected_{};  // by EventType
+  ChunkSamples chunk_samples_;  // the parsing side's, kept for their room (chunks are alike)
   std::vector<Ready> ready_;  // add_events()' samples, kept for their room
   std::vector<std::uint32_t> fold_slots_;  // fold_by_node()'s scratch room
   std::uint64_t no_stack_ = 0;
@@ -506,6 +335,12 @@ class Reader {
   std::int64_t leak_lo_ = INT64_MAX, leak_hi_ = INT64_MIN;  // times of malloc/free events
   std::map<std::string, std::string> info_;  // jvm, os
   bool async_profiler_ = false, jdk_ = false;
+  bool threaded_ = false;  // the parsing side has a thread of its own
+  // A chunk whose events are worth reading beside its pools: in smaller
+  // ones the tree is built in no time, and a third thread on two CPUs
+  // costs more than it saves (125 chunks of 1.7 MB: 0.43 s, against 0.49 s
+  // with the events beside).
+  static constexpr std::uint64_t kBesideBytes = std::uint64_t{4} << 20;
 };
 
 // Hand-offs parsed ahead at most.
@@ -518,8 +353,9 @@ Profile Reader::run() {
   // equally in the time of a large recording: on two threads they overlap.
   // A small file is not worth the thread.
   ChunkReader chunks(input_, diag_);
-  const bool threaded = chunks.mapped_size().value_or(UINT64_MAX) >= (std::uint64_t{1} << 20);
-  handoff<Parsed>(threaded, kAhead, [&](auto&& emit) { parse(chunks, emit); },
+  threaded_ = chunks.mapped_size().value_or(UINT64_MAX) >= (std::uint64_t{1} << 20) &&
+              std::thread::hardware_concurrency() >= 2;
+  handoff<Parsed>(threaded_, kAhead, [&](auto&& emit) { parse(chunks, emit); },
                   [&](Parsed&& p) {
                     try {
                       take(std::move(p));
@@ -634,26 +470,51 @@ void Reader::parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index,
     pc->meta = read_metadata(meta_record);
     // The stack traces go over as they are read: the other side builds
     // their tree while this one reads on.
-    read_constant_pools(
-        chunk, h.checkpoint_offset, pc->meta, pc->pools, naming_.lines || naming_.bci,
-        [&chunks](std::uint64_t begin, std::uint64_t end) { chunks.drop(begin, end); },
-        [&](TraceBatch& b) {
-          Parsed p{index, std::move(b), nullptr, {}, {}, {}};
-          {  // a batch the resolving side is done with, for its room: fresh pages cost a fault and a clear each
-            std::lock_guard lock(spare_mutex_);
-            if (!spare_batches_.empty()) {
-              b = std::move(spare_batches_.back());
-              spare_batches_.pop_back();
+    const Cursor pools_view = chunk;
+    const auto read_pools = [&] {
+      read_constant_pools(
+          pools_view, h.checkpoint_offset, pc->meta, pc->pools, naming_.lines || naming_.bci,
+          [&chunks](std::uint64_t begin, std::uint64_t end) { chunks.drop(begin, end); },
+          [&](TraceBatch& b) {
+            Parsed p{index, std::move(b), nullptr, {}, {}, {}};
+            {  // a batch the resolving side is done with, for its room: fresh pages cost a fault and a clear each
+              std::lock_guard lock(spare_mutex_);
+              if (!spare_batches_.empty()) {
+                b = std::move(spare_batches_.back());
+                spare_batches_.pop_back();
+              }
             }
-          }
-          emit(std::move(p));
-        });
-    // The pools are in memory of their own now; in a recording with a
-    // million stack traces their bytes are most of the chunk. The events
-    // still to read come back from the file as they are reached.
-    chunks.drop(h.offset, h.offset + h.size);
-    emit(Parsed{index, {}, pc, {}, {}, {}});
-    parse_events(chunks, std::move(pc), chunk, emit);
+            emit(std::move(p));
+          });
+    };
+    // While the other side builds the tree, its batches come slower than
+    // they are read: the events are read meanwhile, on a thread beside the
+    // pools', when nothing of them waits on the pools (a filter of thread
+    // states, --leak's order of events) and the chunk is worth it.
+    std::optional<std::uint64_t> first_pool;
+    if (threaded_ && !opt_.leak && !state_filter() && h.size >= kBesideBytes)
+      first_pool = first_checkpoint(chunk, h.checkpoint_offset);
+    if (!first_pool) {
+      read_pools();
+      // The pools are in memory of their own now; in a recording with a
+      // million stack traces their bytes are most of the chunk. The events
+      // still to read come back from the file as they are reached.
+      chunks.drop(h.offset, h.offset + h.size);
+      emit(Parsed{index, {}, pc, {}, {}, {}});
+      parse_events(chunks, std::move(pc), chunk, emit, nullptr);
+      return;
+    }
+    fg::Beside pools(read_pools);
+    const std::function<void()> pools_read = [&] {
+      if (!pools.join()) return;
+      emit(Parsed{index, {}, pc, {}, {}, {}});
+    };
+    try {
+      parse_events(chunks, pc, chunk, emit, &pools_read, h.offset + *first_pool);
+    } catch (...) {
+      pools.join();  // their error first: it comes before the events' in the file's reading
+      throw;
+    }
   } catch (const ParseError& e) {
     throw ParseError(e.position(), "chunk " + std::to_string(index + 1) + ": " + e.message());
   }
@@ -661,7 +522,7 @@ void Reader::parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index,
 
 // The batch's samples of one leaf node (traces the pools tell apart only
 // by what they merge: lines, bci), thread, state and class folded into the
-// first of them, as EventFolder folds those of one trace: a third fewer
+// first of them, as ChunkSamples folds those of one trace: a third fewer
 // samples to add. The resolving side folds each batch before it adds it:
 // in the events it waits on the parsing side, which has no time to spare.
 // A sample folded away has no new nodes (its node was listed with the
@@ -710,7 +571,8 @@ void find_traces(const StackTracePool& traces, NodeLister& lister, bool list, st
 }
 
 template <typename Emit>
-void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, Cursor& chunk, Emit& emit) {
+void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, Cursor& chunk, Emit& emit,
+                          const std::function<void()>* pools_read, std::uint64_t first_pool) {
   const ChunkMetadata& meta = pc->meta;
   const StackTracePool& traces = pc->pools.stack_traces;
   const std::size_t index = pc->index;
@@ -729,17 +591,77 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
   ChunkTail tail;
   std::vector<std::uint64_t> counts;  // by type id (ids are small: they index the metadata)
   std::unordered_map<std::uint64_t, std::uint64_t> big_counts;  // the others
+  // What waits for the pools, while they are read beside: the events of
+  // jdk.JVMInformation and jdk.OSInformation (their strings are pool
+  // entries; their bytes are kept, as the pages they were read from may be
+  // gone by then), and the pages of the file from the first pool on.
+  struct InfoRecord {
+    const ClassDesc* cls;
+    std::string bytes;
+    std::uint64_t offset;
+  };
+  std::vector<InfoRecord> info_records;
+  const auto wait_for_pools = [&] {
+    if (!pools_read) return;
+    (*pools_read)();
+    pools_read = nullptr;
+    first_pool = UINT64_MAX;
+    for (const InfoRecord& r : info_records) {
+      Cursor rec(r.bytes, file_, r.offset, chunk.compressed());
+      read_info(*pc, *r.cls, rec, tail);
+    }
+  };
+  // Events are decoded into a batch of kBatch. With --leak each batch goes
+  // over as it is, in order; otherwise it is folded into `whole`, which
+  // goes over at the chunk's end (or once it holds kMostSamples).
+  constexpr std::size_t kBatch = 4096;
+  constexpr std::size_t kMostSamples = std::size_t{1} << 20;
   std::vector<DecodedEvent> batch;
-  batch.reserve(EventFolder::kCapacity);
-  EventFolder folder(batch);
-  // The tree of the chunk's traces, once the resolving side has built it.
-  std::optional<NodeLister> lister;
+  batch.reserve(kBatch);
+  ChunkSamples* const whole = opt_.leak ? nullptr : &chunk_samples_;
+  if (whole) whole->clear();
+  std::optional<NodeLister> lister;      // the tree of the chunk's traces, once built
   std::vector<std::uint32_t> positions;  // find_traces()' scratch room
-  const auto find_batch_traces = [&] {
+  const auto hand_over = [&] {
+    wait_for_pools();
     if (!lister) lister.emplace(await_tree(index));
     std::vector<NewNode> nodes;
     find_traces(traces, *lister, !opt_.threads, batch, nodes, positions);
-    return nodes;
+    emit(Parsed{index, {}, nullptr, std::move(batch), std::move(nodes), {}});
+    batch = {};
+    batch.reserve(kBatch);
+  };
+  // At the chunk's end (`last`), the samples' room is let go of as they go over.
+  const auto hand_over_whole = [&](bool last) {
+    const std::size_t all = whole->size();
+    for (std::size_t b = 0; b < all; b += kBatch) {
+      for (std::size_t i = b; i < std::min(all, b + kBatch); ++i) batch.push_back(whole->at(i));
+      if (last) whole->release_before(b + batch.size());
+      hand_over();
+    }
+    whole->clear();
+  };
+  const auto next_batch = [&](std::uint64_t at) {
+    if (whole) {
+      constexpr std::size_t kAheadBy = 16;
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        if (i + 2 * kAheadBy < batch.size()) whole->prefetch(batch[i + 2 * kAheadBy]);
+        if (i + kAheadBy < batch.size()) whole->prefetch_sample(batch[i + kAheadBy]);
+        whole->add(batch[i]);
+      }
+      batch.clear();
+      if (whole->size() >= kMostSamples) hand_over_whole(false);
+    } else {
+      hand_over();
+    }
+    // Events come in order: a large chunk's pages behind this one are done
+    // with (those of its pools, once read).
+    chunks.release_before(std::min(at, first_pool));
+  };
+  const auto select = [&](const EventPlan& plan, const EventRecord& e, std::uint64_t end) {
+    DecodedEvent d;
+    if (to_sample(*pc, plan, e, d)) batch.push_back(d);
+    if (batch.size() >= kBatch) next_batch(end);
   };
   // Events of a selected type whose fields are all integers are read
   // without a check per byte while the chunk has room for their longest
@@ -747,20 +669,7 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
   std::size_t unchecked_bytes = 0;
   for (const auto& [id, cls] : meta.classes())
     if (const EventPlan* plan = plans.find(id)) unchecked_bytes = std::max(unchecked_bytes, plan->unchecked_bytes());
-  // and size and type, and the 16 bytes of a raw key after a time of 9
-  const std::size_t fast_bytes = unchecked_bytes == 0 ? SIZE_MAX : std::max<std::size_t>(unchecked_bytes, 25) + 18;
-  // Without filters and --leak, events are folded by their bytes (EventFolder::add_raw).
-  const bool raw = !filter_.timed && !filter_.states && !opt_.leak;
-  const auto next_batch = [&](std::uint64_t at) {
-    std::vector<NewNode> nodes = find_batch_traces();
-    emit(Parsed{index, {}, nullptr, std::move(batch), std::move(nodes), {}});
-    batch = {};
-    batch.reserve(EventFolder::kCapacity);
-    folder.reset();
-    // The pools are read, and events come in order: a large chunk's
-    // pages behind this one are done with.
-    chunks.release_before(at);
-  };
+  const std::size_t fast_bytes = unchecked_bytes == 0 ? SIZE_MAX : unchecked_bytes + 18;  // and size and type
   chunk.seek(kChunkHeaderSize);
   while (!chunk.at_end()) {
     if (const char* const p = chunk.unchecked(fast_bytes)) {
@@ -769,31 +678,11 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
       const std::uint64_t type = Cursor::unchecked_varint(q);
       const EventPlan* plan = plans.find(type);
       if (type > 1 && type < counts.size() && plan && plan->unchecked_bytes() != 0 && size <= chunk.remaining()) {
-        const char* const end = p + size;
-        if (raw && plan->time_first()) {
-          const char* k = q;
-          Cursor::skip_unchecked_varint(k);
-          if (k <= end && end - k <= 16) {
-            const bool added = folder.add_raw(EventFolder::raw_key(type, k, static_cast<std::size_t>(end - k)),
-                                              [&](DecodedEvent& d) {
-                                                const char* r = q;
-                                                const EventRecord e = plan->decode_unchecked(r);
-                                                return r <= end && to_sample(*pc, *plan, e, d);
-                                              });
-            if (added) {
-              ++counts[type];
-              chunk.skip_to(end);
-              if (folder.full()) next_batch(chunk.offset());
-              continue;
-            }
-          }
-        }
         const EventRecord e = plan->decode_unchecked(q);
         if (static_cast<std::uint64_t>(q - p) <= size) {
           ++counts[type];
           chunk.skip_to(p + size);
-          select_event(*pc, *plan, e, folder);
-          if (folder.full()) next_batch(chunk.offset());
+          select(*plan, e, chunk.offset());
           continue;
         }
       }
@@ -814,10 +703,10 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
       ++big_counts[type];
     }
     if (const EventPlan* plan = plans.find(type)) {
-      select_event(*pc, *plan, plan->decode(rec, meta), folder);
-      if (folder.full()) next_batch(at);
+      select(*plan, plan->decode(rec, meta), at);
     } else if ((jvm && type == jvm->id) || (os && type == os->id)) {
-      read_info(*pc, *meta.find(type), rec, tail);
+      if (pools_read) info_records.push_back({meta.find(type), std::string(rec.rest()), rec.offset()});
+      else read_info(*pc, *meta.find(type), rec, tail);
     }
   }
   for (std::uint64_t type = 0; type < counts.size(); ++type)
@@ -826,21 +715,17 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
     const ClassDesc* cls = meta.find(type);
     tail.counts.emplace_back(cls ? cls->name : "type " + std::to_string(type), n);
   }
-  if (!batch.empty()) {
-    std::vector<NewNode> nodes = find_batch_traces();
-    emit(Parsed{index, {}, nullptr, std::move(batch), std::move(nodes), {}});
+  if (whole) {
+    next_batch(chunk.offset());
+    hand_over_whole(true);
+  } else if (!batch.empty()) {
+    hand_over();
   }
+  wait_for_pools();  // a chunk without events
   if (lister) tail.truncated = lister->truncated_traces();
   // Let go of the chunk before its tail: the resolving side then recycles its tables.
   pc.reset();
   emit(Parsed{index, {}, nullptr, {}, {}, std::move(tail)});
-}
-
-void Reader::select_event(const ParsedChunk& pc, const EventPlan& plan, const EventRecord& e, EventFolder& folder) {
-  DecodedEvent d;
-  if (!to_sample(pc, plan, e, d)) return;
-  if (opt_.leak) return folder.push(d);  // each malloc and free on its own, in order
-  folder.add(d);
 }
 
 bool Reader::to_sample(const ParsedChunk& pc, const EventPlan& plan, const EventRecord& e, DecodedEvent& d) const {
@@ -967,9 +852,9 @@ void Reader::end_chunk(ChunkTail&& tail) {
 void Reader::allow_states(const Pools& pools) {
   std::optional<std::unordered_set<std::uint64_t>>& allowed = filter_.states;
   allowed.reset();
+  if (!state_filter()) return;  // (the pools may be still being read)
   auto e = pools.enums.find("jdk.types.ThreadState");
-  const bool cpu = opt_.events == Events::kCpu, wall = opt_.events == Events::kWall;
-  if (states_.empty() && !cpu && !wall) return;
+  const bool cpu = opt_.events == Events::kCpu;
   allowed.emplace();
   if (e == pools.enums.end()) return;
   for (const auto& [key, value] : e->second) {
@@ -996,13 +881,10 @@ void Reader::allow_states(const Pools& pools) {
 void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events, const std::vector<NewNode>& nodes) {
   constexpr std::size_t kAheadBy = 8;
   ready_.clear();
+  if (!opt_.threads) st.resolve->find_made(nodes.data(), nodes.size());
   std::size_t made = 0;  // of `nodes`
   for (std::size_t i = 0; i < events.size(); ++i) {
     if (i + kAheadBy < events.size()) st.resolve->prefetch(events[i + kAheadBy].node);
-    for (std::size_t n = made; n < made + events[i].new_nodes; ++n) {
-      if (n + 4 * kAheadBy < nodes.size()) st.resolve->prefetch_parent(nodes[n + 4 * kAheadBy]);
-      if (n + 2 * kAheadBy < nodes.size()) st.resolve->prefetch_stack(nodes[n + 2 * kAheadBy]);
-    }
     if (made + events[i].new_nodes > nodes.size()) throw Error("internal: event lists more nodes than were handed over");
     st.resolve->make(nodes.data() + made, events[i].new_nodes);
     made += events[i].new_nodes;

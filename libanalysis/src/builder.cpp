@@ -7,11 +7,6 @@
 
 namespace fg {
 
-namespace {
-constexpr unsigned kUnindexedChild = 1;
-constexpr unsigned kHasSample = 2;
-}  // namespace
-
 ProfileBuilder::ProfileBuilder(std::vector<ValueType> value_types) {
   if (value_types.empty()) throw Error("a profile needs at least one value column");
   profile_.value_types_ = std::move(value_types);

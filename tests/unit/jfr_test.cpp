@@ -22,6 +22,7 @@
 #include "formats/jfr/events.h"
 #include "formats/jfr/jfr.h"
 #include "formats/jfr/naming.h"
+#include "formats/jfr/samples.h"
 #include "jfr_writer.h"
 #include "test_util.h"
 
@@ -869,6 +870,113 @@ TEST_CASE("jfr: chunks parsed on a second thread give what one thread gives, err
   lock.events = JfrOptions::Events::kLock;
   CHECK(outcome(overflowing, false, lock).find("values add up to more than 2^63 - 1") != std::string::npos);
   CHECK(outcome(overflowing, false, lock) == outcome(overflowing, true, lock));
+}
+
+// A chunk of 4 MiB or more of a mapped file is read on two threads, its
+// events beside its pools (as a stream's chunks are): the samples are those
+// counted here from the list of events, and a chunk whose pools and events
+// are both damaged gives the pools' error, which one thread reading the
+// pools first meets first.
+TEST_CASE("jfr: a large chunk's events read beside its pools, with the samples and errors of one thread") {
+  SynthOptions so;
+  std::mt19937 rng(11);
+  std::int64_t stacked = 3, without = 1;  // the fixed events': traces 1, 1, 2 and 99
+  while (so.more_samples.size() < 400000) {
+    const int trace = std::array{1, 2, 99}[rng() % 3];
+    so.more_samples.emplace_back(1 + static_cast<int>(rng() % 50), trace);
+    ++(trace == 99 ? without : stacked);
+  }
+  fg::test::jfr::SynthLayout l;
+  const std::string big = synthetic_jfr(so, &l);
+  REQUIRE(big.size() >= (4u << 20));
+  const auto read_mapped = [](const std::string& bytes) {
+    std::vector<std::string> warnings;
+    fg::Diagnostics d(false, [&warnings](const std::string& m) { warnings.push_back(m); }, 100);
+    auto in = fg::formats::Input::from_bytes("t.jfr", bytes, fg::formats::kDefaultMaxInflated, true);
+    std::string out;
+    try {
+      out = fg::test::collapsed(fg::formats::jfr::read(*in, fg::formats::ReadOptions{}, d));
+    } catch (const std::exception& e) {
+      out = std::string("error: ") + e.what();
+    }
+    for (const std::string& w : warnings) out += "\nwarning: " + w;
+    return out;
+  };
+  CHECK(read_mapped(big) == "Foo.bar_[0];Foo.baz_[i] " + std::to_string(stacked) + "\n\nwarning: t.jfr: " +
+                                std::to_string(without) + " selected events have no stack trace and are left out");
+
+  // The first checkpoint's first pool said to be of type 99, which the
+  // metadata does not describe; and the first event's size 0.
+  const std::string pool_head("\x01\x00\x00\x00\x01\x03\x17", 7);  // type 1, times, delta, mask, 3 pools, type 23
+  const std::size_t pool = big.find(pool_head, l.first_checkpoint);
+  REQUIRE(pool != std::string::npos);
+  REQUIRE(pool < l.first_event);
+  std::string bad_pool = big;
+  bad_pool[pool + 6] = 99;
+  std::ostringstream at;
+  at << std::hex << pool + 6;
+  const std::string pool_error = "error: t.jfr: offset 0x" + at.str() + ": chunk 1: constant pool of undescribed type id 99";
+  CHECK(read_mapped(bad_pool) == pool_error);
+  std::string bad_both = bad_pool;
+  bad_both.replace(l.first_event, 4, std::string("\x80\x80\x80\x00", 4));
+  CHECK(read_mapped(bad_both) == pool_error);
+  std::string bad_event = big;
+  bad_event.replace(l.first_event, 4, std::string("\x80\x80\x80\x00", 4));
+  at.str("");
+  at << std::hex << l.first_event;
+  CHECK(read_mapped(bad_event) == "error: t.jfr: offset 0x" + at.str() + ": chunk 1: event size 0");
+}
+
+TEST_CASE("jfr chunk samples: one per trace and labels in the order of the first event, sums, entries of their own") {
+  using fg::formats::jfr::ChunkSamples;
+  using fg::formats::jfr::DecodedEvent;
+  using fg::formats::jfr::EventType;
+  const auto event = [](std::uint64_t stack, std::uint64_t thread, std::int64_t value) {
+    DecodedEvent e{};
+    e.type = EventType::kExecutionSample;
+    e.events = 1;
+    e.stack = stack;
+    e.thread = thread;
+    e.samples = 1;
+    e.values[0] = value;
+    return e;
+  };
+  constexpr std::uint64_t kBigKey = std::uint64_t{1} << 40;  // beyond the table by key
+  ChunkSamples c;
+  c.add(event(5, 1, 1));
+  c.add(event(kBigKey, 1, 10));
+  c.add(event(5, 2, 100));           // a second thread on trace 5: the index, not the table
+  c.add(event(5, 1, 1000));
+  c.add(event(5, 2, -7));            // negative: its own, never summed
+  c.add(event(5, 2, 10000));
+  c.add(event(kBigKey, 1, INT64_MAX - 5));  // would overflow: its own
+  c.add(event(kBigKey, 1, 20));
+  c.add(event(5, 2, -3));
+  REQUIRE(c.size() == 6);
+  const std::vector<std::tuple<std::uint64_t, std::uint64_t, std::int64_t, std::uint32_t>> want = {
+      {5, 1, 1001, 2}, {kBigKey, 1, 30, 2}, {5, 2, 10100, 2}, {5, 2, -7, 1}, {kBigKey, 1, INT64_MAX - 5, 1},
+      {5, 2, -3, 1}};
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    CAPTURE(i);
+    const DecodedEvent e = c.at(i);
+    CHECK(std::tuple{e.stack, e.thread, e.values[0], e.events} == want[i]);
+    CHECK(e.samples == e.events);
+  }
+  // Thousands of samples through the index, and again: each folded into its own.
+  c.clear();
+  for (int round = 0; round < 2; ++round)
+    for (std::uint64_t t = 0; t < 5000; ++t) c.add(event(kBigKey + t % 7, t, static_cast<std::int64_t>(t)));
+  REQUIRE(c.size() == 5000);
+  bool all = true;
+  for (std::uint64_t t = 0; t < 5000; ++t) {
+    const DecodedEvent e = c.at(t);
+    all = all && e.stack == kBigKey + t % 7 && e.thread == t && e.values[0] == static_cast<std::int64_t>(2 * t) &&
+          e.events == 2;
+  }
+  CHECK(all);
+  // The samples from a point on stay readable once the room before it is let go of.
+  c.release_before(4096);
+  CHECK(c.at(4999).thread == 4999);
 }
 
 // The tree of a chunk's stack traces against the plain one made frame by

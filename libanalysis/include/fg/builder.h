@@ -43,6 +43,13 @@ class ProfileBuilder {
 
   /// The stack `parent` extended by `frame` at its leaf.
   StackId stack(StackId parent, FrameId frame);
+  /// The stack `parent` extended by `frame` when it was made already,
+  /// else U64Map::kMissing; makes nothing. For a reader that looks up many
+  /// stacks ahead of making them (prefetch_stack()).
+  StackId find_stack(StackId parent, FrameId frame) const {
+    if (flag(parent, kUnindexedChild) && profile_.stack_frames_[parent + 1] == frame) return parent + 1;
+    return stacks_.find(std::uint64_t(parent) << 32 | frame);
+  }
   /// The stack of frames given root first.
   StackId stack(std::span<const FrameId> root_to_leaf);
   /// The stack `parent` extended by `frames`, root-most first: stack()
@@ -116,6 +123,7 @@ class ProfileBuilder {
   // Two flags per stack, 32 stacks a word: kUnindexedChild (the child
   // stack+1 is not in stacks_ yet), kHasSample (an untimed sample of this
   // stack exists).
+  static constexpr unsigned kUnindexedChild = 1, kHasSample = 2;
   std::vector<std::uint64_t> stack_flags_;
   bool flag(StackId s, unsigned f) const { return stack_flags_[s >> 5] >> (s & 31) * 2 & f; }
   void set_flag(StackId s, unsigned f) { stack_flags_[s >> 5] |= std::uint64_t(f) << (s & 31) * 2; }

@@ -1,8 +1,9 @@
-// Two independent pieces of work on two threads, with errors as from one.
+// Independent pieces of work on two threads, with errors as from one.
 #pragma once
 
 #include <exception>
 #include <thread>
+#include <utility>
 
 namespace fg {
 
@@ -34,5 +35,40 @@ void run_beside(bool threaded, There&& there, Here&& here) {
   second.join();
   if (failed) std::rethrow_exception(failed);
 }
+
+/// Work started on a second thread when made, while this one goes on: it
+/// must outlive the Beside, and touch nothing this one writes until join()
+/// (it may hand things over with its own locking). Its end is waited for
+/// by join(), or by the destructor (the work's error is then dropped: this
+/// thread already has one of its own).
+class Beside {
+ public:
+  template <class Work>
+  explicit Beside(const Work& work)
+      : thread_([this, &work] {
+          try {
+            work();
+          } catch (...) {
+            failed_ = std::current_exception();
+          }
+        }) {}
+  ~Beside() {
+    if (thread_.joinable()) thread_.join();
+  }
+  Beside(const Beside&) = delete;
+  Beside& operator=(const Beside&) = delete;
+  /// Waits for the work to end: true the first time, when its error (if it
+  /// failed) is rethrown; false after.
+  bool join() {
+    if (!thread_.joinable()) return false;
+    thread_.join();
+    if (failed_) std::rethrow_exception(std::exchange(failed_, nullptr));
+    return true;
+  }
+
+ private:
+  std::exception_ptr failed_;
+  std::thread thread_;
+};
 
 }  // namespace fg

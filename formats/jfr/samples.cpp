@@ -1,0 +1,123 @@
+#include "formats/jfr/samples.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "fg/string_pool.h"
+
+namespace fg::formats::jfr {
+
+bool DecodedEvent::fold(const DecodedEvent& o) {
+  std::int64_t v0, v1;
+  if (__builtin_add_overflow(values[0], o.values[0], &v0) || __builtin_add_overflow(values[1], o.values[1], &v1))
+    return false;
+  values[0] = v0;
+  values[1] = v1;
+  events += o.events;
+  samples += o.samples;
+  return true;
+}
+
+DecodedEvent ChunkSamples::at(std::size_t i) const {
+  const Entry& x = entry(i);
+  DecodedEvent e{};
+  e.type = x.type;
+  e.has_state = x.has_state;
+  e.outside_tlab = x.outside_tlab;
+  e.node = U64Map::kMissing;
+  e.events = x.events;
+  e.stack = x.stack;
+  e.thread = x.thread;
+  e.state = x.state;
+  e.cls = x.cls;
+  e.samples = x.samples;
+  e.values[0] = x.values[0];
+  e.values[1] = x.values[1];
+  return e;
+}
+
+ChunkSamples::Entry& ChunkSamples::push(const DecodedEvent& e) {
+  const std::size_t block = size_ >> kBlockBits;
+  if (block == blocks_.size()) blocks_.emplace_back();
+  if (!blocks_[block]) blocks_[block] = std::make_unique_for_overwrite<Entry[]>(std::size_t{1} << kBlockBits);
+  Entry& x = entry(size_++);
+  x.type = e.type;
+  x.has_state = e.has_state;
+  x.outside_tlab = e.outside_tlab;
+  x.in_slots = false;
+  x.events = e.events;
+  x.stack = e.stack;
+  x.thread = e.thread;
+  x.state = e.state;
+  x.cls = e.cls;
+  x.samples = e.samples;
+  x.values[0] = e.values[0];
+  x.values[1] = e.values[1];
+  return x;
+}
+
+void ChunkSamples::add_slow(const DecodedEvent& e) {
+  if (e.negative()) {
+    push(e);
+    return;
+  }
+  if (e.stack < kMostDirect) {
+    if (e.stack >= direct_.size()) direct_.resize(std::max<std::size_t>(e.stack + 1, 2 * direct_.size()), 0);
+    std::uint32_t& d = direct_[e.stack];
+    if (d == 0) {
+      push(e);
+      d = static_cast<std::uint32_t>(size_);
+      return;
+    }
+    if (Entry& x = entry(d - 1); same_sample(x, e)) {
+      if (!fold(x, e)) push(e);
+      return;
+    }
+  }
+  if (2 * (indexed_ + 1) > slots_.size()) grow();
+  const std::uint64_t h = e.hash(e.stack);
+  const std::uint64_t tag = h << 32;
+  for (std::size_t i = h >> shift_;; i = (i + 1) & (slots_.size() - 1)) {
+    const std::uint64_t slot = slots_[i];
+    if (slot == 0) {
+      push(e).in_slots = true;
+      slots_[i] = tag | size_;
+      ++indexed_;
+      return;
+    }
+    if ((slot & ~kIndexMask) != tag) continue;
+    Entry& x = entry((slot & kIndexMask) - 1);
+    if (!same_sample(x, e)) continue;
+    if (!fold(x, e)) push(e);
+    return;
+  }
+}
+
+void ChunkSamples::grow() {
+  const std::size_t size = std::max<std::size_t>(slots_.size() * 2, 1 << 12);
+  slots_.assign(size, 0);
+  shift_ = 64 - static_cast<unsigned>(std::countr_zero(size));
+  for (std::size_t s = 0; s < size_; ++s) {
+    if (!entry(s).in_slots) continue;
+    const std::uint64_t h = at(s).hash(entry(s).stack);
+    std::size_t i = h >> shift_;
+    while (slots_[i] != 0) i = (i + 1) & (size - 1);
+    slots_[i] = h << 32 | (s + 1);
+  }
+}
+
+void ChunkSamples::clear() {
+  size_ = 0;
+  std::fill(slots_.begin(), slots_.end(), 0);
+  std::fill(direct_.begin(), direct_.end(), 0);
+  indexed_ = 0;
+}
+
+void ChunkSamples::release_before(std::size_t end) {
+  constexpr std::size_t kKept = std::size_t{1} << 20;  // bytes of an index
+  if (slots_.size() * sizeof(slots_[0]) > kKept) std::vector<std::uint64_t>().swap(slots_);
+  if (direct_.size() * sizeof(direct_[0]) > kKept) std::vector<std::uint32_t>().swap(direct_);
+  for (std::size_t b = 1; b < (end >> kBlockBits) && b < blocks_.size(); ++b) blocks_[b].reset();
+}
+
+}  // namespace fg::formats::jfr

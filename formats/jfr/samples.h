@@ -1,0 +1,149 @@
+// A chunk's selected events as the samples they make, folded on the parsing
+// side: the events of one type, stack trace, thread and thread state (and
+// class, for allocations and locks) make one sample, whose values are their
+// sums. The resolving side then adds each sample of a chunk once: a
+// recording's millions of events make some hundreds of thousands.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "formats/jfr/events.h"
+
+namespace fg::formats::jfr {
+
+/// A selected event, or the sample of several (time and state filters
+/// applied). With --leak each event stays its own, with its time and address.
+struct DecodedEvent {
+  EventType type;
+  bool has_state;
+  bool outside_tlab;        ///< an allocation outside a TLAB (its class frame is
+                            ///< `_[k]`)
+  std::uint32_t node;       ///< the trace's leaf node (NodeLister::leaf()); kMissing: none
+  std::uint32_t new_nodes;  ///< of the hand-off's list, made before this event's stack
+  std::uint32_t events;     ///< folded into this one
+  std::uint64_t stack;      ///< StackTrace pool key; 0: none
+  std::uint64_t thread, state, cls;
+  std::uint64_t samples;   ///< the events' samples fields, negative ones as 0
+  std::int64_t values[2];  ///< the sample's, summed
+  std::int64_t ticks, ns;  ///< with --leak
+  std::uint64_t address;   ///< with --leak
+
+  /// Whether `o` has the same labels and class frame (all but the trace).
+  bool same_labels(const DecodedEvent& o) const {
+    return thread == o.thread && state == o.state && cls == o.cls && type == o.type && has_state == o.has_state &&
+           outside_tlab == o.outside_tlab;
+  }
+  bool same_sample(const DecodedEvent& o) const { return stack == o.stack && same_labels(o); }
+  /// A hash of the trace `trace` (a pool key or a tree node) and the labels.
+  std::uint64_t hash(std::uint64_t trace) const {
+    return (trace * 0x9E3779B97F4A7C15ull ^ thread * 0xC2B2AE3D27D4EB4Full ^ (state + cls * 0x165667B19E3779F9ull) ^
+            static_cast<std::uint64_t>(type) << 1) *
+           0x94D049BB133111EBull;
+  }
+  /// Whether a value is negative (a corrupt field): such a sample is never
+  /// summed with another, so that the profile's check of its values'
+  /// magnitude sees each as it is.
+  bool negative() const { return values[0] < 0 || values[1] < 0; }
+  /// Adds `o`'s values and counts to this one's; false (and nothing added)
+  /// when a sum would overflow.
+  bool fold(const DecodedEvent& o);
+};
+
+/// The samples of a chunk's events (or of its first million samples), each
+/// once, in the order of its first event: the resolving side makes the same
+/// stacks, labels and samples in the same order as event by event. A sample
+/// whose values are negative, or whose sum would overflow, stays an entry
+/// of its own.
+class ChunkSamples {
+ public:
+  std::size_t size() const { return size_; }
+  /// Sample `i` (node kMissing, no new nodes).
+  DecodedEvent at(std::size_t i) const;
+  /// Folds `e` (not one of --leak's) into the sample of its kind, or adds one.
+  void add(const DecodedEvent& e) {
+    // Inline, the common case: the first sample of the trace key is e's kind.
+    if (e.stack < direct_.size() && !e.negative())
+      if (const std::uint32_t d = direct_[e.stack]; d != 0)
+        if (Entry& x = entry(d - 1); same_sample(x, e) && fold(x, e)) return;
+    add_slow(e);
+  }
+  /// Cache hints for a coming add(e): prefetch() some events ahead, then
+  /// prefetch_sample() fewer, once what prefetch() fetched is in cache.
+  void prefetch(const DecodedEvent& e) const {
+    if (e.stack < direct_.size())
+      __builtin_prefetch(&direct_[e.stack]);
+    else if (!slots_.empty())
+      __builtin_prefetch(&slots_[e.hash(e.stack) >> shift_]);
+  }
+  void prefetch_sample(const DecodedEvent& e) const {
+    if (e.stack < direct_.size()) {
+      if (const std::uint32_t d = direct_[e.stack]; d != 0) __builtin_prefetch(&entry(d - 1));
+      return;
+    }
+    if (slots_.empty()) return;
+    const std::uint64_t h = e.hash(e.stack);
+    const std::uint64_t slot = slots_[h >> shift_];
+    if (slot != 0 && (slot & ~kIndexMask) == h << 32) __builtin_prefetch(&entry((slot & kIndexMask) - 1));
+  }
+  /// Forgets every sample, keeping the room.
+  void clear();
+  /// Lets go of most of the room of the samples before `end`, and of
+  /// large indexes: the samples from `end` on can still be read, and none
+  /// added until clear(). What a small chunk takes is kept for the next.
+  void release_before(std::size_t end);
+
+ private:
+  // A DecodedEvent without what only --leak and the resolving side use: two
+  // thirds of its size.
+  struct Entry {
+    EventType type;
+    bool has_state, outside_tlab;
+    bool in_slots;  // found through slots_
+    std::uint32_t events;
+    std::uint64_t stack, thread, state, cls;
+    std::uint64_t samples;
+    std::int64_t values[2];
+  };
+  static bool same_sample(const Entry& x, const DecodedEvent& e) {
+    return x.stack == e.stack && x.thread == e.thread && x.state == e.state && x.cls == e.cls && x.type == e.type &&
+           x.has_state == e.has_state && x.outside_tlab == e.outside_tlab;
+  }
+  // Adds e's values and counts to x's; false (and nothing added) when a sum would overflow.
+  static bool fold(Entry& x, const DecodedEvent& e) {
+    std::int64_t v0, v1;
+    if (__builtin_add_overflow(x.values[0], e.values[0], &v0) || __builtin_add_overflow(x.values[1], e.values[1], &v1))
+      return false;
+    x.values[0] = v0;
+    x.values[1] = v1;
+    x.events += e.events;
+    x.samples += e.samples;
+    return true;
+  }
+  void add_slow(const DecodedEvent& e);
+  // Entries live in blocks that never move: a table grown by copying would
+  // hold both copies at once, at the chunk's peak of memory.
+  static constexpr unsigned kBlockBits = 16;
+  Entry& entry(std::size_t i) { return blocks_[i >> kBlockBits][i & ((1u << kBlockBits) - 1)]; }
+  const Entry& entry(std::size_t i) const { return blocks_[i >> kBlockBits][i & ((1u << kBlockBits) - 1)]; }
+  Entry& push(const DecodedEvent& e);
+  void grow();
+
+  // The first sample of each trace key below kMostDirect, by key (index +
+  // 1; 0: none): recorders number their traces from 1 up, and where labels
+  // are not kept most traces make one sample. 16 MiB at most.
+  static constexpr std::uint64_t kMostDirect = std::uint64_t{1} << 22;
+  std::vector<std::uint32_t> direct_;
+  // The other samples, open addressing: a slot holds the low half of the
+  // sample's hash above its index + 1; 0: empty.
+  static constexpr std::uint64_t kIndexMask = 0xFFFFFFFF;
+  std::vector<std::uint64_t> slots_;
+  unsigned shift_ = 64;      // slots are found by the top bits of the hash
+  std::size_t indexed_ = 0;  // samples in slots_
+  std::vector<std::unique_ptr<Entry[]>> blocks_;
+  std::size_t size_ = 0;
+};
+
+}  // namespace fg::formats::jfr
