@@ -52,7 +52,7 @@ struct DecodedEvent {
   bool fold(const DecodedEvent& o);
 };
 
-/// The samples of a chunk's events (or of its first million samples), each
+/// The samples of a chunk's events (or of a stretch of them), each
 /// once, in the order of its first event: the resolving side makes the same
 /// stacks, labels and samples in the same order as event by event. A sample
 /// whose values are negative, or whose sum would overflow, stays an entry
@@ -98,7 +98,7 @@ class ChunkSamples {
  private:
   // A DecodedEvent without what only --leak and the resolving side use: two
   // thirds of its size.
-  struct Entry {
+  struct alignas(64) Entry {  // one cache line
     EventType type;
     bool has_state, outside_tlab;
     bool in_slots;  // found through slots_
