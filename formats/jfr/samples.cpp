@@ -18,21 +18,30 @@ bool DecodedEvent::fold(const DecodedEvent& o) {
   return true;
 }
 
+namespace {
+
+// The fields of a DecodedEvent that a ChunkSamples entry keeps, from one to the other.
+template <typename To, typename From>
+void copy_kept(To& to, const From& from) {
+  to.type = from.type;
+  to.has_state = from.has_state;
+  to.outside_tlab = from.outside_tlab;
+  to.events = from.events;
+  to.stack = from.stack;
+  to.thread = from.thread;
+  to.state = from.state;
+  to.cls = from.cls;
+  to.samples = from.samples;
+  to.values[0] = from.values[0];
+  to.values[1] = from.values[1];
+}
+
+}  // namespace
+
 DecodedEvent ChunkSamples::at(std::size_t i) const {
-  const Entry& x = entry(i);
   DecodedEvent e{};
-  e.type = x.type;
-  e.has_state = x.has_state;
-  e.outside_tlab = x.outside_tlab;
+  copy_kept(e, entry(i));
   e.node = U64Map::kMissing;
-  e.events = x.events;
-  e.stack = x.stack;
-  e.thread = x.thread;
-  e.state = x.state;
-  e.cls = x.cls;
-  e.samples = x.samples;
-  e.values[0] = x.values[0];
-  e.values[1] = x.values[1];
   return e;
 }
 
@@ -41,18 +50,8 @@ ChunkSamples::Entry& ChunkSamples::push(const DecodedEvent& e) {
   if (block == blocks_.size()) blocks_.emplace_back();
   if (!blocks_[block]) blocks_[block] = std::make_unique_for_overwrite<Entry[]>(std::size_t{1} << kBlockBits);
   Entry& x = entry(size_++);
-  x.type = e.type;
-  x.has_state = e.has_state;
-  x.outside_tlab = e.outside_tlab;
+  copy_kept(x, e);
   x.in_slots = false;
-  x.events = e.events;
-  x.stack = e.stack;
-  x.thread = e.thread;
-  x.state = e.state;
-  x.cls = e.cls;
-  x.samples = e.samples;
-  x.values[0] = e.values[0];
-  x.values[1] = e.values[1];
   return x;
 }
 
