@@ -253,6 +253,7 @@ class Reader {
   // The sample of event `e` into `d`; false when the time or state filter drops it.
   bool to_sample(const ParsedChunk& pc, const EventPlan& plan, const EventRecord& e, DecodedEvent& d) const;
   void allow_states(const Pools& pools);
+  bool keep_state(DecodedEvent& e) const;
   // The resolving side: stacks, frames and samples into the builder.
   void take(Parsed&& p);
   void begin_chunk(std::shared_ptr<ParsedChunk> pc);
@@ -320,6 +321,9 @@ class Reader {
     std::int64_t from_ns = INT64_MIN, to_ns = INT64_MAX;
     bool timed = false;  // events need their time: a bound is set, or --leak
     std::optional<std::unordered_set<std::uint64_t>> states;  // allowed ThreadState keys
+    // The states are not known yet (the pools are read beside): events keep
+    // theirs, and their samples are filtered as they go over.
+    bool states_pending = false;
   } filter_;
   std::unordered_set<std::string> states_matched_;  // set by the parsing side
   bool any_default_state_ = false;                  // the same
@@ -489,10 +493,11 @@ void Reader::parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index,
     };
     // While the other side builds the tree, its batches come slower than
     // they are read: the events are read meanwhile, on a thread beside the
-    // pools', when nothing of them waits on the pools (a filter of thread
-    // states, --leak's order of events) and the chunk is worth it.
+    // pools', unless --leak's order of events waits on them, or the chunk
+    // is too small to be worth it. A filter of thread states, whose names
+    // are in the pools, is applied to the samples as they go over.
     std::optional<std::uint64_t> first_pool;
-    if (threaded_ && !opt_.leak && !state_filter() && h.size >= kBesideBytes)
+    if (threaded_ && !opt_.leak && h.size >= kBesideBytes)
       first_pool = first_checkpoint(chunk, h.checkpoint_offset);
     if (!first_pool) {
       read_pools();
@@ -583,7 +588,9 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
     if (!opt_.time_from.empty()) f.from_ns = fg::parse_time_bound("--time-from", opt_.time_from, s.start_ns, s.end_ns);
     if (!opt_.time_to.empty()) f.to_ns = fg::parse_time_bound("--time-to", opt_.time_to, s.start_ns, s.end_ns);
     f.timed = !opt_.time_from.empty() || !opt_.time_to.empty() || opt_.leak;
-    allow_states(pc->pools);
+    f.states_pending = pools_read && state_filter();
+    if (f.states_pending) f.states.reset();
+    else allow_states(pc->pools);
   }
   const EventPlans plans(meta, opt_.events, filter_.timed);
   const ClassDesc* jvm = meta.find("jdk.JVMInformation");
@@ -606,6 +613,7 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
     (*pools_read)();
     pools_read = nullptr;
     first_pool = UINT64_MAX;
+    if (filter_.states_pending) allow_states(pc->pools);
     for (const InfoRecord& r : info_records) {
       Cursor rec(r.bytes, file_, r.offset, chunk.compressed());
       read_info(*pc, *r.cls, rec, tail);
@@ -635,13 +643,17 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
   };
   // At the chunk's end (`last`), the samples' room is let go of as they go over.
   const auto hand_over_whole = [&](bool last) {
+    wait_for_pools();
     const std::size_t all = whole->size();
     for (std::size_t b = 0; b < all; b += kBatch) {
-      for (std::size_t i = b; i < std::min(all, b + kBatch); ++i) batch.push_back(whole->at(i));
-      if (last) whole->release_before(b + batch.size());
-      hand_over();
+      const std::size_t end = std::min(all, b + kBatch);
+      for (std::size_t i = b; i < end; ++i)
+        if (DecodedEvent e = whole->at(i); keep_state(e)) batch.push_back(e);
+      if (last) whole->release_before(end);
+      if (!batch.empty()) hand_over();
     }
     whole->clear();
+    filter_.states_pending = false;  // the events from here on are filtered as they are read
   };
   const auto next_batch = [&](std::uint64_t at) {
     if (whole) {
@@ -736,15 +748,16 @@ bool Reader::to_sample(const ParsedChunk& pc, const EventPlan& plan, const Event
   const std::int64_t ns = f.timed ? pc.header.to_ns(e.time) : 0;
   if (ns < f.from_ns || ns > f.to_ns) return false;
   if (is_sample(type) && f.states && (!e.has_state || !f.states->count(e.state))) return false;
+  const bool state = labels_ || f.states_pending;  // kept, for the labels or the filter
   d.type = type;
-  d.has_state = labels_ && e.has_state;
+  d.has_state = state && e.has_state;
   d.outside_tlab = is_alloc(type) && e.tlab <= 0;
   d.node = U64Map::kMissing;
   d.new_nodes = 0;
   d.events = 1;
   d.stack = e.stack;
   d.thread = labels_ ? e.thread : 0;
-  d.state = labels_ ? e.state : 0;
+  d.state = state ? e.state : 0;
   d.cls = is_sample(type) ? 0 : e.cls;
   d.samples = static_cast<std::uint64_t>(std::max<std::int64_t>(e.samples, 0));
   d.values[0] = e.samples;
@@ -848,6 +861,19 @@ void Reader::end_chunk(ChunkTail&& tail) {
     spare_pools_ = std::move(chunk_.parsed->pools);
   }
   chunk_.parsed.reset();
+}
+
+// Whether the sample `e`, folded while the state filter waited for the
+// pools, passes it; its state is then dropped unless labels show it.
+bool Reader::keep_state(DecodedEvent& e) const {
+  if (!filter_.states_pending) return true;
+  const auto& allowed = filter_.states;
+  if (is_sample(e.type) && allowed && (!e.has_state || !allowed->count(e.state))) return false;
+  if (!labels_) {
+    e.has_state = false;
+    e.state = 0;
+  }
+  return true;
 }
 
 // The ThreadState keys of a chunk that --state, --cpu or --wall keeps.

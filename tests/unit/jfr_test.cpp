@@ -809,11 +809,13 @@ namespace {
 // What reading `bytes` gives: the collapsed stacks and the warnings, or the
 // error. A mapped input under 1 MiB is read on one thread; a stream (or a
 // larger file) is parsed on a second thread while this one resolves.
-std::string outcome(const std::string& bytes, bool one_thread, const JfrOptions& o = {}) {
+// With `labels`, samples keep their threads (an output that shows them).
+std::string outcome(const std::string& bytes, bool one_thread, const JfrOptions& o = {}, bool labels = true) {
   std::vector<std::string> warnings;
   fg::Diagnostics d(false, [&warnings](const std::string& m) { warnings.push_back(m); }, 100);
   fg::formats::ReadOptions r;
   r.jfr = o;
+  r.labels = labels;
   auto in = fg::formats::Input::from_bytes("t.jfr", bytes, fg::formats::kDefaultMaxInflated, one_thread);
   std::string out;
   try {
@@ -878,32 +880,52 @@ TEST_CASE("jfr: chunks parsed on a second thread give what one thread gives, err
 // are both damaged gives the pools' error, which one thread reading the
 // pools first meets first.
 TEST_CASE("jfr: a large chunk's events read beside its pools, with the samples and errors of one thread") {
+  // Samples in state 5 (STATE_RUNNABLE) and 6 (a key the pool does not
+  // name, which no state filter keeps).
   SynthOptions so;
   std::mt19937 rng(11);
-  std::int64_t stacked = 3, without = 1;  // the fixed events': traces 1, 1, 2 and 99
+  std::int64_t stacked = 3, without = 1;  // the fixed events': traces 1, 1, 2 and 99, in state 5
+  std::int64_t runnable = 3, runnable_without = 1;
   while (so.more_samples.size() < 400000) {
     const int trace = std::array{1, 2, 99}[rng() % 3];
+    const int state = rng() % 4 == 0 ? 6 : 5;
     so.more_samples.emplace_back(1 + static_cast<int>(rng() % 50), trace);
+    so.more_states.push_back(state);
     ++(trace == 99 ? without : stacked);
+    if (state == 5) ++(trace == 99 ? runnable_without : runnable);
   }
   fg::test::jfr::SynthLayout l;
   const std::string big = synthetic_jfr(so, &l);
   REQUIRE(big.size() >= (4u << 20));
-  const auto read_mapped = [](const std::string& bytes) {
-    std::vector<std::string> warnings;
-    fg::Diagnostics d(false, [&warnings](const std::string& m) { warnings.push_back(m); }, 100);
-    auto in = fg::formats::Input::from_bytes("t.jfr", bytes, fg::formats::kDefaultMaxInflated, true);
-    std::string out;
-    try {
-      out = fg::test::collapsed(fg::formats::jfr::read(*in, fg::formats::ReadOptions{}, d));
-    } catch (const std::exception& e) {
-      out = std::string("error: ") + e.what();
-    }
-    for (const std::string& w : warnings) out += "\nwarning: " + w;
-    return out;
+  // Mapped, and over 1 MiB: read on two threads.
+  const auto read_mapped = [](const std::string& bytes, const JfrOptions& o = {}, bool labels = true) {
+    return outcome(bytes, true, o, labels);
   };
-  CHECK(read_mapped(big) == "Foo.bar_[0];Foo.baz_[i] " + std::to_string(stacked) + "\n\nwarning: t.jfr: " +
-                                std::to_string(without) + " selected events have no stack trace and are left out");
+  // One stack (its frames' kinds decided by the weight of each trace), its
+  // count, and the events left out.
+  const auto expect = [](std::int64_t with, std::int64_t left_out) {
+    return " " + std::to_string(with) + "\n\nwarning: t.jfr: " + std::to_string(left_out) +
+           " selected events have no stack trace and are left out";
+  };
+  const auto read_mapped_stack = [&](const std::string& bytes, const JfrOptions& o = {}, bool labels = true) {
+    const std::string out = read_mapped(bytes, o, labels);
+    return out.rfind("Foo.bar_[", 0) == 0 ? out.substr(out.find(' ')) : out;
+  };
+  CHECK(read_mapped_stack(big) == expect(stacked, without));
+  // The state filter, whose names are in the pools, applies to the samples
+  // folded before they were read: with labels, and without (when a
+  // sample's state is dropped once filtered).
+  JfrOptions runnable_only, wall;
+  runnable_only.state = "runnable";
+  wall.events = JfrOptions::Events::kWall;
+  for (const bool labels : {true, false}) {
+    CAPTURE(labels);
+    CHECK(read_mapped_stack(big, runnable_only, labels) == expect(runnable, runnable_without));
+    CHECK(read_mapped_stack(big, wall, labels) == expect(runnable, runnable_without));
+  }
+  JfrOptions sleeping;
+  sleeping.state = "sleeping";
+  CHECK(read_mapped(big, sleeping) == "error: --state SLEEPING: the recording has no such thread state");
 
   // The first checkpoint's first pool said to be of type 99, which the
   // metadata does not describe; and the first event's size 0.

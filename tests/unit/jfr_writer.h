@@ -20,6 +20,8 @@ struct SynthOptions {
   bool swap_methods = false;   ///< method keys 1 and 2 name baz and bar instead of bar and baz
   /// More execution samples (thread key, stack trace key), after the others.
   std::vector<std::pair<int, int>> more_samples;
+  /// ThreadState keys of more_samples, by index (5, STATE_RUNNABLE, past its end).
+  std::vector<int> more_states;
   /// More monitor enters (of trace 1, thread 1) with these durations in ticks.
   std::vector<std::int64_t> more_locks;
   /// Stack trace 3: trace 1's methods and frame types on other lines.
@@ -171,11 +173,11 @@ inline std::string synthetic_jfr(const SynthOptions& o = {}, SynthLayout* layout
   // Events: two samples of trace 1 on thread 1, one of trace 2 on thread 2,
   // one of a trace that is not in the pool, one allocation.
   l.first_event = chunk.str().size();
-  auto sample = [&](std::int64_t t, int thread, int trace) {
+  auto sample = [&](std::int64_t t, int thread, int trace, int state = 5) {
     Bytes b(z);
     b.lng(100); b.lng(1000 + t); b.lng(thread);
     if (o.extra_field) b.str("x");
-    b.lng(trace); b.lng(5);
+    b.lng(trace); b.lng(state);
     chunk.record(b.str());
   };
   sample(0, 1, 1);
@@ -183,7 +185,8 @@ inline std::string synthetic_jfr(const SynthOptions& o = {}, SynthLayout* layout
   sample(2'000'000'000, 2, 2);
   sample(3'000'000'000, 1, 99);
   for (std::size_t i = 0; i < o.more_samples.size(); ++i)
-    sample(3'000'000'000 + static_cast<std::int64_t>(i), o.more_samples[i].first, o.more_samples[i].second);
+    sample(3'000'000'000 + static_cast<std::int64_t>(i), o.more_samples[i].first, o.more_samples[i].second,
+           i < o.more_states.size() ? o.more_states[i] : 5);
   for (std::size_t i = 0; i < o.binary_traces; ++i)
     sample(3'000'000'000 + static_cast<std::int64_t>(i), 1, 100 + static_cast<int>(i));
   {
