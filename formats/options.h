@@ -71,6 +71,9 @@ struct JfrOptions {
   bool norm = false;     ///< strip the address/hash suffixes of lambda and hidden classes
   bool lines = false;    ///< frame names with :line
   bool bci = false;      ///< frame names with @bci
+  /// Not an option but a bound: how many samples a chunk's events fold into
+  /// (64 bytes each) before they go over. Tests set it low.
+  std::size_t most_folded_samples = std::size_t{2} << 20;
 };
 
 /// What the DeepFlow reader makes of `[t]` (thread) nodes.

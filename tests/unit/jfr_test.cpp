@@ -949,6 +949,49 @@ TEST_CASE("jfr: a large chunk's events read beside its pools, with the samples a
   CHECK(read_mapped(bad_event) == "error: t.jfr: offset 0x" + at.str() + ": chunk 1: event size 0");
 }
 
+// A chunk's folded samples go over once they reach the bound, and the
+// chunk's later events are folded anew; if its events made fewer than two
+// samples each, they go over as they are read instead. Either way the
+// profile has the samples of one thread at a time: each thread's, in the
+// order of its first event with a stack, whatever went over when.
+TEST_CASE("jfr: samples handed over at the bound, then folded anew or streamed, are those of one fold") {
+  for (const int threads : {500, 5000}) {  // in the first 4096 events: over two events a sample, then under
+    CAPTURE(threads);
+    SynthOptions so;
+    std::mt19937 rng(13);
+    std::vector<int> order;  // threads by first sample with a stack
+    std::map<int, std::int64_t> count;
+    for (auto [thread, trace] : std::vector<std::pair<int, int>>{{1, 1}, {1, 1}, {2, 2}})
+      if (count[thread]++ == 0) order.push_back(thread);
+    while (so.more_samples.size() < 60000) {
+      const int thread = 1 + static_cast<int>(rng() % threads);
+      const int trace = std::array{1, 2, 99}[rng() % 3];
+      so.more_samples.emplace_back(thread, trace);
+      if (trace != 99 && count[thread]++ == 0) order.push_back(thread);
+    }
+    JfrOptions bounded;
+    bounded.most_folded_samples = 1000;
+    for (const JfrOptions& o : {JfrOptions{}, bounded}) {
+      CAPTURE(o.most_folded_samples);
+      const fg::Profile p = read_jfr(synthetic_jfr(so), o);
+      REQUIRE(p.sample_count() >= order.size());
+      // Samples of one stack and thread added in several hand-overs are one.
+      std::map<int, std::int64_t> got;
+      std::vector<int> got_order;
+      for (std::size_t i = 0; i < p.sample_count(); ++i) {
+        std::int64_t thread = -1;
+        for (const fg::Label& l : p.labels(p.sample(i).labels))
+          if (p.str(l.key) == "thread_id") thread = l.num;
+        if (got[static_cast<int>(thread)] == 0) got_order.push_back(static_cast<int>(thread));
+        got[static_cast<int>(thread)] += p.values(i)[0];
+      }
+      CHECK(p.sample_count() == order.size());
+      CHECK(got_order == order);
+      CHECK(got == count);
+    }
+  }
+}
+
 TEST_CASE("jfr chunk samples: one per trace and labels in the order of the first event, sums, entries of their own") {
   using fg::formats::jfr::ChunkSamples;
   using fg::formats::jfr::DecodedEvent;
