@@ -544,8 +544,8 @@ void fold_by_node(std::vector<DecodedEvent>& batch, std::vector<std::uint32_t>& 
       std::size_t at = e.hash(e.node) >> 40 & (size - 1);
       for (; slots[at] != 0; at = (at + 1) & (size - 1)) {
         DecodedEvent& d = batch[slots[at] - 1];
-        if (d.node != e.node || !d.same_labels(e)) continue;
-        folded = d.fold(e);
+        if (d.node != e.node || !same_labels(d, e)) continue;
+        folded = fold_sums(d, e);
         break;
       }
       if (!folded && slots[at] == 0) slots[at] = static_cast<std::uint32_t>(kept + 1);

@@ -7,17 +7,6 @@
 
 namespace fg::formats::jfr {
 
-bool DecodedEvent::fold(const DecodedEvent& o) {
-  std::int64_t v0, v1;
-  if (__builtin_add_overflow(values[0], o.values[0], &v0) || __builtin_add_overflow(values[1], o.values[1], &v1))
-    return false;
-  values[0] = v0;
-  values[1] = v1;
-  events += o.events;
-  samples += o.samples;
-  return true;
-}
-
 namespace {
 
 // The fields of a DecodedEvent that a ChunkSamples entry keeps, from one to the other.
@@ -69,7 +58,7 @@ void ChunkSamples::add_slow(const DecodedEvent& e) {
       return;
     }
     if (Entry& x = entry(d - 1); same_sample(x, e)) {
-      if (!fold(x, e)) push(e);
+      if (!fold_sums(x, e)) push(e);
       return;
     }
   }
@@ -87,7 +76,7 @@ void ChunkSamples::add_slow(const DecodedEvent& e) {
     if ((slot & ~kIndexMask) != tag) continue;
     Entry& x = entry((slot & kIndexMask) - 1);
     if (!same_sample(x, e)) continue;
-    if (!fold(x, e)) push(e);
+    if (!fold_sums(x, e)) push(e);
     return;
   }
 }

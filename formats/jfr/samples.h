@@ -14,13 +14,35 @@
 
 namespace fg::formats::jfr {
 
+/// For DecodedEvent and ChunkSamples' entries, which keep the same fields
+/// of a sample: whether `a` and `b` have the same labels and class frame
+/// (all but the trace).
+template <typename A, typename B>
+bool same_labels(const A& a, const B& b) {
+  return a.thread == b.thread && a.state == b.state && a.cls == b.cls && a.type == b.type &&
+         a.has_state == b.has_state && a.outside_tlab == b.outside_tlab;
+}
+/// The same: adds `from`'s values and counts to `to`'s; false (and nothing
+/// added) when a sum would overflow.
+template <typename To, typename From>
+bool fold_sums(To& to, const From& from) {
+  std::int64_t v0, v1;
+  if (__builtin_add_overflow(to.values[0], from.values[0], &v0) ||
+      __builtin_add_overflow(to.values[1], from.values[1], &v1))
+    return false;
+  to.values[0] = v0;
+  to.values[1] = v1;
+  to.events += from.events;
+  to.samples += from.samples;
+  return true;
+}
+
 /// A selected event, or the sample of several (time and state filters
 /// applied). With --leak each event stays its own, with its time and address.
 struct DecodedEvent {
   EventType type;
   bool has_state;
-  bool outside_tlab;        ///< an allocation outside a TLAB (its class frame is
-                            ///< `_[k]`)
+  bool outside_tlab;        ///< an allocation outside a TLAB (its class frame is `_[k]`)
   std::uint32_t node;       ///< the trace's leaf node (NodeLister::leaf()); kMissing: none
   std::uint32_t new_nodes;  ///< of the hand-off's list, made before this event's stack
   std::uint32_t events;     ///< folded into this one
@@ -31,12 +53,6 @@ struct DecodedEvent {
   std::int64_t ticks, ns;  ///< with --leak
   std::uint64_t address;   ///< with --leak
 
-  /// Whether `o` has the same labels and class frame (all but the trace).
-  bool same_labels(const DecodedEvent& o) const {
-    return thread == o.thread && state == o.state && cls == o.cls && type == o.type && has_state == o.has_state &&
-           outside_tlab == o.outside_tlab;
-  }
-  bool same_sample(const DecodedEvent& o) const { return stack == o.stack && same_labels(o); }
   /// A hash of the trace `trace` (a pool key or a tree node) and the labels.
   std::uint64_t hash(std::uint64_t trace) const {
     return (trace * 0x9E3779B97F4A7C15ull ^ thread * 0xC2B2AE3D27D4EB4Full ^ (state + cls * 0x165667B19E3779F9ull) ^
@@ -47,9 +63,6 @@ struct DecodedEvent {
   /// summed with another, so that the profile's check of its values'
   /// magnitude sees each as it is.
   bool negative() const { return values[0] < 0 || values[1] < 0; }
-  /// Adds `o`'s values and counts to this one's; false (and nothing added)
-  /// when a sum would overflow.
-  bool fold(const DecodedEvent& o);
 };
 
 /// The samples of a chunk's events (or of a stretch of them), each
@@ -67,7 +80,7 @@ class ChunkSamples {
     // Inline, the common case: the first sample of the trace key is e's kind.
     if (e.stack < direct_.size() && !e.negative())
       if (const std::uint32_t d = direct_[e.stack]; d != 0)
-        if (Entry& x = entry(d - 1); same_sample(x, e) && fold(x, e)) return;
+        if (Entry& x = entry(d - 1); same_sample(x, e) && fold_sums(x, e)) return;
     add_slow(e);
   }
   /// Cache hints for a coming add(e): prefetch() some events ahead, then
@@ -108,19 +121,7 @@ class ChunkSamples {
     std::int64_t values[2];
   };
   static bool same_sample(const Entry& x, const DecodedEvent& e) {
-    return x.stack == e.stack && x.thread == e.thread && x.state == e.state && x.cls == e.cls && x.type == e.type &&
-           x.has_state == e.has_state && x.outside_tlab == e.outside_tlab;
-  }
-  // Adds e's values and counts to x's; false (and nothing added) when a sum would overflow.
-  static bool fold(Entry& x, const DecodedEvent& e) {
-    std::int64_t v0, v1;
-    if (__builtin_add_overflow(x.values[0], e.values[0], &v0) || __builtin_add_overflow(x.values[1], e.values[1], &v1))
-      return false;
-    x.values[0] = v0;
-    x.values[1] = v1;
-    x.events += e.events;
-    x.samples += e.samples;
-    return true;
+    return x.stack == e.stack && same_labels(x, e);
   }
   void add_slow(const DecodedEvent& e);
   // Entries live in blocks that never move: a table grown by copying would
