@@ -187,7 +187,7 @@ class ChunkResolver {
   std::vector<FrameKind> kinds_by_index_;  // set with frames_by_index_
   std::unordered_map<FrameKey, FrameId, FrameKeyHash> frames_;
   PairIds<24> stacks_;        // by (leaf node, thread), with threads
-  std::vector<StackId> node_stacks_;  // by trace node, without threads; kMissing until made
+  BigVector<StackId> node_stacks_;  // by trace node, without threads; kMissing until made
   // find_made()'s: each listed node's round, by node (the first is 0), and the nodes by round.
   std::vector<std::uint8_t> rounds_;
   std::vector<std::uint32_t> round_starts_;

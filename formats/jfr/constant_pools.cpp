@@ -527,7 +527,7 @@ std::uint32_t TraceTree::node_of(std::uint64_t path, std::uint32_t parent, std::
 }
 
 void TraceTree::grow(unsigned doublings) {
-  std::vector<Slot> old(slots_.size() << doublings, kEmpty);
+  BigVector<Slot> old(slots_.size() << doublings, kEmpty);
   old.swap(slots_);
   shift_ -= doublings;
   for (const Slot& s : old)
@@ -543,7 +543,7 @@ void TraceTree::reserve(std::size_t nodes) {
 
 void TraceTree::drop_index(std::size_t at_least) {
   if (slots_.size() * sizeof(Slot) < at_least) return;
-  std::vector<Slot>(1024, kEmpty).swap(slots_);
+  BigVector<Slot>(1024, kEmpty).swap(slots_);
   shift_ = 64 - 10;
   stale_ = false;
 }

@@ -24,6 +24,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "fg/big_table.h"
 #include "fg/string_pool.h"
 
 #include "formats/jfr/cursor.h"
@@ -102,7 +103,7 @@ class StackTracePool {
   // At most 64 MiB of table; with 4 keys per entry of at least 3 bytes in
   // the file, never more than some 6 times the pools' size.
   static constexpr std::uint64_t kMaxDirect = std::uint64_t{1} << 24;
-  std::vector<std::uint32_t> direct_;  // position by key, for keys below its size; kMissing: none
+  BigVector<std::uint32_t> direct_;  // position by key, for keys below its size; kMissing: none
   std::uint64_t direct_limit_ = 0;     // keys below it go to direct_
   U64Map index_;                       // the other keys (and any added before the limit rose past them)
   std::size_t size_ = 0;
@@ -191,14 +192,14 @@ class TraceTree {
   // Room for `nodes` nodes.
   void reserve(std::size_t nodes);
 
-  std::vector<TraceNode> nodes_{TraceNode{}};
-  std::vector<Slot> slots_ = std::vector<Slot>(1024, kEmpty);
+  BigVector<TraceNode> nodes_{TraceNode{}};
+  BigVector<Slot> slots_ = BigVector<Slot>(1024, kEmpty);
   unsigned shift_ = 64 - 10;  // slot_of() takes the top bits
   bool stale_ = false;        // slots_ holds a cleared chunk's nodes
   std::vector<std::uint64_t> paths_;  // add()'s: the hash of each frame's path, by frame of the batch
   std::vector<std::uint8_t> roots_;   // add()'s: 1 at each trace's last frame (its root), by frame of the batch
   std::vector<std::uint32_t> leaves_;  // add()'s: the node of each trace of the batch
-  std::vector<StackTraceRef> traces_;  // by position
+  BigVector<StackTraceRef> traces_;  // by position
 };
 
 /// The pools of one chunk.

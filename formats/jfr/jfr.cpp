@@ -127,6 +127,7 @@ struct Parsed {
   std::vector<DecodedEvent> events;
   std::vector<NewNode> nodes;  // the events' new nodes, in order
   std::optional<ChunkTail> tail;
+  bool folded = false;  // the events were folded by node (fold_by_node()) already
 };
 
 // The weight through each stack of stand-in frames, by the tiers of the
@@ -528,10 +529,11 @@ void Reader::parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index,
 // The batch's samples of one leaf node (traces the pools tell apart only
 // by what they merge: lines, bci), thread, state and class folded into the
 // first of them, as ChunkSamples folds those of one trace: a third fewer
-// samples to add. The resolving side folds each batch before it adds it:
-// in the events it waits on the parsing side, which has no time to spare.
-// A sample folded away has no new nodes (its node was listed with the
-// first). `slots` is scratch room.
+// samples to add. A sample folded away has no new nodes (its node was
+// listed with the first). `slots` is scratch room. The parsing side folds
+// the batches of a chunk's folded samples, which go over once its events
+// are read (it then has time to spare, the resolving side none); the
+// resolving side folds those of events that go over as they are read.
 void fold_by_node(std::vector<DecodedEvent>& batch, std::vector<std::uint32_t>& slots) {
   std::size_t size = 16;
   while (size < 2 * batch.size()) size *= 2;
@@ -634,12 +636,14 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
   std::size_t events_folded = 0;  // into `whole` since it was cleared
   std::optional<NodeLister> lister;      // the tree of the chunk's traces, once built
   std::vector<std::uint32_t> positions;  // find_traces()' scratch room
-  const auto hand_over = [&] {
+  std::vector<std::uint32_t> fold_slots;  // fold_by_node()'s
+  const auto hand_over = [&](bool fold) {
     wait_for_pools();
     if (!lister) lister.emplace(await_tree(index));
     std::vector<NewNode> nodes;
     find_traces(traces, *lister, !opt_.threads, batch, nodes, positions);
-    emit(Parsed{index, {}, nullptr, std::move(batch), std::move(nodes), {}});
+    if (fold) fold_by_node(batch, fold_slots);
+    emit(Parsed{index, {}, nullptr, std::move(batch), std::move(nodes), {}, fold});
     batch = {};
     batch.reserve(kBatch);
   };
@@ -653,7 +657,7 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
       for (std::size_t i = b; i < end; ++i)
         if (DecodedEvent e = whole->at(i); keep_state(e)) batch.push_back(e);
       if (last) whole->release_before(end);
-      if (!batch.empty()) hand_over();
+      if (!batch.empty()) hand_over(true);
     }
     whole->clear();
     filter_.states_pending = false;  // the events from here on are filtered as they are read
@@ -679,7 +683,7 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
         if (stream) whole = nullptr;
       }
     } else {
-      hand_over();
+      hand_over(false);
     }
     // Events come in order: a large chunk's pages behind this one are done
     // with (those of its pools, once read).
@@ -746,7 +750,7 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
     next_batch(chunk.offset());
     hand_over_whole(true);
   } else if (!batch.empty()) {
-    hand_over();
+    hand_over(false);
   }
   wait_for_pools();  // a chunk without events
   if (lister) tail.truncated = lister->truncated_traces();
@@ -819,7 +823,7 @@ void Reader::take(Parsed&& p) {
       return;
     }
     if (p.chunk) return begin_chunk(std::move(p.chunk));
-    if (!opt_.leak) fold_by_node(p.events, fold_slots_);  // --leak keeps each event
+    if (!opt_.leak && !p.folded) fold_by_node(p.events, fold_slots_);  // --leak keeps each event
     add_events(chunk_, p.events, p.nodes);
     if (p.tail) end_chunk(std::move(*p.tail));
   } catch (const ParseError& e) {

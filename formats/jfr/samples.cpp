@@ -37,7 +37,7 @@ DecodedEvent ChunkSamples::at(std::size_t i) const {
 ChunkSamples::Entry& ChunkSamples::push(const DecodedEvent& e) {
   const std::size_t block = size_ >> kBlockBits;
   if (block == blocks_.size()) blocks_.emplace_back();
-  if (!blocks_[block]) blocks_[block] = std::make_unique_for_overwrite<Entry[]>(std::size_t{1} << kBlockBits);
+  if (!blocks_[block]) blocks_[block].reset(HugePageAllocator<Entry>().allocate(std::size_t{1} << kBlockBits));
   Entry& x = entry(size_++);
   copy_kept(x, e);
   x.in_slots = false;
@@ -103,8 +103,8 @@ void ChunkSamples::clear() {
 
 void ChunkSamples::release_before(std::size_t end) {
   constexpr std::size_t kKept = std::size_t{1} << 20;  // bytes of an index
-  if (slots_.size() * sizeof(slots_[0]) > kKept) std::vector<std::uint64_t>().swap(slots_);
-  if (direct_.size() * sizeof(direct_[0]) > kKept) std::vector<std::uint32_t>().swap(direct_);
+  if (slots_.size() * sizeof(slots_[0]) > kKept) BigVector<std::uint64_t>().swap(slots_);
+  if (direct_.size() * sizeof(direct_[0]) > kKept) BigVector<std::uint32_t>().swap(direct_);
   for (std::size_t b = 1; b < (end >> kBlockBits) && b < blocks_.size(); ++b) blocks_[b].reset();
 }
 

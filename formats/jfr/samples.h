@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "fg/big_table.h"
 #include "formats/jfr/events.h"
 
 namespace fg::formats::jfr {
@@ -136,14 +137,18 @@ class ChunkSamples {
   // 1; 0: none): recorders number their traces from 1 up, and where labels
   // are not kept most traces make one sample. 16 MiB at most.
   static constexpr std::uint64_t kMostDirect = std::uint64_t{1} << 22;
-  std::vector<std::uint32_t> direct_;
+  BigVector<std::uint32_t> direct_;
   // The other samples, open addressing: a slot holds the low half of the
   // sample's hash above its index + 1; 0: empty.
   static constexpr std::uint64_t kIndexMask = 0xFFFFFFFF;
-  std::vector<std::uint64_t> slots_;
+  BigVector<std::uint64_t> slots_;
   unsigned shift_ = 64;      // slots are found by the top bits of the hash
   std::size_t indexed_ = 0;  // samples in slots_
-  std::vector<std::unique_ptr<Entry[]>> blocks_;
+  // Each of kBlockBits entries (4 MiB), in huge pages.
+  struct FreeBlock {
+    void operator()(Entry* b) const { HugePageAllocator<Entry>().deallocate(b, std::size_t{1} << kBlockBits); }
+  };
+  std::vector<std::unique_ptr<Entry[], FreeBlock>> blocks_;
   std::size_t size_ = 0;
 };
 

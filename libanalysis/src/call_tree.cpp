@@ -65,7 +65,7 @@ void CallTree::mark_stored() {
 }
 
 template <typename T>
-void CallTree::sum_totals(std::vector<T>& totals) const {
+void CallTree::sum_totals(BigVector<T>& totals) const {
   const Profile& profile = *profile_;
   const std::size_t n = profile.stack_count();
   // Each stored node's own value first, then totals in one reverse pass:
@@ -132,7 +132,7 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
     });
     for (std::size_t i = 0; i < slots; ++i) child_begin_[i + 1] += child_begin_[i];
     children_.resize(kids);
-    std::vector<std::uint32_t>& end = child_begin_;  // used as a cursor, restored below
+    BigVector<std::uint32_t>& end = child_begin_;  // used as a cursor, restored below
     each_listed(true, [&](StackId s) { children_[--end[slot(parent(s)) + 1]] = s; });
     // end[i + 1] now equals the old child_begin_[i]: shift back by one.
     for (std::size_t i = 0; i < slots; ++i) child_begin_[i] = child_begin_[i + 1];

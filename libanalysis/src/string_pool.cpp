@@ -97,7 +97,7 @@ void U64Map::clear() {
 }
 
 void U64Map::grow() {
-  std::vector<Slot> old(slots_.size() * 2, kEmpty);
+  BigVector<Slot> old(slots_.size() * 2, kEmpty);
   old.swap(slots_);
   mask_ = slots_.size() - 1;
   for (const Slot& s : old) {
@@ -152,7 +152,7 @@ StringId StringPool::intern(std::string_view s, std::uint64_t h) {
 }
 
 void StringPool::grow() {
-  std::vector<Slot> old(table_.size() * 2, Slot{0, U64Map::kMissing});
+  BigVector<Slot> old(table_.size() * 2, Slot{0, U64Map::kMissing});
   old.swap(table_);
   mask_ = table_.size() - 1;
   for (const Slot& s : old) {

@@ -124,14 +124,14 @@ class ProfileBuilder {
   // stack+1 is not in stacks_ yet), kHasSample (an untimed sample of this
   // stack exists).
   static constexpr unsigned kUnindexedChild = 1, kHasSample = 2;
-  std::vector<std::uint64_t> stack_flags_;
+  BigVector<std::uint64_t> stack_flags_;
   bool flag(StackId s, unsigned f) const { return stack_flags_[s >> 5] >> (s & 31) * 2 & f; }
   void set_flag(StackId s, unsigned f) { stack_flags_[s >> 5] |= std::uint64_t(f) << (s & 31) * 2; }
   void clear_flag(StackId s, unsigned f) { stack_flags_[s >> 5] &= ~(std::uint64_t(f) << (s & 31) * 2); }
   // An untimed sample without labels is found by its stack in a table
   // (most readers, and a JFR reader whose output shows no threads, add
   // only those); one with labels by a hash of both.
-  std::vector<std::uint32_t> unlabeled_sample_;  // by stack: its sample, or U64Map::kMissing
+  BigVector<std::uint32_t> unlabeled_sample_;  // by stack: its sample, or U64Map::kMissing
   U64Map samples_by_key_;   // stack | labels << 32 -> sample, for untimed samples with labels
   std::size_t samples_indexed_ = 0;  // samples before this one are in samples_by_key_ (if they have labels)
   void index_samples();

@@ -135,25 +135,25 @@ class CallTree {
   std::uint32_t slot(StackId node) const { return by_rank_ ? rank(node) : index_.find(node); }
 
   template <typename T>
-  void sum_totals(std::vector<T>& totals) const;
+  void sum_totals(BigVector<T>& totals) const;
 
   const Profile* profile_;
   std::size_t columns_;
-  std::vector<std::uint64_t> stored_;         // a bit per node: not on a chain
-  std::vector<std::uint32_t> stored_before_;  // per 64 nodes
+  BigVector<std::uint64_t> stored_;         // a bit per node: not on a chain
+  BigVector<std::uint32_t> stored_before_;  // per 64 nodes
   std::size_t stored_count_ = 0;
   bool summed_ = true;  // CallTreeOptions::totals, or pruned
   // Every stored node's totals, in 32 bits when every value of the profile
   // together fits (sample counts, most often): no total can be larger.
   bool narrow_ = false;
-  std::vector<std::int32_t> total32_;
-  std::vector<std::int64_t> total_;
+  BigVector<std::int32_t> total32_;
+  BigVector<std::int64_t> total_;
   bool pruned_ = false;
   std::vector<bool> kept_;               // every node, when pruned
   bool by_rank_ = true;                  // slots are ranks
   U64Map index_;                         // kept node -> slot, when not by rank
-  std::vector<std::uint32_t> child_begin_;  // per slot; lists of stored nodes only
-  mutable std::vector<StackId> children_;
+  BigVector<std::uint32_t> child_begin_;  // per slot; lists of stored nodes only
+  mutable BigVector<StackId> children_;
   mutable std::vector<bool> sorted_;     // per slot
 };
 

@@ -221,17 +221,17 @@ class Profile {
   // a bit per node set when its parent is the node made just before it (a
   // new path is made frame after frame); the parents of the other nodes in
   // id order, found by counting the clear bits before a node.
-  std::vector<FrameId> stack_frames_;
-  std::vector<std::uint64_t> parent_is_prev_;
-  std::vector<std::uint32_t> jumps_before_;  // per 64 nodes: clear bits before them
-  std::vector<StackId> jump_parents_;
+  BigVector<FrameId> stack_frames_;
+  BigVector<std::uint64_t> parent_is_prev_;
+  BigVector<std::uint32_t> jumps_before_;  // per 64 nodes: clear bits before them
+  BigVector<StackId> jump_parents_;
   void add_stack(FrameId frame, StackId parent);
   // Nodes of `frames`, each the child of the node before it (the first,
   // of the newest node).
   void add_chain(std::span<const FrameId> frames);
   void reserve_stacks(std::size_t n);
-  std::vector<Sample> samples_;
-  std::vector<std::int64_t> values_;
+  BigVector<Sample> samples_;
+  BigVector<std::int64_t> values_;
   std::int64_t magnitude_ = 0;
   std::vector<std::vector<Label>> label_sets_;
   std::shared_ptr<const RecordedCallGraph> recorded_graph_;

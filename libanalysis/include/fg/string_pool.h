@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "fg/big_table.h"
+
 namespace fg {
 
 using StringId = std::uint32_t;  ///< Index into a StringPool; 0 is "".
@@ -65,7 +67,7 @@ class U64Map {
   // room, for some two probes fewer, in the same cache line or the next.
   bool full(std::size_t n) const { return n * 4 > slots_.size() * 3; }
   void grow();
-  std::vector<Slot> slots_;
+  BigVector<Slot> slots_;
   std::size_t mask_;
   std::size_t size_ = 0;
 };
@@ -116,7 +118,7 @@ class StringPool {
   std::vector<std::unique_ptr<char[]>> blocks_;
   char* block_pos_ = nullptr;
   std::size_t block_left_ = 0;
-  std::vector<Slot> table_;
+  BigVector<Slot> table_;
   std::size_t mask_;
 };
 
