@@ -510,11 +510,15 @@ void Reader::parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index,
       parse_events(chunks, std::move(pc), chunk, emit, nullptr);
       return;
     }
-    fg::Beside pools(read_pools);
-    const std::function<void()> pools_read = [&] {
-      if (!pools.join()) return;
+    // The chunk goes over as soon as its pools are read, from their
+    // thread: the other side, its tree built, readies what it resolves
+    // with (ChunkResolver, the tiers' tables) while the events are read.
+    const auto read_pools_then_chunk = [&] {
+      read_pools();
       emit(Parsed{index, {}, pc, {}, {}, {}});
     };
+    fg::Beside pools(read_pools_then_chunk);
+    const std::function<void()> pools_read = [&] { pools.join(); };
     try {
       parse_events(chunks, pc, chunk, emit, &pools_read, h.offset + *first_pool);
     } catch (...) {
