@@ -1,0 +1,319 @@
+// The JFR reader's two sides, inside formats/jfr: the parsing side reads
+// each chunk's pools and events (parsing_side.cpp), the resolving side
+// makes the profile's stacks, frames and samples of them (resolving_side.cpp),
+// and Reader::run() (jfr.cpp) runs them on two threads, handing over
+// Parsed pieces from one to the other.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <condition_variable>
+#include <exception>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "fg/builder.h"
+#include "fg/java_frames.h"
+#include "formats/jfr/chunk.h"
+#include "formats/jfr/chunk_resolver.h"
+#include "formats/jfr/constant_pools.h"
+#include "formats/jfr/cursor.h"
+#include "formats/jfr/events.h"
+#include "formats/jfr/jfr.h"
+#include "formats/jfr/metadata.h"
+#include "formats/jfr/naming.h"
+#include "formats/jfr/samples.h"
+
+namespace fg::formats::jfr::detail {
+
+using Events = JfrOptions::Events;
+
+/// The value columns of a profile of `e`'s events.
+std::vector<ValueType> columns_for(Events e);
+/// --state's comma-separated names, upper case (empty ones dropped).
+std::vector<std::string> state_names(const std::string& list);
+
+inline bool is_sample(EventType t) {
+  return t == EventType::kExecutionSample || t == EventType::kNativeMethodSample ||
+         t == EventType::kWallClockSample || t == EventType::kCpuTimeSample;
+}
+inline bool is_alloc(EventType t) {
+  return t == EventType::kAllocInNewTlab || t == EventType::kAllocOutsideTlab || t == EventType::kAllocSample;
+}
+
+// A chunk as the parsing side hands it over: its header, its metadata and
+// its pools, which neither side changes after that; nothing of the file's
+// bytes, which the parsing side lets go of once the chunk's events are read.
+struct ParsedChunk {
+  std::size_t index = 0;
+  ChunkHeader header;
+  ChunkMetadata meta;
+  Pools pools;
+};
+
+// The time from the first start to the last end of the chunks read so far:
+// the recording's, and what relative --from/--to count from, as in the converter.
+struct TimeSpan {
+  std::int64_t start_ns = INT64_MAX, end_ns = INT64_MIN;
+  void add(const ChunkHeader& h) {
+    start_ns = std::min(start_ns, h.start_ns);
+    end_ns = std::max(end_ns, saturate(static_cast<__int128>(h.start_ns) + h.duration_ns));
+  }
+};
+
+// What the parsing side found in a chunk besides the selected events.
+struct ChunkTail {
+  std::vector<std::pair<std::string, std::uint64_t>> counts;  // events by type name
+  std::vector<std::pair<std::string, std::string>> info;      // jvm_name, jvm_version, os
+  std::uint64_t truncated = 0;  // stack traces cut by the recorder, among those used
+};
+
+// One hand-off from the parsing side, in file order: some of a chunk's
+// stack traces, the chunk (its pools read), some of its events, or its end.
+struct Parsed {
+  std::size_t index = 0;  // of the chunk
+  TraceBatch traces;
+  std::shared_ptr<ParsedChunk> chunk;
+  std::vector<DecodedEvent> events;
+  std::vector<NewNode> nodes;  // the events' new nodes, in order
+  std::optional<ChunkTail> tail;
+  bool folded = false;  // the events were folded by node (fold_by_node()) already
+};
+
+// The weight through each stack of stand-in frames, by the tiers of the
+// trace nodes that made it (TierWeights, as merge_compilation_kinds()
+// keeps them). Most stacks are made by nodes of one tier: their weight is
+// kept in a table of 9 bytes a stack, which a million stacks fill in a
+// few milliseconds where four counters a stack took three times as long;
+// those of several tiers get four counters in a table of their own.
+class StackTiers {
+ public:
+  void reserve(std::size_t stacks) {
+    weight_.reserve(stacks);
+    tier_.reserve(stacks);
+  }
+  void resize(std::size_t stacks) {
+    weight_.resize(stacks, 0);
+    tier_.resize(stacks, kNone);
+  }
+  // Stacks come in two sets, alternate runs of 2^kRunBits (so that two
+  // threads seldom write to one cache line), whose mixed weights are kept
+  // apart: two threads may add to the stacks of one set each.
+  static constexpr unsigned kRunBits = 12;
+  static unsigned set_of(StackId s) { return s >> kRunBits & 1; }
+  void add(StackId s, FrameKind tier, std::int64_t weight) {
+    std::uint8_t& t = tier_[s];
+    const auto k = static_cast<std::uint8_t>(tier);
+    if (t == kNone) {
+      t = k;
+      weight_[s] = weight;
+    } else if (t == k) {
+      weight_[s] += weight;
+    } else if (t == kMixed) {
+      mixed(s)[static_cast<std::size_t>(weight_[s])].add(tier, weight);
+    } else {
+      std::vector<TierWeights>& m = mixed(s);
+      m.emplace_back();
+      m.back().add(static_cast<FrameKind>(t), weight_[s]);
+      m.back().add(tier, weight);
+      weight_[s] = static_cast<std::int64_t>(m.size() - 1);
+      t = kMixed;
+    }
+  }
+  TierWeights at(StackId s) const {
+    if (s >= tier_.size() || tier_[s] == kNone) return {};
+    if (tier_[s] == kMixed) return mixed(s)[static_cast<std::size_t>(weight_[s])];
+    TierWeights w;
+    w.add(static_cast<FrameKind>(tier_[s]), weight_[s]);
+    return w;
+  }
+
+ private:
+  static constexpr std::uint8_t kNone = 0xFF, kMixed = 0xFE;
+  static_assert(static_cast<std::uint8_t>(FrameKind::kLibrary) < kMixed, "FrameKind values are small");
+  // A stack of one tier has its weight here; a mixed stack (a recording
+  // whose methods ran in several tiers has millions) the index of its
+  // weights in mixed(s), its set's table.
+  std::vector<std::int64_t> weight_;
+  std::vector<std::uint8_t> tier_;  // kNone, kMixed or the FrameKind of every weight
+  std::array<std::vector<TierWeights>, 2> mixed_;  // by set_of()
+  std::vector<TierWeights>& mixed(StackId s) { return mixed_[set_of(s)]; }
+  const std::vector<TierWeights>& mixed(StackId s) const { return mixed_[set_of(s)]; }
+};
+
+// What the resolving side keeps of the chunk whose events it is adding.
+struct ChunkState {
+  std::shared_ptr<ParsedChunk> parsed;
+  std::optional<ChunkResolver> resolve;
+};
+
+struct Selected {
+  std::uint64_t events = 0, samples = 0;
+};
+
+// A malloc still waiting for its free (--nativemem --leak).
+struct PendingMalloc {
+  std::int64_t time_ns;
+  StackId stack;  // ChunkResolver::kNoStack when it has none
+  LabelSetId labels;
+  std::int64_t size;
+};
+
+// A malloc or a free of one chunk, applied in time order at the chunk's end.
+struct MallocEvent {
+  std::int64_t ticks;
+  std::uint64_t address;
+  std::optional<PendingMalloc> malloc;  // empty for a free
+};
+
+// How the parsing side hands over.
+using Emit = std::function<void(Parsed&&)>;
+
+// The batch's samples of one leaf node (traces the pools tell apart only
+// by what they merge: lines, bci), thread, state and class folded into the
+// first of them, as ChunkSamples folds those of one trace: a third fewer
+// samples to add. A sample folded away has no new nodes (its node was
+// listed with the first). `slots` is scratch room. The parsing side folds
+// the batches of a chunk's folded samples, which go over once its events
+// are read (it then has time to spare, the resolving side none); the
+// resolving side folds those of events that go over as they are read.
+void fold_by_node(std::vector<DecodedEvent>& batch, std::vector<std::uint32_t>& slots);
+
+class Reader {
+ public:
+  Reader(Input& input, const ReadOptions& options, Diagnostics& diagnostics)
+      : input_(input), file_(input.name()), opt_(options.jfr), note_(options.note), diag_(diagnostics),
+        builder_(columns_for(options.jfr.events)),
+        naming_{opt_.simple, opt_.dot, opt_.norm, opt_.lines, opt_.bci},
+        labels_(options.labels || opt_.threads),
+        stand_in_tiers_(!opt_.threads && !opt_.leak),
+        column_(opt_.total && builder_.value_count() > 1 ? 1 : 0) {}
+
+  Profile run();
+
+ private:
+  // The parsing side: chunks, their pools and their selected events. It
+  // touches nothing of the resolving side but the spare pools (under
+  // spare_mutex_), and its diagnostics (a truncated last chunk) are the
+  // only ones given before the reading ends.
+  void parse(ChunkReader& chunks, const Emit& emit);
+  void parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index, const Emit& emit);
+  // The chunk's events. With `pools_read`, its pools are being read
+  // beside, from `first_pool` (in the file) on (their thread hands the
+  // chunk over): pools_read() waits for them before the first events go.
+  void parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, Cursor& chunk, const Emit& emit,
+                    const std::function<void()>* pools_read, std::uint64_t first_pool = UINT64_MAX);
+  // parse_events()' reading of one chunk's events (parsing_side.cpp).
+  class ChunkEvents;
+  // Whether the events are filtered by their thread state (--state, --cpu, --wall).
+  bool state_filter() const {
+    return !states_.empty() || opt_.events == Events::kCpu || opt_.events == Events::kWall;
+  }
+  static void read_info(const ParsedChunk& pc, const ClassDesc& cls, Cursor& rec, ChunkTail& tail);
+  // Chunk `index`'s trace tree, once the resolving side has built it (it
+  // is not changed until that side has taken the chunk's tail).
+  const TraceTree& await_tree(std::size_t index);
+  // The sample of event `e` into `d`; false when the time or state filter drops it.
+  bool to_sample(const ParsedChunk& pc, const EventPlan& plan, const EventRecord& e, DecodedEvent& d) const;
+  void allow_states(const Pools& pools);
+  bool keep_state(DecodedEvent& e) const;
+  // The resolving side: stacks, frames and samples into the builder.
+  void take(Parsed&& p);
+  void begin_chunk(std::shared_ptr<ParsedChunk> pc);
+  void end_chunk(ChunkTail&& tail);
+  void add_tier_weights();
+  std::vector<FrameId> decided_frames();
+  // A sample on_event() found, for add_events() to add.
+  struct Ready {
+    StackId stack;
+    LabelSetId labels;
+    std::uint32_t node;
+    std::int64_t values[2];
+  };
+  void add_events(ChunkState& st, const std::vector<DecodedEvent>& events, const std::vector<NewNode>& nodes);
+  bool on_event(ChunkState& st, const DecodedEvent& e, Ready& out);
+  void finish_leaks();
+  void fill_metadata();
+  void report();
+  bool any_selected() const {
+    return std::any_of(selected_.begin(), selected_.end(), [](const Selected& s) { return s.events > 0; });
+  }
+  std::string what_was_read() const;
+  std::string other_events() const;
+
+  Input& input_;
+  const std::string& file_;
+  const JfrOptions& opt_;
+  const std::function<void(const std::string&)>& note_;
+  Diagnostics& diag_;
+  ProfileBuilder builder_;
+  NamingOptions naming_;
+  // Samples carry thread labels (and thread states): not when the output
+  // shows none (ReadOptions::labels), so that samples of one stack on many
+  // threads are one, as the converter counts them.
+  bool labels_;
+  // async-profiler's one frame per method and place whatever its Java tier
+  // (merge_compilation_kinds), made as the stacks are: a method's tiers are
+  // one stand-in frame, each stack of one is given its kind at the end by
+  // the weight of `column_` through each tier there. Not with --threads
+  // (stacks are per trace and thread) or --leak (samples are added at the
+  // end): then merge_compilation_kinds() runs on the finished profile.
+  bool stand_in_tiers_;
+  std::size_t column_;
+  std::vector<bool> stand_ins_;             // by frame id
+  std::vector<std::int64_t> through_;  // by node of the chunk's trace tree: the weight of its traces, then through it
+  StackTiers tier_weights_;
+  // The resolving side's progress, which the parsing side waits for in await_tree().
+  std::mutex progress_mutex_;
+  std::condition_variable progress_;
+  std::size_t trees_built_ = 0;  // chunks begun
+  bool resolving_failed_ = false;
+  std::mutex spare_mutex_;
+  std::optional<Pools> spare_pools_;  // a finished chunk's, for their room
+  static constexpr std::size_t kSpareBatches = 8;
+  std::vector<TraceBatch> spare_batches_;  // added to the tree, for their room
+  ChunkState chunk_;                  // the chunk being resolved
+  TraceTree tree_;                    // its stack traces
+  std::size_t chunks_ = 0;            // begun
+  TimeSpan span_;  // of the chunks begun
+  std::string version_;  // of the first chunk
+  std::vector<std::string> states_;  // --state names, upper case
+  // The parsing side's filters, for the chunk it reads.
+  struct Filter {
+    TimeSpan span;  // of the chunks parsed so far
+    std::int64_t from_ns = INT64_MIN, to_ns = INT64_MAX;
+    bool timed = false;  // events need their time: a bound is set, or --leak
+    std::optional<std::unordered_set<std::uint64_t>> states;  // allowed ThreadState keys
+    // The states are not known yet (the pools are read beside): events keep
+    // theirs, and their samples are filtered as they go over.
+    bool states_pending = false;
+  } filter_;
+  std::unordered_set<std::string> states_matched_;  // set by the parsing side
+  bool any_default_state_ = false;                  // the same
+  std::map<std::string, std::uint64_t> type_counts_;  // every event type of the file
+  std::array<Selected, kEventTypes> selected_{};  // by EventType
+  ChunkSamples chunk_samples_;  // the parsing side's, kept for their room (chunks are alike)
+  std::vector<Ready> ready_;  // add_events()' samples, kept for their room
+  std::vector<std::uint32_t> fold_slots_;  // fold_by_node()'s scratch room
+  std::uint64_t no_stack_ = 0;
+  std::uint64_t truncated_ = 0;  // stack traces cut by the recorder, among those used
+  std::unordered_map<std::uint64_t, PendingMalloc> leaks_;
+  std::vector<MallocEvent> chunk_mallocs_;
+  std::int64_t leak_lo_ = INT64_MAX, leak_hi_ = INT64_MIN;  // times of malloc/free events
+  std::map<std::string, std::string> info_;  // jvm, os
+  bool async_profiler_ = false, jdk_ = false;
+  bool threaded_ = false;  // the parsing side has a thread of its own
+  // A chunk whose events are worth reading beside its pools: in smaller
+  // ones the tree is built in no time, and a third thread on two CPUs
+  // costs more than it saves (125 chunks of 1.7 MB: 0.43 s, against 0.49 s
+  // with the events beside).
+  static constexpr std::uint64_t kBesideBytes = std::uint64_t{4} << 20;
+};
+
+}  // namespace fg::formats::jfr::detail
