@@ -42,4 +42,6 @@ TEST_CASE("a small table comes from the heap, and a size past the address space 
   CHECK(small.back() == 4);
   HugePageAllocator<std::uint64_t> a;
   CHECK_THROWS_AS(a.allocate(SIZE_MAX / 4), std::bad_alloc);
+  // A size whose rounding up to huge pages would wrap to a small mapping.
+  CHECK_THROWS_AS(a.allocate(SIZE_MAX / sizeof(std::uint64_t)), std::bad_alloc);
 }

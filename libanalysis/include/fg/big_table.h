@@ -26,7 +26,8 @@ struct HugePageAllocator {
   HugePageAllocator(const HugePageAllocator<U>&) {}
 
   T* allocate(std::size_t n) {
-    if (n > SIZE_MAX / sizeof(T)) throw std::bad_alloc();
+    // Past half the address space the rounding below would wrap: no table is that large.
+    if (n > SIZE_MAX / 2 / sizeof(T)) throw std::bad_alloc();
     const std::size_t bytes = n * sizeof(T);
     if (bytes < kLeast) return std::allocator<T>().allocate(n);
     const std::size_t len = rounded(bytes);
