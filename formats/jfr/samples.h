@@ -71,17 +71,29 @@ struct DecodedEvent {
 /// stacks, labels and samples in the same order as event by event. A sample
 /// whose values are negative, or whose sum would overflow, stays an entry
 /// of its own.
+///
+/// Samples of CPU and wall events (no class, one value, the samples count)
+/// take half a cache line each; once an event needs more (an allocation or
+/// lock, a state key past 16 bits), every sample so far is widened to a
+/// whole line, and so are all later ones (those of later chunks too:
+/// chunks are alike). A recording's million samples are met at random, so
+/// their room is the fold's cache misses.
 class ChunkSamples {
  public:
   std::size_t size() const { return size_; }
   /// Sample `i` (node kMissing, no new nodes).
-  DecodedEvent at(std::size_t i) const;
+  DecodedEvent at(std::size_t i) const { return wide_ ? out(wide_blocks_.at(i)) : out(narrow_blocks_.at(i)); }
   /// Folds `e` (not one of --leak's) into the sample of its kind, or adds one.
   void add(const DecodedEvent& e) {
     // Inline, the common case: the first sample of the trace key is e's kind.
     if (e.stack < direct_.size() && !e.negative())
-      if (const std::uint32_t d = direct_[e.stack]; d != 0)
-        if (Entry& x = entry(d - 1); same_sample(x, e) && fold_sums(x, e)) return;
+      if (const std::uint32_t d = direct_[e.stack]; d != 0) {
+        if (wide_) {
+          if (Wide& x = wide_blocks_.at(d - 1); same_sample(x, e) && fold(x, e)) return;
+        } else if (narrow(e)) {
+          if (Narrow& x = narrow_blocks_.at(d - 1); same_sample(x, e) && fold(x, e)) return;
+        }
+      }
     add_slow(e);
   }
   /// Cache hints for a coming add(e): prefetch() some events ahead, then
@@ -93,14 +105,17 @@ class ChunkSamples {
       __builtin_prefetch(&slots_[e.hash(e.stack) >> shift_]);
   }
   void prefetch_sample(const DecodedEvent& e) const {
+    std::size_t i = 0;  // index + 1
     if (e.stack < direct_.size()) {
-      if (const std::uint32_t d = direct_[e.stack]; d != 0) __builtin_prefetch(&entry(d - 1));
-      return;
+      i = direct_[e.stack];
+    } else if (!slots_.empty()) {
+      const std::uint64_t h = e.hash(e.stack);
+      const std::uint64_t slot = slots_[h >> shift_];
+      if (slot != 0 && (slot & ~kIndexMask) == h << 32) i = slot & kIndexMask;
     }
-    if (slots_.empty()) return;
-    const std::uint64_t h = e.hash(e.stack);
-    const std::uint64_t slot = slots_[h >> shift_];
-    if (slot != 0 && (slot & ~kIndexMask) == h << 32) __builtin_prefetch(&entry((slot & kIndexMask) - 1));
+    if (i == 0) return;
+    if (wide_) __builtin_prefetch(&wide_blocks_.at(i - 1));
+    else __builtin_prefetch(&narrow_blocks_.at(i - 1));
   }
   /// Forgets every sample, keeping the room.
   void clear();
@@ -110,27 +125,82 @@ class ChunkSamples {
   void release_before(std::size_t end);
 
  private:
-  // A DecodedEvent without what only --leak and the resolving side use: two
-  // thirds of its size.
-  struct alignas(64) Entry {  // one cache line
+  static constexpr std::uint8_t kHasState = 1, kInSlots = 2;  // flags
+  // A sample of CPU or wall events: no class, one value, whose samples
+  // count it is (never negative: a negative value is its own sample).
+  struct alignas(32) Narrow {
+    std::uint64_t stack, thread;
+    std::int64_t value;
+    std::uint32_t events;
+    std::uint16_t state;
     EventType type;
-    bool has_state, outside_tlab;
-    bool in_slots;  // found through slots_
+    std::uint8_t flags;
+  };
+  // Any sample: a DecodedEvent without what only --leak and the resolving
+  // side use (two thirds of its size).
+  struct alignas(64) Wide {
+    EventType type;
+    std::uint8_t flags;
+    bool outside_tlab;
     std::uint32_t events;
     std::uint64_t stack, thread, state, cls;
     std::uint64_t samples;
     std::int64_t values[2];
   };
-  static bool same_sample(const Entry& x, const DecodedEvent& e) {
-    return x.stack == e.stack && same_labels(x, e);
+  static bool narrow(const DecodedEvent& e) {
+    return e.cls == 0 && e.values[1] == 0 && !e.outside_tlab && e.state <= 0xFFFF &&
+           e.samples == static_cast<std::uint64_t>(e.values[0] < 0 ? 0 : e.values[0]);
   }
-  void add_slow(const DecodedEvent& e);
+  static bool same_sample(const Narrow& x, const DecodedEvent& e) {
+    return x.stack == e.stack && x.thread == e.thread && x.state == e.state && x.type == e.type &&
+           ((x.flags & kHasState) != 0) == e.has_state;  // e is narrow(): no class, not outside a TLAB
+  }
+  static bool same_sample(const Wide& x, const DecodedEvent& e) {
+    return x.stack == e.stack && x.thread == e.thread && x.state == e.state && x.cls == e.cls && x.type == e.type &&
+           ((x.flags & kHasState) != 0) == e.has_state && x.outside_tlab == e.outside_tlab;
+  }
+  // Adds e's sums to x's; false (and nothing added) when one would overflow.
+  static bool fold(Narrow& x, const DecodedEvent& e) {
+    std::int64_t v;
+    if (__builtin_add_overflow(x.value, e.values[0], &v)) return false;
+    x.value = v;
+    x.events += e.events;
+    return true;
+  }
+  static bool fold(Wide& x, const DecodedEvent& e) { return fold_sums(x, e); }
+  static Narrow to_narrow(const DecodedEvent& e);
+  static Wide to_wide(const DecodedEvent& e);
+  static Wide to_wide(const Narrow& x);
+  static DecodedEvent out(const Narrow& x);
+  static DecodedEvent out(const Wide& x);
+
   // Entries live in blocks that never move: a table grown by copying would
   // hold both copies at once, at the chunk's peak of memory.
   static constexpr unsigned kBlockBits = 16;
-  Entry& entry(std::size_t i) { return blocks_[i >> kBlockBits][i & ((1u << kBlockBits) - 1)]; }
-  const Entry& entry(std::size_t i) const { return blocks_[i >> kBlockBits][i & ((1u << kBlockBits) - 1)]; }
-  Entry& push(const DecodedEvent& e);
+  template <typename Entry>
+  class Blocks {
+   public:
+    Entry& at(std::size_t i) { return blocks_[i >> kBlockBits][i & ((1u << kBlockBits) - 1)]; }
+    const Entry& at(std::size_t i) const { return blocks_[i >> kBlockBits][i & ((1u << kBlockBits) - 1)]; }
+    // Entry `i`'s room, the next one, made when new.
+    Entry& room(std::size_t i);
+    // Lets go of the blocks wholly before entry `end`, but the first.
+    void release_before(std::size_t end) {
+      for (std::size_t b = 1; b < (end >> kBlockBits) && b < blocks_.size(); ++b) blocks_[b].reset();
+    }
+    void release_all() { blocks_.clear(); }
+
+   private:
+    struct Free {  // blocks of 2 MiB and 4 MiB, in huge pages
+      void operator()(Entry* b) const { HugePageAllocator<Entry>().deallocate(b, std::size_t{1} << kBlockBits); }
+    };
+    std::vector<std::unique_ptr<Entry[], Free>> blocks_;
+  };
+  template <typename Entry>
+  void add_slow(Blocks<Entry>& blocks, const DecodedEvent& e);
+  void add_slow(const DecodedEvent& e);
+  // Every sample so far made Wide, for an event that a Narrow cannot hold.
+  void widen();
   void grow();
 
   // The first sample of each trace key below kMostDirect, by key (index +
@@ -144,11 +214,9 @@ class ChunkSamples {
   BigVector<std::uint64_t> slots_;
   unsigned shift_ = 64;      // slots are found by the top bits of the hash
   std::size_t indexed_ = 0;  // samples in slots_
-  // Each of kBlockBits entries (4 MiB), in huge pages.
-  struct FreeBlock {
-    void operator()(Entry* b) const { HugePageAllocator<Entry>().deallocate(b, std::size_t{1} << kBlockBits); }
-  };
-  std::vector<std::unique_ptr<Entry[], FreeBlock>> blocks_;
+  bool wide_ = false;
+  Blocks<Narrow> narrow_blocks_;
+  Blocks<Wide> wide_blocks_;
   std::size_t size_ = 0;
 };
 

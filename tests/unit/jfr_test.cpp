@@ -1044,6 +1044,86 @@ TEST_CASE("jfr chunk samples: one per trace and labels in the order of the first
   CHECK(c.at(4999).thread == 4999);
 }
 
+// Samples start as half a cache line; an event a narrow sample cannot hold
+// (an allocation, a state key past 16 bits) widens every sample so far,
+// through the table by key and the index alike, and later events fold into
+// them as before.
+TEST_CASE("jfr chunk samples: widened for an allocation or a large state key, with their order and sums") {
+  using fg::formats::jfr::ChunkSamples;
+  using fg::formats::jfr::DecodedEvent;
+  using fg::formats::jfr::EventType;
+  const auto sample = [](std::uint64_t stack, std::uint64_t thread, std::int64_t value, std::uint64_t state = 5) {
+    DecodedEvent e{};
+    e.type = EventType::kExecutionSample;
+    e.has_state = true;
+    e.events = 1;
+    e.stack = stack;
+    e.thread = thread;
+    e.state = state;
+    e.samples = static_cast<std::uint64_t>(std::max<std::int64_t>(value, 0));
+    e.values[0] = value;
+    return e;
+  };
+  constexpr std::uint64_t kBigKey = std::uint64_t{1} << 40;  // through the index
+  ChunkSamples c;
+  c.add(sample(5, 1, 1));
+  c.add(sample(kBigKey, 1, 2));
+  c.add(sample(5, 2, 3));
+  c.add(sample(5, 1, 10));
+  c.add(sample(5, 2, -4));  // negative: its own
+  for (std::uint64_t t = 0; t < 3000; ++t) c.add(sample(kBigKey + 1 + t % 5, 100 + t, 1));  // grows the index
+  DecodedEvent alloc{};
+  alloc.type = EventType::kAllocOutsideTlab;
+  alloc.outside_tlab = true;
+  alloc.events = 1;
+  alloc.stack = 9;
+  alloc.thread = 1;
+  alloc.cls = 42;
+  alloc.samples = 1;
+  alloc.values[0] = 1;
+  alloc.values[1] = 4096;
+  c.add(alloc);
+  c.add(alloc);
+  c.add(sample(5, 1, 100));        // into the first sample, by key
+  c.add(sample(kBigKey, 1, 20));   // into the second, through the index
+  c.add(sample(5, 2, 1000));       // into the third, through the index
+  for (std::uint64_t t = 0; t < 3000; ++t) c.add(sample(kBigKey + 1 + t % 5, 100 + t, 2));
+  c.add(sample(5, 1, 7, 70000));   // a state key a narrow sample cannot hold: its own
+  // The index grown again, from the widened samples: those indexed before
+  // are still found.
+  for (std::uint64_t t = 0; t < 6000; ++t) c.add(sample(kBigKey, 10000 + t, 1));
+  c.add(sample(kBigKey, 1, 300));
+  for (std::uint64_t t = 0; t < 3000; ++t) c.add(sample(kBigKey + 1 + t % 5, 100 + t, 4));
+  REQUIRE(c.size() == 9006);  // 4, 3000 through the index, the allocation's, the large state's, 6000
+  const auto fields = [](const DecodedEvent& e) {
+    return std::tuple{e.stack, e.thread, e.state, e.values[0], e.values[1], e.cls, e.events, e.samples};
+  };
+  CHECK(fields(c.at(0)) == std::tuple{5u, 1u, 5u, 111, 0, 0u, 3u, 111u});
+  CHECK(fields(c.at(1)) == std::tuple{kBigKey, 1u, 5u, 322, 0, 0u, 3u, 322u});
+  CHECK(fields(c.at(2)) == std::tuple{5u, 2u, 5u, 1003, 0, 0u, 2u, 1003u});
+  CHECK(fields(c.at(3)) == std::tuple{5u, 2u, 5u, -4, 0, 0u, 1u, 0u});
+  bool all = true;
+  for (std::uint64_t t = 0; t < 3000; ++t)
+    all = all && fields(c.at(4 + t)) == std::tuple{kBigKey + 1 + t % 5, 100 + t, 5u, 7, 0, 0u, 3u, 7u};
+  CHECK(all);
+  const DecodedEvent a = c.at(3004);
+  CHECK(fields(a) == std::tuple{9u, 1u, 0u, 2, 8192, 42u, 2u, 2u});
+  CHECK(a.outside_tlab);
+  CHECK(a.type == EventType::kAllocOutsideTlab);
+  CHECK(c.at(0).has_state);
+  CHECK(fields(c.at(3005)) == std::tuple{5u, 1u, 70000u, 7, 0, 0u, 1u, 7u});
+  CHECK(c.at(3005).has_state);
+
+  // A state key past 16 bits alone widens: it is not cut to 16 bits.
+  ChunkSamples d;
+  d.add(sample(5, 1, 1, 3));
+  d.add(sample(5, 1, 1, 3 + 65536));
+  d.add(sample(5, 1, 1, 3));
+  REQUIRE(d.size() == 2);
+  CHECK(fields(d.at(0)) == std::tuple{5u, 1u, 3u, 2, 0, 0u, 2u, 2u});
+  CHECK(fields(d.at(1)) == std::tuple{5u, 1u, 65539u, 1, 0, 0u, 1u, 1u});
+}
+
 // The tree of a chunk's stack traces against the plain one made frame by
 // frame from the root: random traces that share callers as recordings do
 // (most of a trace a copy of an earlier one, a few frames new), some of
