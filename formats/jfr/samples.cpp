@@ -7,6 +7,26 @@
 
 namespace fg::formats::jfr {
 
+namespace {
+
+// The fields of a DecodedEvent that a Wide sample keeps as they are, from
+// one to the other (has_state is one of the Wide's flags).
+template <typename To, typename From>
+void copy_kept(To& to, const From& from) {
+  to.type = from.type;
+  to.outside_tlab = from.outside_tlab;
+  to.events = from.events;
+  to.stack = from.stack;
+  to.thread = from.thread;
+  to.state = from.state;
+  to.cls = from.cls;
+  to.samples = from.samples;
+  to.values[0] = from.values[0];
+  to.values[1] = from.values[1];
+}
+
+}  // namespace
+
 ChunkSamples::Narrow ChunkSamples::to_narrow(const DecodedEvent& e) {
   Narrow x;
   x.stack = e.stack;
@@ -21,17 +41,8 @@ ChunkSamples::Narrow ChunkSamples::to_narrow(const DecodedEvent& e) {
 
 ChunkSamples::Wide ChunkSamples::to_wide(const DecodedEvent& e) {
   Wide x;
-  x.type = e.type;
+  copy_kept(x, e);
   x.flags = e.has_state ? kHasState : 0;
-  x.outside_tlab = e.outside_tlab;
-  x.events = e.events;
-  x.stack = e.stack;
-  x.thread = e.thread;
-  x.state = e.state;
-  x.cls = e.cls;
-  x.samples = e.samples;
-  x.values[0] = e.values[0];
-  x.values[1] = e.values[1];
   return x;
 }
 
@@ -57,18 +68,9 @@ DecodedEvent ChunkSamples::out(const Narrow& x) {
 
 DecodedEvent ChunkSamples::out(const Wide& x) {
   DecodedEvent e{};
-  e.type = x.type;
+  copy_kept(e, x);
   e.has_state = (x.flags & kHasState) != 0;
-  e.outside_tlab = x.outside_tlab;
   e.node = U64Map::kMissing;
-  e.events = x.events;
-  e.stack = x.stack;
-  e.thread = x.thread;
-  e.state = x.state;
-  e.cls = x.cls;
-  e.samples = x.samples;
-  e.values[0] = x.values[0];
-  e.values[1] = x.values[1];
   return e;
 }
 
