@@ -9,11 +9,11 @@ namespace fg::formats::jfr {
 
 namespace {
 
-// The fields of a DecodedEvent that a Wide sample keeps as they are, from
-// one to the other (has_state is one of the Wide's flags).
+// The fields of a DecodedEvent that a Wide sample keeps, from one to the other.
 template <typename To, typename From>
 void copy_kept(To& to, const From& from) {
   to.type = from.type;
+  to.has_state = from.has_state;
   to.outside_tlab = from.outside_tlab;
   to.events = from.events;
   to.stack = from.stack;
@@ -42,13 +42,13 @@ ChunkSamples::Narrow ChunkSamples::to_narrow(const DecodedEvent& e) {
 ChunkSamples::Wide ChunkSamples::to_wide(const DecodedEvent& e) {
   Wide x;
   copy_kept(x, e);
-  x.flags = e.has_state ? kHasState : 0;
+  x.in_slots = false;
   return x;
 }
 
 ChunkSamples::Wide ChunkSamples::to_wide(const Narrow& n) {
   Wide x = to_wide(out(n));
-  x.flags = n.flags;  // and where it is indexed
+  x.in_slots = in_slots(n);
   return x;
 }
 
@@ -69,7 +69,6 @@ DecodedEvent ChunkSamples::out(const Narrow& x) {
 DecodedEvent ChunkSamples::out(const Wide& x) {
   DecodedEvent e{};
   copy_kept(e, x);
-  e.has_state = (x.flags & kHasState) != 0;
   e.node = U64Map::kMissing;
   return e;
 }
@@ -90,11 +89,11 @@ void ChunkSamples::add_slow(const DecodedEvent& e) {
 
 template <typename Entry>
 void ChunkSamples::add_slow(Blocks<Entry>& blocks, const DecodedEvent& e) {
-  const auto push = [&](bool in_slots) {
+  const auto push = [&](bool indexed) {
     Entry& x = blocks.room(size_++);
     if constexpr (std::is_same_v<Entry, Narrow>) x = to_narrow(e);
     else x = to_wide(e);
-    if (in_slots) x.flags |= kInSlots;
+    if (indexed) set_in_slots(x);
   };
   if (e.negative()) return push(false);
   if (e.stack < kMostDirect) {
@@ -140,8 +139,7 @@ void ChunkSamples::grow() {
   slots_.assign(size, 0);
   shift_ = 64 - static_cast<unsigned>(std::countr_zero(size));
   for (std::size_t s = 0; s < size_; ++s) {
-    const bool in_slots = (wide_ ? wide_blocks_.at(s).flags : narrow_blocks_.at(s).flags) & kInSlots;
-    if (!in_slots) continue;
+    if (wide_ ? !in_slots(wide_blocks_.at(s)) : !in_slots(narrow_blocks_.at(s))) continue;
     const DecodedEvent e = at(s);
     const std::uint64_t h = e.hash(e.stack);
     std::size_t i = h >> shift_;

@@ -15,8 +15,8 @@
 
 namespace fg::formats::jfr {
 
-/// For DecodedEvent and ChunkSamples' entries, which keep the same fields
-/// of a sample: whether `a` and `b` have the same labels and class frame
+/// For DecodedEvent and ChunkSamples' wide samples, which keep the same
+/// fields of a sample: whether `a` and `b` have the same labels and class frame
 /// (all but the trace).
 template <typename A, typename B>
 bool same_labels(const A& a, const B& b) {
@@ -125,7 +125,7 @@ class ChunkSamples {
   void release_before(std::size_t end);
 
  private:
-  static constexpr std::uint8_t kHasState = 1, kInSlots = 2;  // flags
+  static constexpr std::uint8_t kHasState = 1, kInSlots = 2;  // Narrow::flags
   // A sample of CPU or wall events: no class, one value, whose samples
   // count it is (never negative: a negative value is its own sample).
   struct alignas(32) Narrow {
@@ -140,13 +140,14 @@ class ChunkSamples {
   // side use (two thirds of its size).
   struct alignas(64) Wide {
     EventType type;
-    std::uint8_t flags;
-    bool outside_tlab;
+    bool has_state, outside_tlab;
+    bool in_slots;  // found through slots_
     std::uint32_t events;
     std::uint64_t stack, thread, state, cls;
     std::uint64_t samples;
     std::int64_t values[2];
   };
+  static_assert(sizeof(Narrow) == 32 && sizeof(Wide) == 64, "half a cache line, and one");
   static bool narrow(const DecodedEvent& e) {
     return e.cls == 0 && e.values[1] == 0 && !e.outside_tlab && e.state <= 0xFFFF &&
            e.samples == static_cast<std::uint64_t>(e.values[0] < 0 ? 0 : e.values[0]);
@@ -155,10 +156,12 @@ class ChunkSamples {
     return x.stack == e.stack && x.thread == e.thread && x.state == e.state && x.type == e.type &&
            ((x.flags & kHasState) != 0) == e.has_state;  // e is narrow(): no class, not outside a TLAB
   }
-  static bool same_sample(const Wide& x, const DecodedEvent& e) {
-    return x.stack == e.stack && x.thread == e.thread && x.state == e.state && x.cls == e.cls && x.type == e.type &&
-           ((x.flags & kHasState) != 0) == e.has_state && x.outside_tlab == e.outside_tlab;
-  }
+  static bool same_sample(const Wide& x, const DecodedEvent& e) { return x.stack == e.stack && same_labels(x, e); }
+  // Whether a sample is found through slots_, and marking it so.
+  static bool in_slots(const Narrow& x) { return (x.flags & kInSlots) != 0; }
+  static bool in_slots(const Wide& x) { return x.in_slots; }
+  static void set_in_slots(Narrow& x) { x.flags |= kInSlots; }
+  static void set_in_slots(Wide& x) { x.in_slots = true; }
   // Adds e's sums to x's; false (and nothing added) when one would overflow.
   static bool fold(Narrow& x, const DecodedEvent& e) {
     std::int64_t v;
