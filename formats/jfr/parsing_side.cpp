@@ -379,7 +379,7 @@ bool Reader::to_sample(const ParsedChunk& pc, const EventPlan& plan, const Event
   const Filter& f = filter_;
   const std::int64_t ns = f.timed ? pc.header.to_ns(e.time) : 0;
   if (ns < f.from_ns || ns > f.to_ns) return false;
-  if (is_sample(type) && f.states && (!e.has_state || !f.states->count(e.state))) return false;
+  if (dropped_by_state(type, e.has_state, e.state)) return false;
   const bool state = labels_ || f.states_pending;  // kept, for the labels or the filter
   d.type = type;
   d.has_state = state && e.has_state;
@@ -433,8 +433,7 @@ void Reader::read_info(const ParsedChunk& pc, const ClassDesc& cls, Cursor& rec,
 // pools, passes it; its state is then dropped unless labels show it.
 bool Reader::keep_state(DecodedEvent& e) const {
   if (!filter_.states_pending) return true;
-  const auto& allowed = filter_.states;
-  if (is_sample(e.type) && allowed && (!e.has_state || !allowed->count(e.state))) return false;
+  if (dropped_by_state(e.type, e.has_state, e.state)) return false;
   if (!labels_) {
     e.has_state = false;
     e.state = 0;

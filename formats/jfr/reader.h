@@ -222,6 +222,12 @@ class Reader {
   // The sample of event `e` into `d`; false when the time or state filter drops it.
   bool to_sample(const ParsedChunk& pc, const EventPlan& plan, const EventRecord& e, DecodedEvent& d) const;
   void allow_states(const Pools& pools);
+  // Whether the allowed states (once known) drop a sample of type `t`:
+  // only samples are filtered by state, and one without a state is dropped.
+  bool dropped_by_state(EventType t, bool has_state, std::uint64_t state) const {
+    const auto& allowed = filter_.states;
+    return is_sample(t) && allowed && (!has_state || !allowed->count(state));
+  }
   bool keep_state(DecodedEvent& e) const;
   // The resolving side: stacks, frames and samples into the builder.
   void take(Parsed&& p);
