@@ -72,7 +72,8 @@ struct JfrOptions {
   bool lines = false;    ///< frame names with :line
   bool bci = false;      ///< frame names with @bci
   /// Not an option but a bound: how many samples a chunk's events fold into
-  /// (64 bytes each) before they go over. Tests set it low.
+  /// (32 bytes each for CPU and wall events, else 64) before they go over.
+  /// Tests set it low.
   std::size_t most_folded_samples = std::size_t{2} << 20;
 };
 

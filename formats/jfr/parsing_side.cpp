@@ -141,10 +141,10 @@ void find_traces(const StackTracePool& traces, NodeLister& lister, bool list, st
 // One chunk's events, decoded into batches of kBatch. With --leak each
 // batch goes over as it is, in order; otherwise it is folded into `whole_`,
 // which goes over at the chunk's end, or once it holds most_folded_samples
-// (by default two million, 128 MiB: a chunk whose 7.6 M events make 1.5 M
-// samples, handed over at one million, read the rest of its events while
-// the other side waited). A batch goes over with its stacks' tree nodes,
-// so not before the pools are read and the tree built.
+// (by default two million, 64 or 128 MiB: a chunk whose 7.6 M events make
+// 1.5 M samples, handed over at one million, read the rest of its events
+// while the other side waited). A batch goes over with its stacks' tree
+// nodes, so not before the pools are read and the tree built.
 class Reader::ChunkEvents {
  public:
   ChunkEvents(Reader& r, ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, Cursor& chunk, const Emit& emit,

@@ -57,13 +57,12 @@ class Beside {
   }
   Beside(const Beside&) = delete;
   Beside& operator=(const Beside&) = delete;
-  /// Waits for the work to end: true the first time, when its error (if it
-  /// failed) is rethrown; false after.
-  bool join() {
-    if (!thread_.joinable()) return false;
+  /// Waits for the work to end, and rethrows its error (if it failed) the
+  /// first time; again, it does nothing.
+  void join() {
+    if (!thread_.joinable()) return;
     thread_.join();
     if (failed_) std::rethrow_exception(std::exchange(failed_, nullptr));
-    return true;
   }
 
  private:
