@@ -5,6 +5,7 @@
 // recording's millions of events make some hundreds of thousands.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -178,11 +179,14 @@ class ChunkSamples {
   static DecodedEvent out(const Wide& x);
 
   // Entries live in blocks that never move: a table grown by copying would
-  // hold both copies at once, at the chunk's peak of memory.
-  static constexpr unsigned kBlockBits = 16;
+  // hold both copies at once, at the chunk's peak of memory. A block is
+  // 4 MiB, the least HugePageAllocator maps in huge pages.
   template <typename Entry>
   class Blocks {
    public:
+    static constexpr unsigned kBlockBits = std::countr_zero(HugePageAllocator<Entry>::kLeast / sizeof(Entry));
+    static_assert(sizeof(Entry) << kBlockBits == HugePageAllocator<Entry>::kLeast);
+
     Entry& at(std::size_t i) { return blocks_[i >> kBlockBits][i & ((1u << kBlockBits) - 1)]; }
     const Entry& at(std::size_t i) const { return blocks_[i >> kBlockBits][i & ((1u << kBlockBits) - 1)]; }
     // Entry `i`'s room, the next one, made when new.
@@ -194,7 +198,7 @@ class ChunkSamples {
     void release_all() { blocks_.clear(); }
 
    private:
-    struct Free {  // blocks of 2 MiB and 4 MiB, in huge pages
+    struct Free {
       void operator()(Entry* b) const { HugePageAllocator<Entry>().deallocate(b, std::size_t{1} << kBlockBits); }
     };
     std::vector<std::unique_ptr<Entry[], Free>> blocks_;
