@@ -24,9 +24,12 @@ bool wide_quads() {
 #if FG_JFR_WIDE_QUADS
 // GCC 12's AVX-512 intrinsics pass _mm512_undefined_epi32() as the unused
 // source of their unmasked forms, which -Wmaybe-uninitialized takes for a
-// read of an uninitialized value.
+// read of an uninitialized value. (clang has no such warning, and would
+// warn of the unknown name.)
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 // 64 bytes at a time, from a group's start. Their top bits (the bytes that
 // continue a varint) place every varint there, so the groups that end in
@@ -85,7 +88,9 @@ __attribute__((target("avx512f,avx512bw,bmi,bmi2,popcnt"))) std::uint64_t Cursor
   return made;
 }
 
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 #else
 std::uint64_t Cursor::read_quad_ends_wide(std::uint64_t, std::uint32_t*, std::uint32_t*) { return 0; }
 #endif
