@@ -554,51 +554,66 @@ void TraceTree::clear() {
   stale_ = true;  // the index is emptied by the next add(), if there is one
 }
 
+namespace {
+
+// The checkpoint chain's walk, shared by read_constant_pools() and
+// first_checkpoint(): the checkpoint event at `offset` of the chunk, its
+// record read up to its start time (the type checked), and where that
+// record's type is, for errors.
+struct Checkpoint {
+  Cursor rec;
+  std::uint64_t at;
+};
+Checkpoint checkpoint_at(const Cursor& chunk, std::uint64_t offset) {
+  if (offset < kChunkHeaderSize || offset >= chunk.size())
+    chunk.fail_at(chunk.offset() - chunk.pos() + std::min<std::uint64_t>(offset, chunk.size()),
+                  "checkpoint offset " + std::to_string(offset) + " lies outside the chunk (" +
+                      std::to_string(chunk.size()) + " bytes)");
+  Cursor c = chunk.window(offset, chunk.size() - offset, "checkpoint");
+  const std::uint64_t size = static_cast<std::uint32_t>(c.read_int());
+  c.seek(0);
+  Cursor rec = c.sub(size, "checkpoint event");
+  rec.read_int();
+  const std::uint64_t at = rec.offset();
+  if (const std::int64_t type = rec.read_long(); type != 1)
+    rec.fail_at(at, "expected a checkpoint event (type 1), found type " + std::to_string(type));
+  return {rec, at};
+}
+// The offset of the checkpoint before the one at `offset`, whose record
+// gave `delta` (not 0: there is one before).
+std::uint64_t previous_checkpoint(const Checkpoint& cp, std::uint64_t offset, std::int64_t delta) {
+  const std::uint64_t back = 0 - static_cast<std::uint64_t>(delta);
+  if (delta > 0 || back > offset)
+    cp.rec.fail_at(cp.at, "checkpoint delta " + std::to_string(delta) + " does not lead back into the chunk");
+  return offset - back;
+}
+
+}  // namespace
+
 void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const ChunkMetadata& meta,
                          Pools& pools, bool keep_lines,
                          const std::function<void(std::uint64_t, std::uint64_t)>& done,
                          const std::function<void(TraceBatch&)>& traces) {
   TraceOut out(done, traces);
-  std::uint64_t offset = last_offset;
-  for (;;) {
-    if (offset < kChunkHeaderSize || offset >= chunk.size())
-      chunk.fail_at(chunk.offset() - chunk.pos() + std::min<std::uint64_t>(offset, chunk.size()),
-                    "checkpoint offset " + std::to_string(offset) + " lies outside the chunk (" +
-                        std::to_string(chunk.size()) + " bytes)");
-    Cursor c = chunk.window(offset, chunk.size() - offset, "checkpoint");
-    const std::uint64_t size = static_cast<std::uint32_t>(c.read_int());
-    c.seek(0);
-    Cursor rec = c.sub(size, "checkpoint event");
-    rec.read_int();
-    const std::uint64_t at = rec.offset();
-    if (const std::int64_t type = rec.read_long(); type != 1)
-      rec.fail_at(at, "expected a checkpoint event (type 1), found type " + std::to_string(type));
+  for (std::uint64_t offset = last_offset;;) {
+    Checkpoint cp = checkpoint_at(chunk, offset);
     std::int64_t delta = 0;
-    read_checkpoint(rec, meta, pools, keep_lines, out, delta);
+    read_checkpoint(cp.rec, meta, pools, keep_lines, out, delta);
     ++pools.checkpoints;
-    if (delta == 0) return out.flush(rec.offset());
-    const std::uint64_t back = 0 - static_cast<std::uint64_t>(delta);
-    if (delta > 0 || back > offset)
-      rec.fail_at(at, "checkpoint delta " + std::to_string(delta) + " does not lead back into the chunk");
-    offset -= back;
+    if (delta == 0) return out.flush(cp.rec.offset());
+    offset = previous_checkpoint(cp, offset, delta);
   }
 }
 
 std::optional<std::uint64_t> first_checkpoint(const Cursor& chunk, std::uint64_t last_offset) {
   try {
-    std::uint64_t offset = last_offset;
-    for (;;) {
-      if (offset < kChunkHeaderSize || offset >= chunk.size()) return std::nullopt;
-      Cursor rec = chunk.window(offset, chunk.size() - offset, "checkpoint");
-      rec.read_int();  // size
-      if (rec.read_long() != 1) return std::nullopt;
-      rec.read_long();  // start time
-      rec.read_long();  // duration
-      const std::int64_t delta = rec.read_long();
+    for (std::uint64_t offset = last_offset;;) {
+      Checkpoint cp = checkpoint_at(chunk, offset);
+      cp.rec.read_long();  // start time
+      cp.rec.read_long();  // duration
+      const std::int64_t delta = cp.rec.read_long();
       if (delta == 0) return offset;
-      const std::uint64_t back = 0 - static_cast<std::uint64_t>(delta);
-      if (delta > 0 || back > offset) return std::nullopt;
-      offset -= back;
+      offset = previous_checkpoint(cp, offset, delta);
     }
   } catch (const ParseError&) {
     return std::nullopt;
