@@ -14,19 +14,42 @@ void Reader::parse(ChunkReader& chunks, const Emit& emit) {
   for (std::optional<Chunk> c; (c = chunks.next()); ++index) parse_chunk(chunks, *c, index, emit);
 }
 
-void Reader::parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index, const Emit& emit) {
-  const ChunkHeader& h = c.header;
+std::shared_ptr<ParsedChunk> Reader::new_chunk(std::size_t index, const ChunkHeader& h) {
   auto pc = std::make_shared<ParsedChunk>();
   pc->index = index;
   pc->header = h;
-  {  // the pools keep their room from chunk to chunk: chunks are alike
-    std::lock_guard lock(spare_mutex_);
-    if (spare_pools_) {
-      pc->pools = std::move(*spare_pools_);
-      spare_pools_.reset();
-      pc->pools.clear();
-    }
+  // The pools keep their room from chunk to chunk: chunks are alike.
+  std::lock_guard lock(spare_mutex_);
+  if (spare_pools_) {
+    pc->pools = std::move(*spare_pools_);
+    spare_pools_.reset();
+    pc->pools.clear();
   }
+  return pc;
+}
+
+// The stack traces go over as they are read: the other side builds their
+// tree while this one reads on.
+void Reader::read_pools(ChunkReader& chunks, ParsedChunk& pc, const Cursor& chunk, const Emit& emit) {
+  read_constant_pools(
+      chunk, pc.header.checkpoint_offset, pc.meta, pc.pools, naming_.lines || naming_.bci,
+      [&chunks](std::uint64_t begin, std::uint64_t end) { chunks.drop(begin, end); },
+      [&](TraceBatch& b) {
+        Parsed p{pc.index, std::move(b), nullptr, {}, {}, {}};
+        {  // a batch the resolving side is done with, for its room: fresh pages cost a fault and a clear each
+          std::lock_guard lock(spare_mutex_);
+          if (!spare_batches_.empty()) {
+            b = std::move(spare_batches_.back());
+            spare_batches_.pop_back();
+          }
+        }
+        emit(std::move(p));
+      });
+}
+
+void Reader::parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index, const Emit& emit) {
+  const ChunkHeader& h = c.header;
+  std::shared_ptr<ParsedChunk> pc = new_chunk(index, h);
   Cursor chunk(c.bytes, file_, h.offset, h.compressed());
   try {
     Cursor meta = chunk.window(h.metadata_offset, h.size - h.metadata_offset, "metadata event");
@@ -34,25 +57,6 @@ void Reader::parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index,
     meta.seek(0);
     Cursor meta_record = meta.sub(meta_size, "metadata event");
     pc->meta = read_metadata(meta_record);
-    // The stack traces go over as they are read: the other side builds
-    // their tree while this one reads on.
-    const Cursor pools_view = chunk;
-    const auto read_pools = [&] {
-      read_constant_pools(
-          pools_view, h.checkpoint_offset, pc->meta, pc->pools, naming_.lines || naming_.bci,
-          [&chunks](std::uint64_t begin, std::uint64_t end) { chunks.drop(begin, end); },
-          [&](TraceBatch& b) {
-            Parsed p{index, std::move(b), nullptr, {}, {}, {}};
-            {  // a batch the resolving side is done with, for its room: fresh pages cost a fault and a clear each
-              std::lock_guard lock(spare_mutex_);
-              if (!spare_batches_.empty()) {
-                b = std::move(spare_batches_.back());
-                spare_batches_.pop_back();
-              }
-            }
-            emit(std::move(p));
-          });
-    };
     // While the other side builds the tree, its batches come slower than
     // they are read: the events are read meanwhile, on a thread beside the
     // pools', unless --leak's order of events waits on them, or the chunk
@@ -62,7 +66,7 @@ void Reader::parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index,
     if (threaded_ && !opt_.leak && h.size >= kBesideBytes)
       first_pool = first_checkpoint(chunk, h.checkpoint_offset);
     if (!first_pool) {
-      read_pools();
+      read_pools(chunks, *pc, chunk, emit);
       // The pools are in memory of their own now; in a recording with a
       // million stack traces their bytes are most of the chunk. The events
       // still to read come back from the file as they are reached.
@@ -74,8 +78,9 @@ void Reader::parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index,
     // The chunk goes over as soon as its pools are read, from their
     // thread: the other side, its tree built, readies what it resolves
     // with (ChunkResolver, the tiers' tables) while the events are read.
+    const Cursor pools_view = chunk;
     const auto read_pools_then_chunk = [&] {
-      read_pools();
+      read_pools(chunks, *pc, pools_view, emit);
       emit(Parsed{index, {}, pc, {}, {}, {}});
     };
     fg::Beside pools(read_pools_then_chunk);

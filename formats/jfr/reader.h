@@ -204,6 +204,11 @@ class Reader {
   // only ones given before the reading ends.
   void parse(ChunkReader& chunks, const Emit& emit);
   void parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index, const Emit& emit);
+  // Chunk `index`, with the spare pools' room if there is one.
+  std::shared_ptr<ParsedChunk> new_chunk(std::size_t index, const ChunkHeader& h);
+  // The chunk's pools (`chunk`: a view of its bytes), its stack traces
+  // handed over in batches as they are read.
+  void read_pools(ChunkReader& chunks, ParsedChunk& pc, const Cursor& chunk, const Emit& emit);
   // The chunk's events. With `pools_read`, its pools are being read
   // beside, from `first_pool` (in the file) on (their thread hands the
   // chunk over): pools_read() waits for them before the first events go.

@@ -52,6 +52,10 @@ class Beside {
             failed_ = std::current_exception();
           }
         }) {}
+  /// A temporary would not outlive the Beside (its thread would call a
+  /// destroyed lambda): name the work first.
+  template <class Work>
+  explicit Beside(const Work&&) = delete;
   ~Beside() {
     if (thread_.joinable()) thread_.join();
   }
