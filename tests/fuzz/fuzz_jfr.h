@@ -9,14 +9,12 @@
 // exception, a hang) is a bug.
 #pragma once
 
-#include <sstream>
 #include <string>
+#include <vector>
 
-#include "fg/diagnostics.h"
 #include "fg/error.h"
-#include "formats/input.h"
-#include "formats/jfr/jfr.h"
 #include "formats/registry.h"
+#include "fuzz/fuzz_one.h"
 
 namespace fg::fuzz {
 
@@ -48,23 +46,14 @@ inline formats::ReadOptions jfr_options(unsigned char b) {
 /// last byte picks; returns how many of the two reads gave a profile.
 inline int fuzz_jfr(const std::string& bytes) {
   if (bytes.empty()) return 0;
-  int read = 0;
+  static const std::vector<const formats::Format*> writers = {formats::find_format("collapsed"),
+                                                              formats::find_format("svg")};
   const formats::ReadOptions r = jfr_options(static_cast<unsigned char>(bytes.back()));
   const std::string recording = bytes.substr(0, bytes.size() - 1);
+  int read = 0;
   for (bool in_place : {false, true}) {
     try {
-      Diagnostics diagnostics;
-      auto in = formats::Input::from_bytes("fuzz.jfr", recording, 1 << 24, in_place);
-      Profile p = formats::jfr::read(*in, r, diagnostics);
-      ++read;
-      for (const char* name : {"collapsed", "svg"}) {
-        try {
-          std::ostringstream out;
-          formats::find_format(name)->write(p, formats::WriteOptions{}, out, diagnostics);
-        } catch (const Error&) {
-        }
-      }
-    } catch (const Error&) {
+      read += read_then_write(*formats::find_format("jfr"), recording, r, in_place, writers);
     } catch (const UsageError&) {
     }
   }

@@ -8,6 +8,7 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "fg/diagnostics.h"
 #include "fg/error.h"
@@ -16,26 +17,40 @@
 
 namespace fg::fuzz {
 
-inline void fuzz_one(const std::string& bytes, bool in_place = false) {
-  for (const formats::Format& reader : formats::all_formats()) {
-    if (!reader.read) continue;
-    try {
-      Diagnostics diagnostics;
-      auto in = formats::Input::from_bytes("fuzz", bytes, 1 << 24, in_place);
-      Profile p = reader.read(*in, formats::ReadOptions{}, diagnostics);
-      for (const formats::Format& writer : formats::all_formats()) {
-        if (!writer.write) continue;
-        try {
-          std::ostringstream out;
-          writer.write(p, formats::WriteOptions{}, out, diagnostics);
-        } catch (const Error&) {
-          // nothing to draw, and the like
-        }
+/// Reads `bytes` with `reader` and `options` (whole and in place, or
+/// streamed), then writes the profile with each of `writers`; true when
+/// the read gave a profile. fg::Error from either is bad data; any other
+/// exception goes to the caller.
+inline bool read_then_write(const formats::Format& reader, const std::string& bytes,
+                            const formats::ReadOptions& options, bool in_place,
+                            const std::vector<const formats::Format*>& writers) {
+  try {
+    Diagnostics diagnostics;
+    auto in = formats::Input::from_bytes("fuzz", bytes, 1 << 24, in_place);
+    Profile p = reader.read(*in, options, diagnostics);
+    for (const formats::Format* writer : writers) {
+      try {
+        std::ostringstream out;
+        writer->write(p, formats::WriteOptions{}, out, diagnostics);
+      } catch (const Error&) {
+        // nothing to draw, and the like
       }
-    } catch (const Error&) {
-      // bad data, reported as such
     }
+    return true;
+  } catch (const Error&) {
+    return false;  // bad data, reported as such
   }
+}
+
+inline void fuzz_one(const std::string& bytes, bool in_place = false) {
+  static const std::vector<const formats::Format*> writers = [] {
+    std::vector<const formats::Format*> w;
+    for (const formats::Format& f : formats::all_formats())
+      if (f.write) w.push_back(&f);
+    return w;
+  }();
+  for (const formats::Format& reader : formats::all_formats())
+    if (reader.read) read_then_write(reader, bytes, formats::ReadOptions{}, in_place, writers);
 }
 
 }  // namespace fg::fuzz
