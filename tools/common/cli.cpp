@@ -134,13 +134,14 @@ po::options_description filter_options(FilterOptions& o) {
       ("rename", po::value<std::vector<std::string>>(&o.rename)->value_name("RE=REPL"),
        "rewrite function names ($1 for groups; repeatable, in order)")
       ("collapse-recursion", po::bool_switch(&o.collapse_recursion), "fold direct recursion (f;f;f becomes f)")
-      ("threads", po::value<std::string>()->value_name("frame|label|fold")->notifier([&o](const std::string& v) {
+      ("threads", po::value<std::string>()->value_name("frame|label|fold")->implicit_value("frame")->notifier([&o](const std::string& v) {
          if (v == "frame") o.threads = ThreadMode::kFrame;
          else if (v == "label") o.threads = ThreadMode::kLabel;
          else if (v == "fold") o.threads = ThreadMode::kFold;
          else throw UsageError("--threads " + v + ": expected frame, label or fold");
        }),
-       "the thread as the root frame, as a label (the default) or merged away")
+       "the thread as the root frame (--threads alone, as async-profiler's converter), as a label (the "
+       "default) or merged away")
       ("max-depth", po::value<std::size_t>(&o.max_depth)->value_name("N"), "keep the N frames nearest the root")
       ("invert", po::bool_switch(&o.invert), "callee-rooted view: every stack turned leaf first")
       ("min-percent", po::value<double>(&o.min_percent)->value_name("P"),
@@ -215,8 +216,8 @@ void print_info(const Profile& p, std::ostream& out) {
   out << "samples: " << p.sample_count() << ", stacks: " << p.stack_count() - 1 << '\n';
 }
 
-po::options_description json_options(formats::ReadOptions& r, formats::WriteOptions& w) {
-  po::options_description d("JSON options (DeepFlow ProfileTracing, see fg-json(5))");
+po::options_description deepflow_options(formats::ReadOptions& r) {
+  po::options_description d("DeepFlow JSON reading options (see fg-json(5))");
   d.add_options()
       ("deepflow-event", po::value<std::string>()->value_name("EVENT")->notifier([&r](const std::string& v) {
          r.deepflow.event = v;
@@ -230,11 +231,26 @@ po::options_description json_options(formats::ReadOptions& r, formats::WriteOpti
        }),
        "[t] thread nodes become frames (default), a 'thread' label, or nothing (threads merged)")
       ("lenient", po::bool_switch(&r.deepflow.lenient),
-       "keep nodes whose parent is missing under an [orphaned] frame instead of failing")
+       "keep nodes whose parent is missing under an [orphaned] frame instead of failing");
+  return d;
+}
+
+po::options_description json_write_options(formats::WriteOptions& w) {
+  po::options_description d("JSON writing options (node/parent JSON, see fg-json(5))");
+  d.add_options()
       ("root-name", po::value<std::string>(&w.json.root_name)->value_name("NAME"),
        "name of the root node written (default: the input's root, else the input's name, else Total)")
       ("json-envelope", po::bool_switch(&w.json.envelope),
        "wrap the nodes in DeepFlow's response object {\"OPT_STATUS\", \"result\", ...}");
+  return d;
+}
+
+po::options_description reader_options(CommonOptions& o) {
+  po::options_description d;
+  d.add(input_options(o))
+      .add(symbolization_options(o.read.symbolize))
+      .add(jfr_options(o.read.jfr))
+      .add(deepflow_options(o.read));
   return d;
 }
 
@@ -311,6 +327,32 @@ void finish_diagnostics(const std::string& tool, const CommonOptions& o, const D
   for (const std::string& line : d.summary()) std::cerr << tool << ": warning: " << line << '\n';
 }
 
+namespace {
+
+// Boost gives an option with an implicit value the next token when that is
+// not an option, so "--threads app.jfr" would read app.jfr as the thread
+// mode. This parser gives "--threads" the next token only when it is one of
+// the modes, and else the implicit "frame" (a value given here is never
+// extended by Boost).
+std::vector<po::option> parse_threads_alone(std::vector<std::string>& args) {
+  if (args.empty() || args[0] != "--threads") return {};
+  po::option opt;
+  opt.string_key = "threads";
+  opt.original_tokens.push_back(args[0]);
+  std::size_t used = 1;
+  if (args.size() > 1 && (args[1] == "frame" || args[1] == "label" || args[1] == "fold")) {
+    opt.value.push_back(args[1]);
+    opt.original_tokens.push_back(args[1]);
+    used = 2;
+  } else {
+    opt.value.push_back("frame");
+  }
+  args.erase(args.begin(), args.begin() + static_cast<std::ptrdiff_t>(used));
+  return {opt};
+}
+
+}  // namespace
+
 bool parse_command_line(const std::string& tool, int argc, char** argv,
                         const po::options_description& options, std::vector<std::string>& positional,
                         const std::string& usage) {
@@ -327,7 +369,12 @@ bool parse_command_line(const std::string& tool, int argc, char** argv,
   po::positional_options_description pos;
   pos.add("input", -1);
   po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+  po::store(po::command_line_parser(argc, argv)
+                .options(all)
+                .positional(pos)
+                .extra_style_parser(parse_threads_alone)
+                .run(),
+            vm);
   po::notify(vm);
   if (help) {
     po::options_description visible;

@@ -70,9 +70,15 @@ void enable_notes(const std::string& tool, CommonOptions& o);
 /// The --info summary of a profile: format, sources, time span, the
 /// metadata's properties and each value column with its total.
 void print_info(const Profile& profile, std::ostream& out);
-/// DeepFlow / node-parent JSON: --deepflow-event, --thread-as, --lenient
-/// (reading) and --root-name, --json-envelope (writing).
-po::options_description json_options(formats::ReadOptions& r, formats::WriteOptions& w);
+/// DeepFlow ProfileTracing JSON reading: --deepflow-event, --thread-as,
+/// --lenient.
+po::options_description deepflow_options(formats::ReadOptions& r);
+/// Node/parent JSON writing: --root-name, --json-envelope.
+po::options_description json_write_options(formats::WriteOptions& w);
+/// Every option about reading inputs, the same in every tool: input_options,
+/// symbolization_options, jfr_options and deepflow_options (each its own
+/// group in --help). Writing options stay with the tools that write.
+po::options_description reader_options(CommonOptions& o);
 
 /// Prints warnings as "<tool>: warning: ..." unless quiet.
 Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o);
