@@ -31,7 +31,7 @@ po::options_description output_options(CommonOptions& o) {
       ("output,o", po::value<std::string>(&o.output)->value_name("FILE"),
        "write to FILE (default: standard output); written whole or not at all")
       ("to", po::value<std::string>()->notifier([&o](const std::string& v) { o.to = v; }),
-       "output format (default: from the -o extension, else svg)")
+       ("output format (default: from the -o extension, else " + o.default_to + ")").c_str())
       ("value", po::value<std::string>()->value_name("NAME|INDEX")->notifier(
                     [&o](const std::string& v) { o.value = v; }),
        "value column to draw or write (default: the profile's default, else the last)");
@@ -286,7 +286,7 @@ void pass_output_to_readers(CommonOptions& o, const FilterOptions& filters, cons
   if (o.info || !filters.empty() || filters.relative) return;
   const formats::Format* f = nullptr;
   try {
-    f = &formats::choose_output_format(o.to, o.output);
+    f = &formats::choose_output_format(o.to, o.output, o.default_to);
   } catch (const UsageError&) {
     return;  // reported when the output is written
   }
@@ -313,9 +313,16 @@ Profile read_filtered(const CommonOptions& o, const FilterOptions& filters, Diag
   return apply_remaining_filters(read_inputs(with, diagnostics), filters);
 }
 
+const formats::Format& choose_output(const CommonOptions& o, const formats::WriteOptions& w) {
+  const formats::Format& f = formats::choose_output_format(o.to, o.output, o.default_to);
+  if (f.check) f.check(w);
+  formats::Output::refuse_terminal(o.output, f.binary);
+  return f;
+}
+
 void write_output(const Profile& profile, const CommonOptions& o, const formats::WriteOptions& w,
                   Diagnostics& diagnostics) {
-  const formats::Format& f = formats::choose_output_format(o.to, o.output);
+  const formats::Format& f = formats::choose_output_format(o.to, o.output, o.default_to);
   formats::warn_if_stacks_estimated(profile, f, w.granularity, diagnostics);
   formats::Output out(o.output, f.binary);
   f.write(profile, w, out.stream(), diagnostics);

@@ -16,6 +16,7 @@
 #include "fg/filter.h"
 #include "fg/profile.h"
 #include "formats/options.h"
+#include "formats/registry.h"
 
 namespace fg::cli {
 
@@ -36,6 +37,7 @@ struct CommonOptions {
   std::uint64_t max_inflated = 0;    ///< 0: the default limit
   bool info = false;                 ///< --info: summarise the input instead of converting
   formats::ReadOptions read;         ///< format-specific reading options (symbolization, JFR, DeepFlow)
+  std::string default_to = "svg";    ///< the output format when neither --to nor the -o extension names one
 };
 
 /// --from, --strict, --max-inflated and the positional inputs.
@@ -98,6 +100,11 @@ void pass_output_to_readers(CommonOptions& o, const FilterOptions& filters, cons
 Profile apply_remaining_filters(Profile profile, FilterOptions filters);
 /// read_inputs(), then the filters (when any are given).
 Profile read_filtered(const CommonOptions& o, const FilterOptions& filters, Diagnostics& diagnostics);
+/// The output format: --to, else the -o extension, else o.default_to.
+/// Throws UsageError for an unknown format or extension, for writing
+/// options the writer refuses, and for binary output to a terminal; tools
+/// call it before reading anything, so a usage error comes at once.
+const formats::Format& choose_output(const CommonOptions& o, const formats::WriteOptions& w);
 /// Writes `profile` in the chosen format to -o, atomically.
 void write_output(const Profile& profile, const CommonOptions& o, const formats::WriteOptions& w,
                   Diagnostics& diagnostics);

@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
         .add(fg::cli::info_options(common));
     if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
     write.value = common.value;
+    if (!common.info) fg::cli::choose_output(common, write);  // usage errors before reading
     fg::cli::enable_notes(tool, common);
     fg::cli::pass_output_to_readers(common, filters, write);
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);

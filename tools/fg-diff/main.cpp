@@ -87,6 +87,11 @@ int main(int argc, char** argv) {
     if (d.absolute && d.normalize_by != 0) throw fg::UsageError("--absolute and --normalize-by exclude each other");
     std::vector<fg::GateCondition> gate;
     for (const std::string& c : d.fail_if) gate.push_back(fg::parse_gate_condition(c));
+    const std::string to = common.to.value_or("");
+    write.value.reset();  // the diff has its own columns
+    write.flame.show_removed = !d.hide_removed;
+    // Usage errors before reading: the writer, or the report's form.
+    const fg::formats::Format* format = to == "report" ? nullptr : &fg::cli::choose_output(common, write);
 
     fg::cli::enable_notes(tool, common);
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
@@ -108,10 +113,7 @@ int main(int argc, char** argv) {
     o.rate = d.normalize_by;
     const fg::Diff diff = fg::diff_profiles(base, next, o);
 
-    write.value.reset();  // the diff has its own columns
-    write.flame.show_removed = !d.hide_removed;
-    const std::string to = common.to.value_or("");
-    if (to == "report") {
+    if (!format) {
       d.report.by_self = d.self;
       d.report.base_name = common.inputs[0];
       d.report.new_name = common.inputs[1];
@@ -120,7 +122,7 @@ int main(int argc, char** argv) {
       out.commit();
     } else {
       // Tables and call graphs show deltas, as pprof -diff_base does.
-      const fg::formats::Format& f = fg::formats::choose_output_format(common.to, common.output);
+      const fg::formats::Format& f = *format;
       const bool deltas = f.name == "top" || f.name == "top-csv" || f.name == "dot" || f.name == "callgraph-svg";
       if (deltas) fg::cli::write_output(fg::delta_profile(diff.profile), common, write, diagnostics);
       else fg::cli::write_output(diff.profile, common, write, diagnostics);
