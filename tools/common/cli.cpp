@@ -397,6 +397,12 @@ bool parse_command_line(const std::string& tool, int argc, char** argv,
     formats::print_formats(std::cout);
     return false;
   }
+  // Reading a profile typed at a terminal is never what was meant: a run
+  // with no input would wait silently.
+  if (positional.empty() && ::isatty(0)) {
+    std::cerr << usage;
+    throw UsageError("no input: name a file, or - for standard input, or pipe a profile in");
+  }
   return true;
 }
 

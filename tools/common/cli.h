@@ -114,6 +114,8 @@ void finish_diagnostics(const std::string& tool, const CommonOptions& o, const D
 /// Parses argv against `options` (plus -h/--help, --version and
 /// --list-formats, which it handles) with `positional` collecting inputs.
 /// Returns false when the run is already complete (help, version, list).
+/// With no input and standard input a terminal, prints `usage` on stderr
+/// and throws UsageError.
 bool parse_command_line(const std::string& tool, int argc, char** argv,
                         const po::options_description& options, std::vector<std::string>& positional,
                         const std::string& usage);
