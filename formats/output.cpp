@@ -19,11 +19,15 @@ namespace {
 constexpr std::size_t kBufferSize = 1 << 20;
 }
 
+void Output::refuse_terminal(const std::string& path, bool binary) {
+  if (binary && (path.empty() || path == "-") && ::isatty(1))
+    throw UsageError("refusing to write binary output to a terminal; use -o FILE or a pipe");
+}
+
 Output::Output(const std::string& path, bool binary) : path_(path) {
   buffer_ = std::make_unique_for_overwrite<char[]>(kBufferSize);  // pages touched only if used
   if (path.empty() || path == "-") {
-    if (binary && ::isatty(1))
-      throw UsageError("refusing to write binary output to a terminal; use -o FILE or a pipe");
+    refuse_terminal(path, binary);
     std::cout.rdbuf()->pubsetbuf(buffer_.get(), kBufferSize);
     stream_ = &std::cout;
     return;

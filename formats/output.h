@@ -18,6 +18,9 @@ class Output {
   /// refused with a UsageError. Throws fg::Error when the temporary cannot
   /// be created.
   Output(const std::string& path, bool binary);
+  /// Throws the UsageError the constructor throws for binary output to a
+  /// terminal, without opening anything (tools check before reading).
+  static void refuse_terminal(const std::string& path, bool binary);
   /// Removes the temporary unless commit() succeeded.
   ~Output();
   Output(const Output&) = delete;

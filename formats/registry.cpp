@@ -1,5 +1,7 @@
 #include "formats/registry.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <iomanip>
 
@@ -36,10 +38,10 @@ const std::vector<Format>& all_formats() {
        "Java Flight Recorder recordings (JDK 11+, async-profiler), read as async-profiler's converter",
        jfr::sniff, jfr::read, nullptr, false},
       {"svg", {".svg"}, "flame graph SVG, as flamegraph.pl draws it", nullptr, nullptr,
-       svg::write_flamegraph, false, false, true, true},
+       svg::write_flamegraph, false, false, true, true, svg::check_write_options},
       {"html", {".html", ".htm"},
        "interactive flame graph: one self-contained HTML page drawn on a canvas (zoom, search, icicle, reversed)",
-       nullptr, nullptr, html::write_flamegraph, false, false, true, true},
+       nullptr, nullptr, html::write_flamegraph, false, false, true, true, html::check_write_options},
       {"top", {".top"}, "top table of functions (flat, flat%, sum%, cum, cum%), as go tool pprof -top",
        nullptr, nullptr, top::write_text, false, true, false, true},
       {"top-csv", {".csv"}, "the top table as CSV, values as integers in the column's unit", nullptr, nullptr,
@@ -119,8 +121,8 @@ const Format& detect_input_format(Input& input, const std::optional<std::string>
               "; name one with --from");
 }
 
-const Format& choose_output_format(const std::optional<std::string>& to,
-                                   const std::string& output_path) {
+const Format& choose_output_format(const std::optional<std::string>& to, const std::string& output_path,
+                                   std::string_view fallback) {
   if (to) {
     const Format* f = find_format(*to);
     if (!f) throw UsageError("--to " + *to + ": unknown format (see --list-formats)");
@@ -129,9 +131,14 @@ const Format& choose_output_format(const std::optional<std::string>& to,
   }
   if (!output_path.empty() && output_path != "-") {
     if (const Format* f = by_extension(output_path, false)) return *f;
-    throw UsageError("cannot tell the output format from '" + output_path + "'; use --to");
+    const std::string_view ext = extension_of(output_path);
+    struct stat st;
+    const bool device = ::stat(output_path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+    if (!ext.empty() && !device)
+      throw UsageError("-o " + output_path + ": no format fg writes has the extension " + std::string(ext) +
+                       "; name one with --to (see --list-formats)");
   }
-  return *find_format("svg");
+  return *find_format(fallback);
 }
 
 void warn_if_stacks_estimated(const Profile& profile, const Format& writer, Granularity granularity,

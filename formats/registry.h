@@ -41,6 +41,9 @@ struct Format {
   /// The writer shows no labels (threads, thread states, pprof's labels):
   /// what it is given may hold none (ReadOptions::labels).
   bool drops_labels = false;
+  /// Throws the UsageError the writer would throw for these options, before
+  /// anything is read (nullptr: the writer accepts any).
+  void (*check)(const WriteOptions& options) = nullptr;
 };
 
 const std::vector<Format>& all_formats();
@@ -50,9 +53,13 @@ const Format* find_format(std::string_view name);
 /// The reader for `input`. Throws UsageError for an unknown or write-only
 /// --from, Error when no format or several fit.
 const Format& detect_input_format(Input& input, const std::optional<std::string>& from);
-/// The writer: `to`, else from the extension of `output_path`, else svg.
-const Format& choose_output_format(const std::optional<std::string>& to,
-                                   const std::string& output_path);
+/// The writer: `to`, else from the extension of `output_path`, else
+/// `fallback` (standard output, a device such as /dev/null, or a name
+/// without an extension). Throws UsageError for an unknown or read-only
+/// `to`, and for an extension that no writer has (out.pdf): writing svg to
+/// it would surprise.
+const Format& choose_output_format(const std::optional<std::string>& to, const std::string& output_path,
+                                   std::string_view fallback = "svg");
 
 /// Warns, once, when `writer` shows the stacks of a profile that was
 /// unfolded from a call graph (jeprof-dot), or a call graph computed from

@@ -249,14 +249,19 @@ void Writer::run() {
 
 }  // namespace
 
-void write_flamegraph(const Profile& profile, const WriteOptions& options, std::ostream& out,
-                      Diagnostics&) {
+void check_write_options(const WriteOptions& options) {
   const FlameGraphOptions& o = options.flame;
   if (!svg::is_palette(o.colors))
     throw UsageError("--colors " + o.colors + ": expected one of " + std::string(svg::palette_names()));
   if (o.flame_chart) throw UsageError("--flamechart: the HTML flame graph draws the merged call tree only");
   if (!(o.frame_height > 0)) throw UsageError("--height must be positive");
   if (!(o.font_size > 0)) throw UsageError("--fontsize must be positive");
+}
+
+void write_flamegraph(const Profile& profile, const WriteOptions& options, std::ostream& out,
+                      Diagnostics&) {
+  check_write_options(options);
+  const FlameGraphOptions& o = options.flame;
   const std::size_t col = options.value ? profile.find_value(*options.value) : profile.default_value_index();
   std::optional<Profile> coarse;
   const Profile* p = &profile;

@@ -28,5 +28,8 @@ namespace fg::formats::html {
 /// to draw.
 void write_flamegraph(const Profile& profile, const WriteOptions& options, std::ostream& out,
                       Diagnostics& diagnostics);
+/// Throws the UsageError that write_flamegraph() would for `options`,
+/// without a profile: tools call it before reading anything.
+void check_write_options(const WriteOptions& options);
 
 }  // namespace fg::formats::html

@@ -490,12 +490,16 @@ void require_something_to_draw(const CallTree& tree, std::size_t col) {
               "' is " + std::to_string(total));
 }
 
-void write_flamegraph(const Profile& profile, const WriteOptions& options, std::ostream& out,
-                      Diagnostics&) {
+void check_write_options(const WriteOptions& options) {
   check_options(options.flame);
   background(options.flame.bg_colors, options.flame.colors);  // validates --bgcolors
   bool percent;
   parse_min_width(options.flame.min_width, &percent);
+}
+
+void write_flamegraph(const Profile& profile, const WriteOptions& options, std::ostream& out,
+                      Diagnostics&) {
+  check_write_options(options);
   std::size_t col = options.value ? profile.find_value(*options.value) : profile.default_value_index();
   std::optional<Profile> coarse, reversed;
   const Profile* p = &profile;

@@ -20,6 +20,9 @@ namespace fg::formats::svg {
 /// --width, ...) and Error when the selected column has nothing to draw.
 void write_flamegraph(const Profile& profile, const WriteOptions& options, std::ostream& out,
                       Diagnostics& diagnostics);
+/// Throws the UsageError that write_flamegraph() would for `options`,
+/// without a profile: tools call it before reading anything.
+void check_write_options(const WriteOptions& options);
 
 // Shared with the HTML flame graph (formats/html).
 

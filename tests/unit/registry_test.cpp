@@ -38,5 +38,11 @@ TEST_CASE("output format: --to, else the extension, else svg") {
   CHECK(choose_output_format(std::nullopt, "-").name == "svg");
   CHECK(choose_output_format(std::string("dump"), "out.svg").name == "dump");
   CHECK_THROWS_WITH_AS(choose_output_format(std::nullopt, "out.xyz"),
-                       "cannot tell the output format from 'out.xyz'; use --to", UsageError);
+                       "-o out.xyz: no format fg writes has the extension .xyz; name one with --to "
+                       "(see --list-formats)",
+                       UsageError);
+  // A device, or a name without an extension, gets the fallback (#32.12).
+  CHECK(choose_output_format(std::nullopt, "/dev/null").name == "svg");
+  CHECK(choose_output_format(std::nullopt, "/dev/null", "collapsed").name == "collapsed");
+  CHECK(choose_output_format(std::nullopt, "dir.d/profile").name == "svg");
 }

@@ -31,7 +31,7 @@ po::options_description output_options(CommonOptions& o) {
       ("output,o", po::value<std::string>(&o.output)->value_name("FILE"),
        "write to FILE (default: standard output); written whole or not at all")
       ("to", po::value<std::string>()->notifier([&o](const std::string& v) { o.to = v; }),
-       "output format (default: from the -o extension, else svg)")
+       ("output format (default: from the -o extension, else " + o.default_to + ")").c_str())
       ("value", po::value<std::string>()->value_name("NAME|INDEX")->notifier(
                     [&o](const std::string& v) { o.value = v; }),
        "value column to draw or write (default: the profile's default, else the last)");
@@ -134,13 +134,14 @@ po::options_description filter_options(FilterOptions& o) {
       ("rename", po::value<std::vector<std::string>>(&o.rename)->value_name("RE=REPL"),
        "rewrite function names ($1 for groups; repeatable, in order)")
       ("collapse-recursion", po::bool_switch(&o.collapse_recursion), "fold direct recursion (f;f;f becomes f)")
-      ("threads", po::value<std::string>()->value_name("frame|label|fold")->notifier([&o](const std::string& v) {
+      ("threads", po::value<std::string>()->value_name("frame|label|fold")->implicit_value("frame")->notifier([&o](const std::string& v) {
          if (v == "frame") o.threads = ThreadMode::kFrame;
          else if (v == "label") o.threads = ThreadMode::kLabel;
          else if (v == "fold") o.threads = ThreadMode::kFold;
          else throw UsageError("--threads " + v + ": expected frame, label or fold");
        }),
-       "the thread as the root frame, as a label (the default) or merged away")
+       "the thread as the root frame (--threads alone, as async-profiler's converter), as a label (the "
+       "default) or merged away")
       ("max-depth", po::value<std::size_t>(&o.max_depth)->value_name("N"), "keep the N frames nearest the root")
       ("invert", po::bool_switch(&o.invert), "callee-rooted view: every stack turned leaf first")
       ("min-percent", po::value<double>(&o.min_percent)->value_name("P"),
@@ -215,8 +216,8 @@ void print_info(const Profile& p, std::ostream& out) {
   out << "samples: " << p.sample_count() << ", stacks: " << p.stack_count() - 1 << '\n';
 }
 
-po::options_description json_options(formats::ReadOptions& r, formats::WriteOptions& w) {
-  po::options_description d("JSON options (DeepFlow ProfileTracing, see fg-json(5))");
+po::options_description deepflow_options(formats::ReadOptions& r) {
+  po::options_description d("DeepFlow JSON reading options (see fg-json(5))");
   d.add_options()
       ("deepflow-event", po::value<std::string>()->value_name("EVENT")->notifier([&r](const std::string& v) {
          r.deepflow.event = v;
@@ -230,11 +231,26 @@ po::options_description json_options(formats::ReadOptions& r, formats::WriteOpti
        }),
        "[t] thread nodes become frames (default), a 'thread' label, or nothing (threads merged)")
       ("lenient", po::bool_switch(&r.deepflow.lenient),
-       "keep nodes whose parent is missing under an [orphaned] frame instead of failing")
+       "keep nodes whose parent is missing under an [orphaned] frame instead of failing");
+  return d;
+}
+
+po::options_description json_write_options(formats::WriteOptions& w) {
+  po::options_description d("JSON writing options (node/parent JSON, see fg-json(5))");
+  d.add_options()
       ("root-name", po::value<std::string>(&w.json.root_name)->value_name("NAME"),
        "name of the root node written (default: the input's root, else the input's name, else Total)")
       ("json-envelope", po::bool_switch(&w.json.envelope),
        "wrap the nodes in DeepFlow's response object {\"OPT_STATUS\", \"result\", ...}");
+  return d;
+}
+
+po::options_description reader_options(CommonOptions& o) {
+  po::options_description d;
+  d.add(input_options(o))
+      .add(symbolization_options(o.read.symbolize))
+      .add(jfr_options(o.read.jfr))
+      .add(deepflow_options(o.read));
   return d;
 }
 
@@ -270,7 +286,7 @@ void pass_output_to_readers(CommonOptions& o, const FilterOptions& filters, cons
   if (o.info || !filters.empty() || filters.relative) return;
   const formats::Format* f = nullptr;
   try {
-    f = &formats::choose_output_format(o.to, o.output);
+    f = &formats::choose_output_format(o.to, o.output, o.default_to);
   } catch (const UsageError&) {
     return;  // reported when the output is written
   }
@@ -297,9 +313,16 @@ Profile read_filtered(const CommonOptions& o, const FilterOptions& filters, Diag
   return apply_remaining_filters(read_inputs(with, diagnostics), filters);
 }
 
+const formats::Format& choose_output(const CommonOptions& o, const formats::WriteOptions& w) {
+  const formats::Format& f = formats::choose_output_format(o.to, o.output, o.default_to);
+  if (f.check) f.check(w);
+  formats::Output::refuse_terminal(o.output, f.binary);
+  return f;
+}
+
 void write_output(const Profile& profile, const CommonOptions& o, const formats::WriteOptions& w,
                   Diagnostics& diagnostics) {
-  const formats::Format& f = formats::choose_output_format(o.to, o.output);
+  const formats::Format& f = formats::choose_output_format(o.to, o.output, o.default_to);
   formats::warn_if_stacks_estimated(profile, f, w.granularity, diagnostics);
   formats::Output out(o.output, f.binary);
   f.write(profile, w, out.stream(), diagnostics);
@@ -310,6 +333,32 @@ void finish_diagnostics(const std::string& tool, const CommonOptions& o, const D
   if (o.quiet) return;
   for (const std::string& line : d.summary()) std::cerr << tool << ": warning: " << line << '\n';
 }
+
+namespace {
+
+// Boost gives an option with an implicit value the next token when that is
+// not an option, so "--threads app.jfr" would read app.jfr as the thread
+// mode. This parser gives "--threads" the next token only when it is one of
+// the modes, and else the implicit "frame" (a value given here is never
+// extended by Boost).
+std::vector<po::option> parse_threads_alone(std::vector<std::string>& args) {
+  if (args.empty() || args[0] != "--threads") return {};
+  po::option opt;
+  opt.string_key = "threads";
+  opt.original_tokens.push_back(args[0]);
+  std::size_t used = 1;
+  if (args.size() > 1 && (args[1] == "frame" || args[1] == "label" || args[1] == "fold")) {
+    opt.value.push_back(args[1]);
+    opt.original_tokens.push_back(args[1]);
+    used = 2;
+  } else {
+    opt.value.push_back("frame");
+  }
+  args.erase(args.begin(), args.begin() + static_cast<std::ptrdiff_t>(used));
+  return {opt};
+}
+
+}  // namespace
 
 bool parse_command_line(const std::string& tool, int argc, char** argv,
                         const po::options_description& options, std::vector<std::string>& positional,
@@ -327,7 +376,12 @@ bool parse_command_line(const std::string& tool, int argc, char** argv,
   po::positional_options_description pos;
   pos.add("input", -1);
   po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+  po::store(po::command_line_parser(argc, argv)
+                .options(all)
+                .positional(pos)
+                .extra_style_parser(parse_threads_alone)
+                .run(),
+            vm);
   po::notify(vm);
   if (help) {
     po::options_description visible;
@@ -342,6 +396,12 @@ bool parse_command_line(const std::string& tool, int argc, char** argv,
   if (list) {
     formats::print_formats(std::cout);
     return false;
+  }
+  // Reading a profile typed at a terminal is never what was meant: a run
+  // with no input would wait silently.
+  if (positional.empty() && ::isatty(0)) {
+    std::cerr << usage;
+    throw UsageError("no input: name a file, or - for standard input, or pipe a profile in");
   }
   return true;
 }

@@ -16,6 +16,7 @@
 #include "fg/filter.h"
 #include "fg/profile.h"
 #include "formats/options.h"
+#include "formats/registry.h"
 
 namespace fg::cli {
 
@@ -36,6 +37,7 @@ struct CommonOptions {
   std::uint64_t max_inflated = 0;    ///< 0: the default limit
   bool info = false;                 ///< --info: summarise the input instead of converting
   formats::ReadOptions read;         ///< format-specific reading options (symbolization, JFR, DeepFlow)
+  std::string default_to = "svg";    ///< the output format when neither --to nor the -o extension names one
 };
 
 /// --from, --strict, --max-inflated and the positional inputs.
@@ -70,9 +72,15 @@ void enable_notes(const std::string& tool, CommonOptions& o);
 /// The --info summary of a profile: format, sources, time span, the
 /// metadata's properties and each value column with its total.
 void print_info(const Profile& profile, std::ostream& out);
-/// DeepFlow / node-parent JSON: --deepflow-event, --thread-as, --lenient
-/// (reading) and --root-name, --json-envelope (writing).
-po::options_description json_options(formats::ReadOptions& r, formats::WriteOptions& w);
+/// DeepFlow ProfileTracing JSON reading: --deepflow-event, --thread-as,
+/// --lenient.
+po::options_description deepflow_options(formats::ReadOptions& r);
+/// Node/parent JSON writing: --root-name, --json-envelope.
+po::options_description json_write_options(formats::WriteOptions& w);
+/// Every option about reading inputs, the same in every tool: input_options,
+/// symbolization_options, jfr_options and deepflow_options (each its own
+/// group in --help). Writing options stay with the tools that write.
+po::options_description reader_options(CommonOptions& o);
 
 /// Prints warnings as "<tool>: warning: ..." unless quiet.
 Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o);
@@ -92,6 +100,11 @@ void pass_output_to_readers(CommonOptions& o, const FilterOptions& filters, cons
 Profile apply_remaining_filters(Profile profile, FilterOptions filters);
 /// read_inputs(), then the filters (when any are given).
 Profile read_filtered(const CommonOptions& o, const FilterOptions& filters, Diagnostics& diagnostics);
+/// The output format: --to, else the -o extension, else o.default_to.
+/// Throws UsageError for an unknown format or extension, for writing
+/// options the writer refuses, and for binary output to a terminal; tools
+/// call it before reading anything, so a usage error comes at once.
+const formats::Format& choose_output(const CommonOptions& o, const formats::WriteOptions& w);
 /// Writes `profile` in the chosen format to -o, atomically.
 void write_output(const Profile& profile, const CommonOptions& o, const formats::WriteOptions& w,
                   Diagnostics& diagnostics);
@@ -101,6 +114,8 @@ void finish_diagnostics(const std::string& tool, const CommonOptions& o, const D
 /// Parses argv against `options` (plus -h/--help, --version and
 /// --list-formats, which it handles) with `positional` collecting inputs.
 /// Returns false when the run is already complete (help, version, list).
+/// With no input and standard input a terminal, prints `usage` on stderr
+/// and throws UsageError.
 bool parse_command_line(const std::string& tool, int argc, char** argv,
                         const po::options_description& options, std::vector<std::string>& positional,
                         const std::string& usage);

@@ -42,17 +42,16 @@ int main(int argc, char** argv) {
     fg::formats::WriteOptions write;
     fg::FilterOptions filters;
     fg::cli::po::options_description options;
-    options.add(fg::cli::input_options(common))
+    options.add(fg::cli::reader_options(common))
         .add(fg::cli::output_options(common))
         .add(fg::cli::filter_options(filters))
-        .add(fg::cli::symbolization_options(common.read.symbolize))
         .add(fg::cli::flamegraph_options(write.flame))
         .add(fg::cli::report_options(write))
-        .add(fg::cli::jfr_options(common.read.jfr))
-        .add(fg::cli::json_options(common.read, write))
+        .add(fg::cli::json_write_options(write))
         .add(fg::cli::info_options(common));
     if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
     write.value = common.value;
+    if (!common.info) fg::cli::choose_output(common, write);  // usage errors before reading
     fg::cli::enable_notes(tool, common);
     fg::cli::pass_output_to_readers(common, filters, write);
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);

@@ -33,7 +33,7 @@ Examples:
 struct DiffCli {
   bool absolute = false;
   double normalize_by = 0;
-  bool self = false, total = false;
+  bool self = false;
   bool hide_removed = false;
   std::vector<std::string> fail_if;
   fg::formats::diffreport::ReportOptions report;
@@ -45,8 +45,8 @@ fg::cli::po::options_description diff_options(DiffCli& d) {
       ("absolute", fg::cli::po::bool_switch(&d.absolute), "compare raw values (default: the base scaled to the new total)")
       ("normalize-by", fg::cli::po::value<double>(&d.normalize_by)->value_name("F"),
        "multiply the base's values by F (a known rate) instead")
-      ("self", fg::cli::po::bool_switch(&d.self), "rank the report by the change of self values")
-      ("total", fg::cli::po::bool_switch(&d.total), "rank the report by the change of share of the total (the default)")
+      ("self", fg::cli::po::bool_switch(&d.self),
+       "rank the report by the change of self values (default: by the change of share of the total)")
       ("top", fg::cli::po::value<std::size_t>(&d.report.top)->value_name("N"),
        "functions in the report (default 10; 0: all that changed)")
       ("format", fg::cli::po::value<std::string>(&d.report.format)->value_name("text|markdown|csv|json"),
@@ -74,21 +74,26 @@ int main(int argc, char** argv) {
     DiffCli d;
     fg::FilterOptions filters;
     fg::cli::po::options_description options;
-    options.add(fg::cli::input_options(common))
+    options.add(fg::cli::reader_options(common))
         .add(fg::cli::output_options(common))
         .add(diff_options(d))
         .add(fg::cli::filter_options(filters))
-        .add(fg::cli::symbolization_options(common.read.symbolize))
         .add(fg::cli::flamegraph_options(write.flame))
-        .add(fg::cli::report_options(write));
+        .add(fg::cli::report_options(write))
+        .add(fg::cli::json_write_options(write));
     if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
     if (common.inputs.size() != 2)
       throw fg::UsageError("expected two inputs, BASE and NEW (got " + std::to_string(common.inputs.size()) + ")");
-    if (d.self && d.total) throw fg::UsageError("--self and --total exclude each other");
     if (d.absolute && d.normalize_by != 0) throw fg::UsageError("--absolute and --normalize-by exclude each other");
     std::vector<fg::GateCondition> gate;
     for (const std::string& c : d.fail_if) gate.push_back(fg::parse_gate_condition(c));
+    const std::string to = common.to.value_or("");
+    write.value.reset();  // the diff has its own columns
+    write.flame.show_removed = !d.hide_removed;
+    // Usage errors before reading: the writer, or the report's form.
+    const fg::formats::Format* format = to == "report" ? nullptr : &fg::cli::choose_output(common, write);
 
+    fg::cli::enable_notes(tool, common);
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
     // Both sides filtered alike, then compared (percentages of each filtered side).
     if (!filters.empty()) filters.relative = true;
@@ -108,10 +113,7 @@ int main(int argc, char** argv) {
     o.rate = d.normalize_by;
     const fg::Diff diff = fg::diff_profiles(base, next, o);
 
-    write.value.reset();  // the diff has its own columns
-    write.flame.show_removed = !d.hide_removed;
-    const std::string to = common.to.value_or("");
-    if (to == "report") {
+    if (!format) {
       d.report.by_self = d.self;
       d.report.base_name = common.inputs[0];
       d.report.new_name = common.inputs[1];
@@ -120,7 +122,7 @@ int main(int argc, char** argv) {
       out.commit();
     } else {
       // Tables and call graphs show deltas, as pprof -diff_base does.
-      const fg::formats::Format& f = fg::formats::choose_output_format(common.to, common.output);
+      const fg::formats::Format& f = *format;
       const bool deltas = f.name == "top" || f.name == "top-csv" || f.name == "dot" || f.name == "callgraph-svg";
       if (deltas) fg::cli::write_output(fg::delta_profile(diff.profile), common, write, diagnostics);
       else fg::cli::write_output(diff.profile, common, write, diagnostics);

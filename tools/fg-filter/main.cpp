@@ -23,16 +23,18 @@ int main(int argc, char** argv) {
   const std::string tool = "fg-filter";
   return fg::cli::run_tool(tool, [&] {
     fg::cli::CommonOptions common;
+    common.default_to = "collapsed";  // for pipelines
     fg::formats::WriteOptions write;
     fg::FilterOptions filters;
     fg::cli::po::options_description options;
-    options.add(fg::cli::input_options(common))
+    options.add(fg::cli::reader_options(common))
         .add(fg::cli::output_options(common))
-        .add(fg::cli::symbolization_options(common.read.symbolize))
-        .add(fg::cli::filter_options(filters));
+        .add(fg::cli::filter_options(filters))
+        .add(fg::cli::json_write_options(write));
     if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
-    if (!common.to && common.output == "-") common.to = "collapsed";  // for pipelines
     write.value = common.value;
+    fg::cli::choose_output(common, write);  // usage errors before reading
+    fg::cli::enable_notes(tool, common);
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
     const fg::Profile profile = fg::cli::read_filtered(common, filters, diagnostics);
     fg::cli::write_output(profile, common, write, diagnostics);

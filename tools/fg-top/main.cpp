@@ -42,19 +42,19 @@ int main(int argc, char** argv) {
          "text (pprof's layout, the default), csv (header flat,flat%,sum%,cum,cum%,name; integer values), "
          "markdown or json");
     fg::cli::po::options_description options;
-    options.add(fg::cli::input_options(common))
+    options.add(fg::cli::reader_options(common))
         .add(out)
         .add(fg::cli::report_options(write))
-        .add(fg::cli::symbolization_options(common.read.symbolize))
         .add(fg::cli::filter_options(filters));
     if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
     if (format != "text" && format != "csv" && format != "markdown" && format != "json")
       throw fg::UsageError("--format " + format + ": expected text, csv, markdown or json");
+    if (common.value == "all" && format != "text") throw fg::UsageError("--value all: only with --format text");
+    fg::cli::enable_notes(tool, common);
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
     const fg::Profile profile = fg::cli::read_filtered(common, filters, diagnostics);
     fg::formats::Output output(common.output, false);
     if (common.value == "all") {
-      if (format != "text") throw fg::UsageError("--value all: only with --format text");
       fg::formats::top::write_all_columns(profile, write, output.stream());
     } else {
       write.value = common.value;
