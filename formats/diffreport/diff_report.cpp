@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fg/error.h"
+#include "fg/units.h"
 #include "formats/deepflow/json_escape.h"
 #include "formats/report/table_text.h"
 
@@ -63,11 +64,31 @@ std::string total_change(const Diff& d) {
                "%+.2f%%");
 }
 
+// The one unit a report's values are written in, chosen as pprof chooses
+// it for a top table: from the smallest value shown and the larger total.
+struct Scale {
+  std::string from, to;
+  std::string value(std::int64_t v) const { return units::scaled_label(v, from, to); }
+  std::string delta(std::int64_t v) const { return (v >= 0 ? "+" : "") + value(v); }
+  // ", shown in ms" when the values are not written in the profile's unit.
+  std::string shown_in() const { return to == from ? std::string() : ", shown in " + to; }
+};
+
+Scale scale_for(const Diff& d, const std::vector<Row>& rows) {
+  std::int64_t smallest = 0;
+  for (const Row& r : rows)
+    for (std::int64_t v : {r.f->base_self, r.f->new_self, r.self_delta})
+      if (v != 0 && (smallest == 0 || std::llabs(v) < smallest)) smallest = std::llabs(v);
+  const std::string& unit = d.profile.value_types()[1].unit;
+  return {unit, units::output_unit(smallest, std::max(std::llabs(d.base_total_raw), std::llabs(d.new_total)), unit)};
+}
+
 void text(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, std::ostream& out) {
   const ValueType& t = d.profile.value_types()[1];
+  const Scale s = scale_for(d, rows);
   out << "fg-diff: " << o.base_name << " -> " << o.new_name << "\n";
-  out << "value: " << t.type << " (" << t.unit << "), " << d.normalization << "\n";
-  out << "total: " << d.base_total_raw << " -> " << d.new_total << " (" << total_change(d) << ")\n";
+  out << "value: " << t.type << " (" << t.unit << s.shown_in() << "), " << d.normalization << "\n";
+  out << "total: " << s.value(d.base_total_raw) << " -> " << s.value(d.new_total) << " (" << total_change(d) << ")\n";
   out << "functions ranked by the change of " << (o.by_self ? "their self value" : "their share of the total")
       << (o.top ? ", top " + std::to_string(o.top) : std::string()) << ":\n";
   char line[160];
@@ -76,8 +97,8 @@ void text(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, s
   out << line;
   for (const Row& r : rows) {
     const FunctionDelta& f = *r.f;
-    std::snprintf(line, sizeof line, "%12lld %12lld %+12lld %8s %7.2f%% %7.2f%% %+7.2f  ", static_cast<long long>(f.base_self),
-                  static_cast<long long>(f.new_self), static_cast<long long>(r.self_delta),
+    std::snprintf(line, sizeof line, "%12s %12s %12s %8s %7.2f%% %7.2f%% %+7.2f  ", s.value(f.base_self).c_str(),
+                  s.value(f.new_self).c_str(), s.delta(r.self_delta).c_str(),
                   relative(f.base_self, f.new_self).c_str(), share(f.base_total, d.base_total),
                   share(f.new_total, d.new_total), r.share_delta == 0 ? 0.0 : r.share_delta);
     out << line << f.name << "\n";
@@ -87,14 +108,16 @@ void text(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, s
 
 void markdown(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, std::ostream& out) {
   const ValueType& t = d.profile.value_types()[1];
+  const Scale s = scale_for(d, rows);
   out << "## fg-diff: " << markdown_cell(o.base_name) << " → " << markdown_cell(o.new_name) << "\n\n";
-  out << "- value: " << t.type << " (" << t.unit << "), " << d.normalization << "\n";
-  out << "- total: " << d.base_total_raw << " → " << d.new_total << " (" << total_change(d) << ")\n\n";
+  out << "- value: " << t.type << " (" << t.unit << s.shown_in() << "), " << d.normalization << "\n";
+  out << "- total: " << s.value(d.base_total_raw) << " → " << s.value(d.new_total) << " (" << total_change(d)
+      << ")\n\n";
   out << "| base self | new self | self delta | self % | base share | new share | share delta | function |\n";
   out << "|---:|---:|---:|---:|---:|---:|---:|:---|\n";
   for (const Row& r : rows) {
     const FunctionDelta& f = *r.f;
-    out << "| " << f.base_self << " | " << f.new_self << " | " << fixed(static_cast<double>(r.self_delta), "%+.0f")
+    out << "| " << s.value(f.base_self) << " | " << s.value(f.new_self) << " | " << s.delta(r.self_delta)
         << " | " << relative(f.base_self, f.new_self) << " | " << fixed(share(f.base_total, d.base_total), "%.2f%%")
         << " | " << fixed(share(f.new_total, d.new_total), "%.2f%%") << " | " << fixed(r.share_delta, "%+.2f")
         << " | " << markdown_cell(f.name) << " |\n";
@@ -129,15 +152,23 @@ void json(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, s
   out << j << "]}\n";
 }
 
+// Exact integers first, in columns named with the profile's unit (for a
+// spreadsheet), then the same values as the text report writes them.
 void csv(const Diff& d, const std::vector<Row>& rows, std::ostream& out) {
+  const Scale s = scale_for(d, rows);
+  for (const char* column : {"base_self_", "new_self_", "self_delta_"}) out << csv_field(column + s.from) << ',';
   out << "base_self,new_self,self_delta,base_share,new_share,share_delta,function\n";
-  out << d.base_total_raw << ',' << d.new_total << ',' << d.new_total - d.base_total_raw << ",100,100,0,"
-      << csv_field("(total)") << '\n';
+  auto values = [&](std::int64_t base, std::int64_t next) {
+    out << base << ',' << next << ',' << next - base << ',' << csv_field(s.value(base)) << ','
+        << csv_field(s.value(next)) << ',' << csv_field(s.delta(next - base)) << ',';
+  };
+  values(d.base_total_raw, d.new_total);
+  out << "100,100,0," << csv_field("(total)") << '\n';
   for (const Row& r : rows) {
     const FunctionDelta& f = *r.f;
-    out << f.base_self << ',' << f.new_self << ',' << r.self_delta << ',' << fixed(share(f.base_total, d.base_total), "%.4f")
-        << ',' << fixed(share(f.new_total, d.new_total), "%.4f") << ',' << fixed(r.share_delta, "%.4f") << ','
-        << csv_field(f.name) << '\n';
+    values(f.base_self, f.new_self);
+    out << fixed(share(f.base_total, d.base_total), "%.4f") << ',' << fixed(share(f.new_total, d.new_total), "%.4f")
+        << ',' << fixed(r.share_delta, "%.4f") << ',' << csv_field(f.name) << '\n';
   }
 }
 

@@ -185,8 +185,9 @@ void Reader::read_functions() {
     const auto& f = pb_.function(i);
     const std::string where = "function " + std::to_string(i);
     if (f.id() == 0) fail(where, "function id 0 is reserved");
-    FunctionId id = b_->function(str(f.name(), where, "name"), str(f.system_name(), where, "system name"),
-                                 str(f.filename(), where, "file name"), f.start_line());
+    const std::string_view name = str(f.name(), where, "name"), system = str(f.system_name(), where, "system name");
+    const std::string_view file = str(f.filename(), where, "file name");
+    FunctionId id = per_function_ ? b_->function(name, system) : b_->function(name, system, file, f.start_line());
     if (!functions_.add(f.id(), id))
       fail(where, "function id " + std::to_string(f.id()) + " appears twice");
   }

@@ -7,9 +7,17 @@ namespace fg {
 
 namespace {
 
-bool drops(const Frame& f, Granularity g) {
+// Per function, a frame is its function's name (and system name) and kind:
+// the source file and start line of the function are dropped with the line,
+// as pprof's -functions does, so that one function compiled from two source
+// paths (two builds of a program) is one frame, as it is one name in a
+// folded line.
+bool drops(const Profile& p, const Frame& f, Granularity g) {
   switch (g) {
-    case Granularity::kFunction: return f.line != 0 || f.address != 0 || f.module != 0;
+    case Granularity::kFunction: {
+      const Function& fn = p.function(f.function);
+      return f.line != 0 || f.address != 0 || f.module != 0 || fn.filename != 0 || fn.start_line != 0;
+    }
     case Granularity::kLine: return f.address != 0 || f.module != 0;
     case Granularity::kAddress: return false;
     case Granularity::kFile: return true;  // names change to files
@@ -30,7 +38,7 @@ std::string file_frame_name(const Profile& p, FrameId f) {
 
 bool finer_than(const Profile& p, Granularity g) {
   for (FrameId f = 0; f < p.frame_count(); ++f)
-    if (drops(p.frame(f), g)) return true;
+    if (drops(p, p.frame(f), g)) return true;
   return false;
 }
 
@@ -48,10 +56,13 @@ Profile at_granularity(const Profile& p, Granularity g) {
       coarse[f] = b.frame(b.function(file_frame_name(p, f)), FrameKind::kNative);
       continue;
     }
+    if (g == Granularity::kFunction) {
+      coarse[f] = b.frame(b.function(p.str(fn.name), p.str(fn.system_name)), fr.kind);
+      continue;
+    }
     FunctionId nf = b.function(p.str(fn.name), p.str(fn.system_name), p.str(fn.filename), fn.start_line);
-    coarse[f] = g == Granularity::kFunction ? b.frame(nf, fr.kind)
-                : g == Granularity::kLine   ? b.frame(nf, fr.kind, fr.line)
-                                            : b.frame(nf, fr.kind, fr.line, fr.address, import.string(fr.module));
+    coarse[f] = g == Granularity::kLine ? b.frame(nf, fr.kind, fr.line)
+                                        : b.frame(nf, fr.kind, fr.line, fr.address, import.string(fr.module));
   }
   std::vector<StackId> stacks(p.stack_count(), kRootStack);
   for (StackId s = 1; s < p.stack_count(); ++s)  // parents come first

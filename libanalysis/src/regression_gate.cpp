@@ -80,10 +80,12 @@ std::vector<std::string> evaluate_gate(const Diff& d, const std::vector<GateCond
       continue;
     }
     if (!have_functions) functions = function_deltas(d), have_functions = true;
+    bool matched = false;
     for (const FunctionDelta& f : functions) {
       // Searched in the first 8 KiB only: std::regex recurses per character.
       const std::string_view name = std::string_view(f.name).substr(0, 8192);
       if (!std::regex_search(name.begin(), name.end(), c.regex)) continue;
+      matched = true;
       const double change = share(f.new_total, d.new_total) - share(f.base_total, d.base_total);
       if (trips(c, change, min_delta)) {
         char buf[160];
@@ -92,6 +94,10 @@ std::vector<std::string> evaluate_gate(const Diff& d, const std::vector<GateCond
         tripped.push_back(c.text + ": " + f.name + buf);
       }
     }
+    // A gate that cannot trip is a hole in CI, most often a misspelt name.
+    if (!matched)
+      throw UsageError("--fail-if '" + c.text + "': '" + c.pattern +
+                       "' matches no function in either profile, so the condition can never trip");
   }
   return tripped;
 }

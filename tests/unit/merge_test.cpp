@@ -69,12 +69,29 @@ TEST_CASE("granularity: lines and addresses fold away for function views") {
   CHECK(!finer_than(by_function, Granularity::kFunction));
   CHECK(test::dump_samples(by_function) ==
         "samples: 2\n"
-        "main;f (f.go) | 3\n"
-        "main;f [inlined] (f.go) | 1\n");
+        "main;f [inlined] | 1\n"
+        "main;f | 3\n");
   CHECK(test::dump_samples(at_granularity(p, Granularity::kLine)) ==
         "samples: 3\n"
         "main;f (f.go:10) | 1\n"
         "main;f (f.go:12) | 2\n"
         "main;f [inlined] (f.go:12) | 1\n");
   CHECK(by_function.totals() == p.totals());
+}
+
+TEST_CASE("granularity: per function, one name from two source files (two builds) is one frame") {
+  // As a folded line names it: what a flame graph of two builds draws.
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
+  FrameId main = b.frame("main");
+  FrameId old_f = b.frame(b.function("f", "", "/build/1/f.go", 10));
+  FrameId new_f = b.frame(b.function("f", "", "/build/2/f.go", 12), FrameKind::kNative, 0, 0, b.intern("/bin/v2"));
+  b.add_sample(std::vector<FrameId>{main, old_f}, std::vector<std::int64_t>{1});
+  b.add_sample(std::vector<FrameId>{main, new_f}, std::vector<std::int64_t>{2});
+  Profile p = std::move(b).finish();
+  CHECK(finer_than(p, Granularity::kFunction));
+  Profile by_function = at_granularity(p, Granularity::kFunction);
+  CHECK(!finer_than(by_function, Granularity::kFunction));
+  CHECK(test::dump_samples(by_function) == "samples: 1\nmain;f | 3\n");
+  CHECK(test::dump_samples(at_granularity(p, Granularity::kLine)) ==
+        "samples: 2\nmain;f (/build/1/f.go) | 1\nmain;f (/build/2/f.go) | 2\n");
 }

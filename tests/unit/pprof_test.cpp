@@ -328,9 +328,9 @@ TEST_CASE("pprof: read per function, frames are what at_granularity(function) ma
   CHECK(a.str() == b.str());
   CHECK(test::dump_samples(coarse) ==
         "samples: 3\n"
-        "main (main.go) | 10\n"
-        "main (main.go);main (main.go);work [inlined] (main.go) | 5 | thread=\"t1\"\n"
-        "main (main.go);main.go+0x1abc;0xdead | 3\n");
+        "main | 10\n"
+        "main;main.go+0x1abc;0xdead | 3\n"
+        "main;main;work [inlined] | 5 | thread=\"t1\"\n");
 }
 
 TEST_CASE("pprof: round trips keep every field") {

@@ -112,6 +112,8 @@ int main(int argc, char** argv) {
                                             : fg::Normalization::kScaleBase;
     o.rate = d.normalize_by;
     const fg::Diff diff = fg::diff_profiles(base, next, o);
+    // Before any output: a condition that can never trip is a usage error.
+    const std::vector<std::string> tripped = fg::evaluate_gate(diff, gate, d.report.min_delta);
 
     if (!format) {
       d.report.by_self = d.self;
@@ -129,7 +131,6 @@ int main(int argc, char** argv) {
     }
     fg::cli::finish_diagnostics(tool, common, diagnostics);
 
-    const std::vector<std::string> tripped = fg::evaluate_gate(diff, gate, d.report.min_delta);
     for (const std::string& t : tripped) std::cerr << tool << ": regression: " << t << '\n';
     return tripped.empty() ? fg::cli::kExitOk : fg::cli::kExitRegression;
   });

@@ -11,7 +11,8 @@
 namespace fg {
 
 enum class Granularity {
-  kFunction,  ///< one frame per function (and kind): lines and addresses dropped
+  kFunction,  ///< one frame per function name (and kind): lines, addresses, modules and the
+              ///< function's file and start line dropped, so two builds' frames match by name
   kLine,      ///< one frame per function and source line
   kAddress,   ///< every frame as read
   kFile,      ///< one frame per source file (pprof's -files): named by the file, else

@@ -31,6 +31,8 @@ GateCondition parse_gate_condition(std::string_view text);
 
 /// The conditions that trip on `diff`, each as one line of explanation.
 /// Changes smaller than `min_delta` (percent, or points of share) never trip.
+/// Throws UsageError for a function condition whose pattern matches no
+/// function of either profile: it could never trip.
 std::vector<std::string> evaluate_gate(const Diff& diff, const std::vector<GateCondition>& conditions,
                                        double min_delta);
 
