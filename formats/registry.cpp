@@ -92,6 +92,24 @@ std::string names(const std::vector<const Format*>& formats) {
   return out;
 }
 
+// The bytes the sniffers judge: the first 4 KiB, or, when those are text
+// that has not ended its first line, as much more as takes that line whole
+// (up to 64 MiB): a folded line of a deep Java or Rust stack is many KiB
+// long, and a line-based sniffer cannot judge a line it sees only part of.
+// A reader holds such a line whole anyway, so this costs no more memory
+// than reading it.
+std::string_view sniffing_window(Input& input) {
+  constexpr std::size_t kWindow = 4096, kMaxWindow = std::size_t{64} << 20;
+  std::size_t n = kWindow;
+  std::string_view head = input.head(n);
+  while (head.size() == n && n < kMaxWindow && head.find('\n') == std::string_view::npos &&
+         head.find('\0') == std::string_view::npos) {
+    n *= 4;
+    head = input.head(n);
+  }
+  return head;
+}
+
 }  // namespace
 
 const Format& detect_input_format(Input& input, const std::optional<std::string>& from) {
@@ -101,7 +119,7 @@ const Format& detect_input_format(Input& input, const std::optional<std::string>
     if (!f->read) throw UsageError("--from " + *from + ": fg cannot read this format");
     return *f;
   }
-  std::string_view head = input.head(4096);
+  std::string_view head = sniffing_window(input);
   std::vector<const Format*> yes, maybe;
   for (const Format& f : all_formats()) {
     if (!f.read || !f.sniff) continue;
