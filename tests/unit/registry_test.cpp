@@ -60,3 +60,15 @@ TEST_CASE("input detection: a first line longer than the sniffing window is stil
   CHECK_THROWS_WITH_AS(detect_input_format(*prose, std::nullopt),
                        "x.txt: unrecognised input format; name one with --from (see --list-formats)", Error);
 }
+
+TEST_CASE("input detection: blank input is empty input, as an empty one is") {
+  for (const std::string& blank : std::vector<std::string>{"", "\n", "\n\n  \n", "\r\n\t\r\n", std::string(10000, '\n')}) {
+    CAPTURE(blank.size());
+    auto in = Input::from_bytes("<stdin>", blank);
+    CHECK_THROWS_WITH_AS(detect_input_format(*in, std::nullopt),
+                         blank.empty() ? "<stdin>: empty input" : "<stdin>: empty input (only blank lines)", Error);
+    // A name that says collapsed reads as collapsed (no stacks), as an empty .folded file does.
+    auto named = Input::from_bytes("x.folded", blank);
+    CHECK(detect_input_format(*named, std::nullopt).name == "collapsed");
+  }
+}
