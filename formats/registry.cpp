@@ -17,6 +17,7 @@
 #include "formats/pprof/pprof.h"
 #include "formats/svg/flamegraph.h"
 #include "formats/top/top.h"
+#include "formats/unsupported/unsupported.h"
 
 namespace fg::formats {
 
@@ -94,6 +95,29 @@ std::string names(const std::vector<const Format*>& formats) {
   return out;
 }
 
+// Bytes of blank lines.
+constexpr std::string_view kBlankBytes = " \t\r\n";
+
+// The bytes the sniffers judge: the first 4 KiB, or, when those are text
+// that has not ended its first line, as much more as takes that line whole
+// (up to 64 MiB): a folded line of a deep Java or Rust stack is many KiB
+// long, and a line-based sniffer cannot judge a line it sees only part of.
+// A reader holds such a line whole anyway, so this costs no more memory
+// than reading it.
+// Blank lines say nothing of the format either: a window of them grows too.
+std::string_view sniffing_window(Input& input) {
+  constexpr std::size_t kWindow = 4096, kMaxWindow = std::size_t{64} << 20;
+  std::size_t n = kWindow;
+  std::string_view head = input.head(n);
+  while (head.size() == n && n < kMaxWindow &&
+         ((head.find('\n') == std::string_view::npos && head.find('\0') == std::string_view::npos) ||
+          head.find_first_not_of(kBlankBytes) == std::string_view::npos)) {
+    n *= 4;
+    head = input.head(n);
+  }
+  return head;
+}
+
 }  // namespace
 
 const Format& detect_input_format(Input& input, const std::optional<std::string>& from) {
@@ -103,7 +127,15 @@ const Format& detect_input_format(Input& input, const std::optional<std::string>
     if (!f->read) throw UsageError("--from " + *from + ": fg cannot read this format");
     return *f;
   }
-  std::string_view head = input.head(4096);
+  std::string_view head = sniffing_window(input);
+  if (const auto refusal = unsupported::recognise(head))
+    throw Error(input.name() + ": " + std::string(refusal->format) + ", which fg does not read yet; " +
+                std::string(refusal->advice));
+  // Only blank lines: as an empty input (a run of '\n' would pass for pprof).
+  if (head.find_first_not_of(kBlankBytes) == std::string_view::npos) {
+    if (const Format* f = by_extension(input.name(), true)) return *f;
+    throw Error(input.name() + (head.empty() ? ": empty input" : ": empty input (only blank lines)"));
+  }
   std::vector<const Format*> yes, maybe;
   for (const Format& f : all_formats()) {
     if (!f.read || !f.sniff) continue;
@@ -114,7 +146,6 @@ const Format& detect_input_format(Input& input, const std::optional<std::string>
   if (yes.size() == 1) return *yes[0];
   if (const Format* f = by_extension(input.name(), true)) return *f;
   if (yes.empty() && maybe.size() == 1) return *maybe[0];
-  if (head.empty()) throw Error(input.name() + ": empty input");
   if (yes.size() + maybe.size() == 0)
     throw Error(input.name() + ": unrecognised input format; name one with --from (see --list-formats)");
   throw Error(input.name() + ": input could be any of " + names(yes.empty() ? maybe : yes) +

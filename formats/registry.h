@@ -24,7 +24,9 @@ struct Format {
   std::string_view name;
   std::vector<std::string_view> extensions;  ///< with the dot: ".folded"
   std::string_view summary;
-  /// Judges the first bytes (at most 4096, inflated) of an input.
+  /// Judges the first bytes of an input (inflated): 4096, or more when
+  /// they are text within its first line, to take that line whole (up to
+  /// 64 MiB).
   Sniff (*sniff)(std::string_view head, std::string_view filename) = nullptr;
   Profile (*read)(Input& input, const ReadOptions& options, Diagnostics& diagnostics) = nullptr;
   void (*write)(const Profile& profile, const WriteOptions& options, std::ostream& out,

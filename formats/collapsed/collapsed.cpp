@@ -173,8 +173,11 @@ bool Reader::parse_counts(const char* b, const char* e, const char** stack_end,
     warn(e, "bad line", "expected a count at the end of the line");
     return false;
   }
-  const char* rest = skip_back_blanks(b, last);
-  const char* first = find_count(b, rest);
+  // flamegraph.pl's /^(.*)\s+?(\d+(?:\.\d*)?)$/: the greedy stack leaves
+  // exactly one blank before a count, so any other blank before it belongs
+  // to the stack (a frame's trailing space, a frame of blanks), and a first
+  // count of two must end one blank before the last.
+  const char* first = find_count(b, last - 1);
   if (columns_ == 0) start(first ? 2 : 1);
   if (columns_ == 2 && !first) {
     warn(last, "bad line", "expected two counts (before and after), as in the file's first line");
@@ -185,7 +188,7 @@ bool Reader::parse_counts(const char* b, const char* e, const char** stack_end,
     const char* e;
   };
   Token tokens[2] = {{last, e}, {nullptr, nullptr}};
-  if (columns_ == 2) tokens[0] = {first, rest}, tokens[1] = {last, e};
+  if (columns_ == 2) tokens[0] = {first, last - 1}, tokens[1] = {last, e};
   for (int i = 0; i < columns_; ++i) {
     Count c = parse_count(tokens[i].b, tokens[i].e);
     if (c.overflow) {
@@ -198,7 +201,7 @@ bool Reader::parse_counts(const char* b, const char* e, const char** stack_end,
                std::to_string(c.value));
     values[i] = c.value;
   }
-  *stack_end = skip_back_blanks(b, columns_ == 2 ? first : last);
+  *stack_end = (columns_ == 2 ? first : last) - 1;
   return true;
 }
 

@@ -4,7 +4,9 @@
 //   frame;frame;frame count
 //
 // one line per stack, root first; the count is the last whitespace-separated
-// field, so frame names may contain spaces. A file whose first line has two
+// field, so frame names may contain spaces. As in flamegraph.pl, exactly one
+// blank separates the count from the stack: other blanks stay in the last
+// frame's name (a frame may be only blanks). A file whose first line has two
 // counts (`stack before after`, as difffolded.pl writes) reads into a base
 // and a new column. Frame annotations `_[k]` `_[j]` `_[i]` `_[w]` become
 // frame kinds. CRLF, blank lines and a missing final newline are accepted;

@@ -79,6 +79,29 @@ TEST_CASE("collapsed: trailing separators and empty frames follow flamegraph.pl"
   CHECK(test::collapsed(p) == ";x 2\na;b 1\n");
 }
 
+TEST_CASE("collapsed: the stack ends one blank before the count, as flamegraph.pl splits it") {
+  // flamegraph.pl's /^(.*)\s+?(\d+(?:\.\d*)?)$/ takes exactly one blank
+  // before the count: any other trailing blank is part of the last frame,
+  // and a frame of blanks is a frame.
+  Profile p = test::folded("std::_Function_handler<bool  1001001\na;  3\nb;c\t\t2\nd;e 1\n");
+  CHECK(test::dump_samples(p) ==
+        "samples: 4\n"
+        "a;  | 3\n"
+        "b;c\\x09 | 2\n"
+        "d;e | 1\n"
+        "std::_Function_handler<bool  | 1001001\n");
+  CHECK(test::collapsed(p) == "a;  3\nb;c\t 2\nd;e 1\nstd::_Function_handler<bool  1001001\n");
+}
+
+TEST_CASE("collapsed: two counts are two only one blank apart, as flamegraph.pl reads them") {
+  Profile two = test::folded("a;b  5 7\n");
+  REQUIRE(two.value_count() == 2);
+  CHECK(test::collapsed(two) == "a;b  5 7\n");
+  Profile one = test::folded("a 1  2\n");
+  REQUIRE(one.value_count() == 1);
+  CHECK(test::dump_samples(one) == "samples: 1\na 1  | 2\n");
+}
+
 TEST_CASE("collapsed: frames of every length up to three words split at each ';'") {
   // Separators are found a word (8 bytes) at a time: one at every position
   // in a word, and names with bytes that differ from ';' by one bit.
