@@ -102,6 +102,12 @@ struct ReadOptions {
   /// states): false lets a reader merge samples that differ only in them
   /// (the JFR reader does; the others keep all).
   bool labels = true;
+  /// Whether the caller lays samples out in the order they were read (a
+  /// flame chart): a reader of untimed records then keeps each record its
+  /// own sample, with its ordinal (1, 2, ...) as the timestamp, instead of
+  /// merging records of equal stack (the collapsed reader does; timed
+  /// readers keep their timestamps).
+  bool sequence = false;
   SymbolizeOptions symbolize;
   JfrOptions jfr;
   /// Receives informational notes for the user (not warnings: --strict

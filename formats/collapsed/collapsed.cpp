@@ -107,7 +107,8 @@ const char* skip_back_blanks(const char* b, const char* e) {
 
 class Reader {
  public:
-  Reader(Input& input, Diagnostics& diag) : input_(input), diag_(diag) {}
+  Reader(Input& input, const ReadOptions& options, Diagnostics& diag)
+      : input_(input), diag_(diag), sequence_(options.sequence) {}
   Profile run();
 
  private:
@@ -131,6 +132,7 @@ class Reader {
 
   Input& input_;
   Diagnostics& diag_;
+  bool sequence_;  // each line its own sample, its number as the timestamp
   std::optional<ProfileBuilder> builder_;
   int columns_ = 0;  // 0 until the first data line decides between 1 and 2
   std::uint64_t line_no_ = 0;
@@ -285,7 +287,8 @@ void Reader::line(const char* b, const char* e) {
   if (!parse_counts(b, trimmed, &stack_end, values)) return;
   StackId s = intern_stack(b, stack_end);
   try {
-    builder_->add_sample(s, std::span<const std::int64_t>(values, static_cast<std::size_t>(columns_)));
+    builder_->add_sample(s, std::span<const std::int64_t>(values, static_cast<std::size_t>(columns_)), 0,
+                         sequence_ ? static_cast<std::int64_t>(line_no_) : kNoTimestamp);
   } catch (const ParseError&) {
     throw;
   } catch (const Error& e) {
@@ -404,8 +407,8 @@ Sniff sniff(std::string_view head, std::string_view) {
   return good > 0 ? Sniff::kMaybe : Sniff::kNo;
 }
 
-Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
-  return Reader(input, diagnostics).run();
+Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics) {
+  return Reader(input, options, diagnostics).run();
 }
 
 namespace {

@@ -149,6 +149,7 @@ void Writer::header_fields() {
   string_field("type", vt.type);
   string_field("unit", vt.unit);
   string_field("countName", svg::count_name(vt, o_));
+  string_field("rootLabel", svg::kRootLabel);
   key("sources");
   buf_ += '[';
   for (std::size_t i = 0; i < p_.metadata().sources.size(); ++i) {

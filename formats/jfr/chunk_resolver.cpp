@@ -145,10 +145,12 @@ FrameId ChunkResolver::make_frame(const FrameRef& f, FrameKind kind) {
     name = method_frame_name(cls ? *cls : std::string_view{}, method ? *method : std::string_view{}, native_code,
                              naming_);
   }
+  // --lines is the converter's naming option: the line is part of the name
+  // (as jfrconv writes it), so the frame does not carry it a second time as
+  // its line, which views at line granularity would print again.
   append_location(name, f.line, f.bci, naming_);
   const bool stand_in = stand_ins_ && is_java_tier(kind);
-  const FrameId id =
-      builder_.frame(builder_.function(name), stand_in ? FrameKind::kJit : kind, naming_.lines && f.line > 0 ? f.line : 0);
+  const FrameId id = builder_.frame(builder_.function(name), stand_in ? FrameKind::kJit : kind);
   if (stand_in) {
     if (id >= stand_ins_->size()) stand_ins_->resize(std::size_t{id} + 1);
     (*stand_ins_)[id] = true;

@@ -140,7 +140,7 @@ class Writer {
   std::optional<std::size_t> base_col_;  // the base column of a differential graph
   std::vector<std::uint32_t> name_slot_;  // per frame: index into names_ + 1, or 0
   std::vector<NameText> names_;
-  NameText root_text_{"all", true, false, {}};
+  NameText root_text_{std::string(kRootLabel), true, false, {}};
 };
 
 NameText& Writer::name_text(FrameId f) {
@@ -242,7 +242,7 @@ void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layou
   }
   const bool root = r.node == kRootStack;
   const FrameId f = root ? 0 : tree_.frame(r.node);
-  std::string_view name = root ? std::string_view("all") : p_.frame_name(f);
+  std::string_view name = root ? kRootLabel : p_.frame_name(f);
   NameText& text = root ? root_text_ : name_text(f);
   char* p = frame_room(text.escaped.size());
 

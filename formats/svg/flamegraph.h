@@ -8,6 +8,7 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 
 #include "fg/call_tree.h"
 #include "fg/diagnostics.h"
@@ -25,6 +26,11 @@ void write_flamegraph(const Profile& profile, const WriteOptions& options, std::
 void check_write_options(const WriteOptions& options);
 
 // Shared with the HTML flame graph (formats/html).
+
+/// The root frame's label in every flame graph (SVG and HTML), for every
+/// input: flamegraph.pl's "all", whatever root name the input had (a
+/// DeepFlow tree's root node, a file's name).
+inline constexpr std::string_view kRootLabel = "all";
 
 /// What the values are called in frame titles: --countname, else "samples"
 /// for a count column, else the column's unit.

@@ -7,7 +7,8 @@
 // Each case saves a screenshot, CASE.png, in the output directory.
 //
 // usage: node flamegraph_test.js --fg-convert BIN --samples DIR --out DIR
-//                                [--chromium PATH] CASE
+//                                [--inputs TESTS_DIR] [--chromium PATH] CASE
+// (--inputs: the source tree's tests/, for the inputs of other formats)
 // A missing Chromium or playwright-core is a failure, never a skip.
 'use strict';
 
@@ -346,6 +347,54 @@ const cases = {
     await page.uncheck('#tableview');
     await hover(page, await widest(page, 'tcp_sendmsg'));
     return { browser, page, problems };
+  },
+
+  // "Reset" does what its tooltip says (and Escape does): it resets the
+  // zoom and the search, and it is enabled whenever either is set.
+  async 'reset'() {
+    const { browser, page, problems } = await open(generate('reset', 'go-cpu.folded'));
+    const reset = page.locator('#reset');
+    check((await reset.getAttribute('title')) === 'Reset zoom and search (Escape)', 'tooltip: ' + (await reset.getAttribute('title')));
+    check(!(await reset.isEnabled()), 'Reset is enabled with nothing to reset');
+    await typeSearch(page, 'main\\.fib');
+    check(await reset.isEnabled(), 'Reset is not enabled while a search is set');
+    await reset.click();
+    let s = await state(page);
+    check(s.search === '' && (await page.locator('#search').inputValue()) === '', 'Reset left the search "' + s.search + '"');
+    check(!(await reset.isEnabled()), 'Reset is still enabled with nothing left to reset');
+    const worker = await widest(page, 'main.dataWorker');
+    const p = await pointAt(page, worker);
+    await page.mouse.click(p.x, p.y);
+    check(await reset.isEnabled(), 'Reset is not enabled when zoomed');
+    await typeSearch(page, 'memmove');
+    await reset.click();
+    s = await state(page);
+    check(s.zoom === 0 && s.search === '', 'Reset left zoom ' + s.zoom + ' and search "' + s.search + '"');
+    check(!(await reset.isEnabled()), 'Reset is still enabled after resetting both');
+    return { browser, page, problems };
+  },
+
+  // The root frame reads as in the SVG, flamegraph.pl's "all", for an
+  // input of every format (a DeepFlow tree names its root node "cpuwork").
+  async 'root'() {
+    check(args.inputs, 'missing --inputs');
+    const inputs = [['golden/inputs/basic.folded'], ['golden/inputs/heap.pb.gz'], ['golden/inputs/lock.jfr.gz', '--lock'],
+                    ['data/deepflow/process_cpuwork_golang.json'], ['golden/inputs/jeprof-m1.dot']];
+    let session = null;
+    for (const [file, ...extra] of inputs) {
+      if (session) await session.browser.close();
+      const input = path.join(args.inputs, file), quiet = { stdio: ['ignore', 'pipe', 'ignore'] };
+      const out = path.join(args.out, 'root-' + path.basename(file) + '.html');
+      execFileSync(args['fg-convert'], ['--to', 'html', ...extra, input, '-o', out], quiet);
+      const svg = execFileSync(args['fg-convert'], ['--to', 'svg', ...extra, input], quiet).toString();
+      const svgRoot = svg.slice(svg.indexOf('<g id="frames"')).match(/<title>(.*?) \(/)[1];
+      check(svgRoot === 'all', file + ': the SVG labels the root "' + svgRoot + '"');
+      session = await open(out);
+      const text = await hover(session.page, 0);
+      check(text.split('\n')[0] === svgRoot, file + ': the page labels the root "' + text.split('\n')[0] + '"');
+      check((await session.page.evaluate(() => fgPage.label(0))) === svgRoot, file + ': fgPage.label(0) differs');
+    }
+    return session;
   },
 };
 

@@ -5,6 +5,7 @@
 #include "fg/error.h"
 #include "formats/html/flamegraph_html.h"
 #include "formats/html/script_escape.h"
+#include "formats/svg/flamegraph.h"
 #include "test_util.h"
 
 using namespace fg;
@@ -101,4 +102,36 @@ TEST_CASE("options the page cannot honour are usage errors") {
   o.flame.colors = "rainbow";
   CHECK_THROWS_WITH_AS(page(p, o), doctest::Contains("--colors rainbow"), UsageError);
   CHECK_THROWS_WITH_AS(page(test::folded("a 0\n")), doctest::Contains("nothing to draw"), Error);
+}
+
+TEST_CASE("the root frame is labelled 'all' in SVG and HTML for every input format") {
+  // One input of each format; the DeepFlow tree's root node is named
+  // "cpuwork", and neither writer takes that (or the file's name) as the label.
+  const std::string golden = std::string(FG_TEST_DATA_DIR) + "/../golden/inputs/";
+  struct Case {
+    std::string path;
+    ReadOptions read;
+  };
+  ReadOptions lock;
+  lock.jfr.events = JfrOptions::Events::kLock;
+  const std::vector<Case> cases = {
+      {golden + "basic.folded", {}},
+      {golden + "heap.pb.gz", {}},
+      {golden + "lock.jfr.gz", lock},
+      {std::string(FG_TEST_DATA_DIR) + "/deepflow/process_cpuwork_golang.json", {}},
+      {golden + "jeprof-m1.dot", {}},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.path);
+    Diagnostics d;
+    auto in = Input::open(c.path);
+    const Format& format = detect_input_format(*in, std::nullopt);
+    const Profile p = format.read(*in, c.read, d);
+    std::ostringstream svg;
+    svg::write_flamegraph(p, {}, svg, d);
+    const std::string s = svg.str();
+    const std::size_t first = s.find("<title>", s.find("<g id=\"frames\""));
+    CHECK(s.substr(first, 12) == "<title>all (");
+    CHECK(data_of(page(p)).find("\"rootLabel\":\"all\"") != std::string::npos);
+  }
 }

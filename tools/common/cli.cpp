@@ -283,6 +283,9 @@ void pass_filters_to_readers(CommonOptions& o, const FilterOptions& filters) {
 }
 
 void pass_output_to_readers(CommonOptions& o, const FilterOptions& filters, const formats::WriteOptions& w) {
+  // A flame chart draws records in input order, a stack that recurs again
+  // where it recurs (filters keep the order: they keep timestamps).
+  o.read.sequence = w.flame.flame_chart;
   if (o.info || !filters.empty() || filters.relative) return;
   const formats::Format* f = nullptr;
   try {

@@ -21,9 +21,9 @@ struct FlameLayoutOptions {
   /// Flame chart: samples in time order (by timestamp where samples have
   /// one, else in the order they were first read), only adjacent equal
   /// frames merged, instead of the merged, sorted tree. Samples without
-  /// timestamps that share a stack and labels were merged by the builder,
-  /// so a stack that repeats on non-adjacent lines is drawn once, where it
-  /// first appeared.
+  /// timestamps that share a stack and labels were merged by the builder;
+  /// a reader asked for ReadOptions::sequence keeps them apart, so a
+  /// stack that recurs later is drawn again there (as flamegraph.pl does).
   bool chart = false;
 };
 
