@@ -27,7 +27,8 @@ void write_flamegraph(const Profile& profile, const WriteOptions& options, std::
 /// for a count column, else the column's unit.
 std::string count_name(const ValueType& column, const FlameGraphOptions& options);
 /// Throws Error, naming the inputs, when column `col` of `tree` totals
-/// zero or less: there is nothing to draw.
+/// zero or less (there is nothing to draw) or has negative values
+/// (fg::require_non_negative()).
 void require_something_to_draw(const CallTree& tree, std::size_t col);
 
 }  // namespace fg::formats::svg
