@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "fg/error.h"
 #include "fg/graph_trim.h"
 #include "fg/names.h"
 #include "fg/units.h"
+#include "formats/report/delta_view.h"
 #include "formats/report/profile_labels.h"
 
 namespace fg::formats::dot {
@@ -342,7 +344,9 @@ std::string Writer::text() {
 }  // namespace
 
 std::string call_graph_dot(const Profile& profile, const WriteOptions& options) {
-  return Writer(profile, options).text();
+  WriteOptions o = options;
+  const std::optional<Profile> deltas = report::delta_view(profile, o);
+  return Writer(deltas ? *deltas : profile, o).text();
 }
 
 void write(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics&) {

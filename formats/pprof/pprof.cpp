@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "fg/builder.h"
+#include "fg/call_graph.h"
 #include "fg/cursor.h"
+#include "fg/delta_sides.h"
 #include "fg/error.h"
 #include "fg/granularity.h"
 #include "formats/gzip.h"
@@ -677,6 +679,23 @@ void Writer::run(const WriteOptions&, std::ostream& out) {
   out.write(z.data(), static_cast<std::streamsize>(z.size()));
 }
 
+// go tool pprof -proto -diff_base writes a comparison as one profile: the
+// base's samples negated and labelled pprof::base beside the new ones. A
+// hand-made profile may have negative samples without the label. Either is
+// two profiles: read as fg-diff's diff is, a base and a new column per
+// sample type, which every writer draws as it draws fg-diff's output.
+Profile read_difference(const Profile& deltas, const std::string& name, const ReadOptions& options) {
+  std::size_t labelled = 0;
+  Profile diff = diff_from_deltas(deltas, &labelled);
+  if (options.note)
+    options.note(name + ": a difference profile" +
+                 (labelled > 0 ? " (go tool pprof -diff_base): its " + std::to_string(labelled) +
+                                     " samples labelled " + kDiffBaseLabel + " are the base"
+                               : ": its negative values are the base") +
+                 ", negated back, and the rest the new profile; drawn as fg-diff draws base and new");
+  return diff;
+}
+
 }  // namespace
 
 Sniff sniff(std::string_view head, std::string_view) {
@@ -727,6 +746,7 @@ Profile read_bytes(std::string_view bytes, const std::string& name, const ReadOp
   Profile profile = reader.run();
   checked();
   reader.warn();
+  if (has_negative_values(profile)) return read_difference(profile, name, options);
   return profile;
 }
 

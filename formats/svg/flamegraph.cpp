@@ -482,6 +482,7 @@ std::string count_name(const ValueType& column, const FlameGraphOptions& options
 }
 
 void require_something_to_draw(const CallTree& tree, std::size_t col) {
+  require_non_negative(tree.profile(), col);
   const std::int64_t total = tree.total(kRootStack, col);
   if (total > 0) return;
   std::string where;

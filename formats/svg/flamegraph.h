@@ -36,7 +36,8 @@ inline constexpr std::string_view kRootLabel = "all";
 /// for a count column, else the column's unit.
 std::string count_name(const ValueType& column, const FlameGraphOptions& options);
 /// Throws Error, naming the inputs, when column `col` of `tree` totals
-/// zero or less: there is nothing to draw.
+/// zero or less (there is nothing to draw) or has negative values
+/// (fg::require_non_negative()).
 void require_something_to_draw(const CallTree& tree, std::size_t col);
 
 }  // namespace fg::formats::svg

@@ -3,12 +3,15 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "fg/call_graph.h"
 #include "fg/error.h"
 #include "fg/units.h"
+#include "formats/report/delta_view.h"
 #include "formats/report/profile_labels.h"
 #include "formats/deepflow/json_escape.h"
 #include "formats/report/table_text.h"
@@ -18,6 +21,9 @@ namespace fg::formats::top {
 namespace {
 
 struct Table {
+  /// What the table shows: the profile given, or its delta view (held).
+  std::shared_ptr<const Profile> held;
+  const Profile* profile = nullptr;
   CallGraph graph;
   std::vector<std::uint32_t> rows;  // shown, in order
   std::size_t dropped = 0;          // under the node fraction
@@ -27,10 +33,14 @@ struct Table {
   std::string type;
 };
 
-Table make_table(const Profile& p, const WriteOptions& o) {
+Table make_table(const Profile& given, WriteOptions o) {
   if (o.node_fraction < 0 || o.node_fraction > 1)
     throw UsageError("--node-fraction " + std::to_string(o.node_fraction) + ": expected a fraction from 0 to 1");
   Table t;
+  if (std::optional<Profile> deltas = report::delta_view(given, o))
+    t.held = std::make_shared<const Profile>(std::move(*deltas));
+  const Profile& p = t.held ? *t.held : given;
+  t.profile = &p;
   CallGraphOptions go;
   go.column = o.value ? p.find_value(*o.value) : p.default_value_index();
   go.granularity = o.granularity;
@@ -102,7 +112,7 @@ void write_text(const Profile& p, const WriteOptions& o, std::ostream& out, Diag
   const Scale s = scale_for(t);
   std::int64_t shown = 0;
   for (std::uint32_t n : t.rows) shown += t.graph.nodes[n].flat;
-  for (const std::string& line : report::profile_labels(p, t.column, t.graph.total,
+  for (const std::string& line : report::profile_labels(*t.profile, t.column, t.graph.total,
                                                          [&s](std::int64_t v) { return scaled(v, s); }))
     out << line << '\n';
   out << "Showing nodes accounting for " << scaled(shown, s) << ", " << percent(shown, t.graph.total) << " of "

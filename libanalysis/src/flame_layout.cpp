@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <optional>
+#include <string>
+
+#include "fg/error.h"
 
 namespace fg {
 
@@ -117,6 +120,7 @@ namespace {
 // Everything but the rects and the depth.
 FlameLayout layout_head(const CallTree& tree, const FlameLayoutOptions& o, std::optional<std::size_t>& base) {
   const Profile& p = tree.profile();
+  require_non_negative(p, o.column);
   FlameLayout out;
   out.total = tree.total(kRootStack, o.column);
   base = p.base_of(o.column);
@@ -132,6 +136,21 @@ FlameLayout layout_head(const CallTree& tree, const FlameLayoutOptions& o, std::
 
 }  // namespace
 
+void require_non_negative(const Profile& p, std::size_t column) {
+  const std::optional<std::size_t> base = p.base_of(column);
+  std::size_t negative = 0;
+  for (std::size_t i = 0; i < p.sample_count(); ++i) {
+    const auto v = p.values(i);
+    if (v[column] < 0 || (base && v[*base] < 0)) ++negative;
+  }
+  if (negative == 0) return;
+  std::string where;
+  for (const std::string& s : p.metadata().sources) where += s + ": ";
+  throw Error(where + std::to_string(negative) + " samples have negative values in column '" +
+              p.value_types()[column].type + "', which a flame graph cannot draw as widths; compare two " +
+              "profiles with fg-diff BASE NEW");
+}
+
 FlameLayout measure_flame(const CallTree& tree, const FlameLayoutOptions& o) {
   std::optional<std::size_t> base;
   FlameLayout out = layout_head(tree, o, base);
@@ -146,6 +165,7 @@ FlameLayout measure_flame(const CallTree& tree, const FlameLayoutOptions& o) {
 
 void each_flame_rect(const CallTree& tree, const FlameLayoutOptions& o,
                      const std::function<void(const FlameRect&)>& emit) {
+  require_non_negative(tree.profile(), o.column);
   std::optional<std::size_t> base = tree.profile().base_of(o.column);
   FlameLayout scratch;
   if (o.chart) {

@@ -360,3 +360,81 @@ TEST_CASE("pprof: names that are not UTF-8 are read and written as they are") {
   Profile back = read_pprof(bytes);
   CHECK(test::collapsed(back) == "caf\xe9;\xff\xfe 2\n");
 }
+
+namespace {
+
+// A difference profile as go tool pprof -proto -diff_base writes one (the
+// base's samples negated), by hand: main -3 and main;work -1 in the base,
+// main 2 and main;work 4 in the new profile; `label` marks the base's
+// samples pprof::base as pprof does (string 8 "pprof::base", 9 "true").
+Pb difference_profile(bool label) {
+  Pb p;
+  p.msg(1, Pb().num(1, 1).num(2, 2));
+  p.msg(5, Pb().num(1, 1).num(2, 3).num(4, 5));
+  p.msg(5, Pb().num(1, 2).num(2, 4).num(4, 5));
+  p.msg(4, Pb().num(1, 10).num(3, 0x1000).msg(4, Pb().num(1, 1).num(2, 7)));
+  p.msg(4, Pb().num(1, 12).num(3, 0x3000).msg(4, Pb().num(1, 2).num(2, 3)));
+  auto sample = [&](std::vector<std::uint64_t> locations, std::int64_t value, bool base) {
+    Pb s;
+    for (std::uint64_t l : locations) s.num(1, l);
+    s.num(2, static_cast<std::uint64_t>(value));  // negative: ten-byte two's complement, as protobuf
+    s.msg(3, Pb().num(1, 6).num(2, 7));          // thread=t1 on every sample
+    if (base && label) s.msg(3, Pb().num(1, 8).num(2, 9));
+    p.msg(2, s);
+  };
+  sample({10}, -3, true);
+  sample({12, 10}, -1, true);
+  sample({10}, 2, false);
+  sample({12, 10}, 4, false);
+  p.raw(strings().bytes);
+  p.str(6, "pprof::base").str(6, "true");
+  return p;
+}
+
+Profile read_with_notes(const std::string& bytes, std::vector<std::string>& notes) {
+  Diagnostics d;
+  formats::ReadOptions o;
+  o.note = [&notes](const std::string& m) { notes.push_back(m); };
+  auto in = formats::Input::from_bytes("d.pb", bytes);
+  return formats::pprof::read(*in, o, d);
+}
+
+}  // namespace
+
+TEST_CASE("pprof: a difference profile (-diff_base) is read as a diff: base and new columns, no label") {
+  for (bool label : {true, false}) {
+    CAPTURE(label);
+    std::vector<std::string> notes;
+    const Profile p = read_with_notes(difference_profile(label).bytes, notes);
+    REQUIRE(p.value_count() == 2);
+    CHECK(p.value_types()[0] == ValueType{"samples", "count", ValueRole::kNew});
+    CHECK(p.value_types()[1] == ValueType{"samples", "count", ValueRole::kBase});
+    CHECK(p.base_of(0) == std::optional<std::size_t>(1));
+    CHECK(p.default_value_index() == 0);
+    // The two sides of one stack are one sample: new, then base (negated
+    // back). Without the label, samples of one stack and label set are one
+    // sample from the start (as in pprof's model): their sum, -3 + 2 and
+    // -1 + 4, says the side.
+    CHECK(test::dump_samples(p) ==
+          (label ? "samples: 2\n"
+                   "main (main.go:7) @0x1000 | 2 3 | thread=\"t1\"\n"
+                   "main (main.go:7) @0x1000;work (main.go:3) @0x3000 | 4 1 | thread=\"t1\"\n"
+                 : "samples: 2\n"
+                   "main (main.go:7) @0x1000 | 0 1 | thread=\"t1\"\n"
+                   "main (main.go:7) @0x1000;work (main.go:3) @0x3000 | 3 0 | thread=\"t1\"\n"));
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0] == (label ? "d.pb: a difference profile (go tool pprof -diff_base): its 2 samples labelled "
+                               "pprof::base are the base, negated back, and the rest the new profile; drawn as "
+                               "fg-diff draws base and new"
+                             : "d.pb: a difference profile: its negative values are the base, negated back, and "
+                               "the rest the new profile; drawn as fg-diff draws base and new"));
+  }
+}
+
+TEST_CASE("pprof: a profile without negative values is read as it is, without a note") {
+  std::vector<std::string> notes;
+  const Profile p = read_with_notes(small_profile().bytes, notes);
+  CHECK(p.value_count() == 1);
+  CHECK(p.value_types()[0].role == ValueRole::kPlain);
+  CHECK(notes.empty());
+}

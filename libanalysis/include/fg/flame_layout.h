@@ -45,8 +45,17 @@ struct FlameLayout {
   std::int64_t max_abs_delta = 1;  ///< largest |new - base| of one sample, at least 1
 };
 
+/// Throws Error when a sample of `profile` has a negative value in
+/// `column` or in its base (in a diff): a flame graph's frames are as wide
+/// as their values, and no reading of negative values as widths is right.
+/// A difference profile is drawn from its two sides (fg-diff, or pprof's
+/// -diff_base form, which its reader splits into them). The layout
+/// functions below call it; a writer that lays out frames itself (the HTML
+/// page, in the browser) calls it before writing anything.
+void require_non_negative(const Profile& profile, std::size_t column);
+
 /// Lays out the flame graph of `tree` (tree mode) or of its profile's
-/// samples (chart mode).
+/// samples (chart mode). Throws as require_non_negative().
 FlameLayout layout_flame(const CallTree& tree, const FlameLayoutOptions& options);
 
 /// The same layout without storing it: `measure_flame` returns everything

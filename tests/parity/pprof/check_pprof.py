@@ -11,6 +11,12 @@ usage: check_pprof.py FG_CONVERT raw CASE      per-stack totals vs go tool pprof
        check_pprof.py FG_CONVERT callgraph-svg PROFILE
            --to callgraph-svg is well-formed SVG drawing every node and edge
            of --to dot, with the node texts
+       check_pprof.py FG_CONVERT difference PROFILE
+           a difference profile (go tool pprof -proto -diff_base BASE NEW) is
+           read as BASE and NEW: its collapsed form is fg-diff --absolute
+           --to collapsed BASE NEW (fg-diff beside FG_CONVERT; the two inputs
+           are named in the README), and its SVG and HTML flame graphs draw
+           no negative geometry
        check_pprof.py FG_CONVERT roundtrip PROFILE
            pprof -> fg -> pprof -> fg: the two dumps are identical (but for the
            source line), and the written file is gzipped profile.proto
@@ -253,8 +259,41 @@ def callgraph_svg(fg, profile):
     return 0
 
 
+def flame_geometry_ok(svg_text):
+    """True when every frame of the SVG lies inside the image: x >= 0,
+    width >= 0, x + width <= the image's width (prints the first that does not)."""
+    width = float(re.search(r'<svg [^>]*width="([0-9.]+)"', svg_text).group(1))
+    rects = re.findall(r'<rect x="([-0-9.]+)" y="[-0-9.]+" width="([-0-9.]+)"', svg_text)
+    for x, w in rects:
+        if float(x) < 0 or float(w) < 0 or float(x) + float(w) > width + 0.05:
+            print("FAIL: a frame at x=%s, width %s, in an image %g wide" % (x, w, width))
+            return False
+    return len(rects) > 0
+
+
+def difference(fg, profile):
+    src = os.path.join(HERE, profile)
+    fg_diff = os.path.join(os.path.dirname(fg), "fg-diff")
+    sides = [os.path.join(HERE, p) for p in ("cpu.pb.gz", "cpu2.pb.gz")]
+    mine = sorted(run(fg, "-q", "--to", "collapsed", src).decode().splitlines())
+    want = sorted(run(fg_diff, "--absolute", "--to", "collapsed", *sides).decode().splitlines())
+    if not same_lines(mine, want):
+        return 1
+    svg = run(fg, "-q", "--to", "svg", src).decode()
+    if "data-diff=" not in svg or not flame_geometry_ok(svg):
+        print("FAIL: the SVG is no differential flame graph inside its image")
+        return 1
+    html = run(fg, "-q", "--to", "html", src).decode()
+    data = html[html.index('id="fg-data">'):]
+    if '"diff":true' not in data or re.search(r'"(nodes|base)":\[[^\]]*-\d', data):
+        print("FAIL: the HTML page has no base column, or a negative value")
+        return 1
+    print("%s: %d two-count stacks as fg-diff's; SVG and HTML drawn without negative geometry" % (profile, len(mine)))
+    return 0
+
+
 if __name__ == "__main__":
     fg, mode, arg = sys.argv[1:4]
-    modes = {"raw": raw, "go-tool-pprof": gopprof, "roundtrip": roundtrip, "top": top, "dot": dot, "callgraph-svg": callgraph_svg,
+    modes = {"raw": raw, "go-tool-pprof": gopprof, "roundtrip": roundtrip, "top": top, "difference": difference, "dot": dot, "callgraph-svg": callgraph_svg,
              "fg-top": lambda fg, case: top(fg, case, "filter_cases.tsv")}
     sys.exit(modes[mode](fg, arg))
