@@ -7,6 +7,7 @@
 
 #include "fg/error.h"
 #include "fg/merge.h"
+#include "fg/spelling.h"
 #include "formats/input.h"
 #include "formats/output.h"
 #include "formats/registry.h"
@@ -358,6 +359,20 @@ std::vector<po::option> parse_threads_alone(std::vector<std::string>& args) {
   return {opt};
 }
 
+// Boost's "unrecognised option '--colours'", with the nearest long option
+// when one is near enough to be a misspelling of it.
+[[noreturn]] void throw_unknown_option(const po::unknown_option& e, const po::options_description& all) {
+  std::string given = e.get_option_name();
+  given = given.substr(0, given.find('='));
+  if (given.starts_with("--")) given.erase(0, 2);
+  std::vector<std::string> known;
+  for (const auto& option : all.options())
+    if (!option->long_name().empty() && option->long_name() != "input") known.push_back(option->long_name());
+  const std::optional<std::string> near = closest_spelling(given, known);
+  if (!near) throw;
+  throw UsageError(std::string(e.what()) + "; did you mean --" + *near + "?");
+}
+
 }  // namespace
 
 bool parse_command_line(const std::string& tool, int argc, char** argv,
@@ -376,12 +391,16 @@ bool parse_command_line(const std::string& tool, int argc, char** argv,
   po::positional_options_description pos;
   pos.add("input", -1);
   po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv)
-                .options(all)
-                .positional(pos)
-                .extra_style_parser(parse_threads_alone)
-                .run(),
-            vm);
+  try {
+    po::store(po::command_line_parser(argc, argv)
+                  .options(all)
+                  .positional(pos)
+                  .extra_style_parser(parse_threads_alone)
+                  .run(),
+              vm);
+  } catch (const po::unknown_option& e) {
+    throw_unknown_option(e, all);
+  }
   po::notify(vm);
   if (help) {
     po::options_description visible;
