@@ -296,7 +296,7 @@ void pass_output_to_readers(CommonOptions& o, const FilterOptions& filters, cons
   if (f->drops_labels && !w.flame.flame_chart) o.read.labels = false;
 }
 
-Profile apply_remaining_filters(Profile p, FilterOptions filters) {
+Profile apply_remaining_filters(Profile p, FilterOptions filters, Diagnostics& diagnostics) {
   // A JFR reader has applied the time window and --threads frame already
   // (a recording's samples keep no timestamps).
   if (p.metadata().source_format == "jfr") {
@@ -305,13 +305,13 @@ Profile apply_remaining_filters(Profile p, FilterOptions filters) {
     filters.time_to.clear();
   }
   if (filters.empty() && !filters.relative) return p;  // the input's own profile, recorded graph and all
-  return apply_filters(p, filters);
+  return apply_filters(p, filters, diagnostics);
 }
 
 Profile read_filtered(const CommonOptions& o, const FilterOptions& filters, Diagnostics& diagnostics) {
   CommonOptions with = o;
   pass_filters_to_readers(with, filters);
-  return apply_remaining_filters(read_inputs(with, diagnostics), filters);
+  return apply_remaining_filters(read_inputs(with, diagnostics), filters, diagnostics);
 }
 
 const formats::Format& choose_output(const CommonOptions& o, const formats::WriteOptions& w) {

@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
     if (!filters.empty()) filters.relative = true;
     fg::cli::pass_filters_to_readers(common, filters);
     auto read = [&](const std::string& path) {
-      return fg::cli::apply_remaining_filters(fg::cli::read_input(path, common, diagnostics), filters);
+      return fg::cli::apply_remaining_filters(fg::cli::read_input(path, common, diagnostics), filters, diagnostics);
     };
     const fg::Profile base = read(common.inputs[0]);
     const fg::Profile next = read(common.inputs[1]);
