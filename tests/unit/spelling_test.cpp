@@ -26,6 +26,8 @@ TEST_CASE("closest_spelling suggests only what is near enough to be a misspellin
   // A known word needs no suggestion.
   CHECK_FALSE(closest_spelling("lock", options).has_value());
   CHECK_FALSE(closest_spelling("pdf", {"svg", "html", "dot"}).has_value());
+  // Two characters are one edit away from too many words (fg-top --to).
+  CHECK_FALSE(closest_spelling("to", {"dot", "top"}).has_value());
   // Equally near: the first candidate wins.
   CHECK(closest_spelling("dog", {"dot", "dig"}) == "dot");
 }

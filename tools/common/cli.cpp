@@ -392,8 +392,11 @@ bool parse_command_line(const std::string& tool, int argc, char** argv,
   pos.add("input", -1);
   po::variables_map vm;
   try {
+    // No guessing of abbreviations: with the reading options in every
+    // tool, fg-top --to csv would have been fg-top --total, reading csv.
     po::store(po::command_line_parser(argc, argv)
                   .options(all)
+                  .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
                   .positional(pos)
                   .extra_style_parser(parse_threads_alone)
                   .run(),

@@ -16,8 +16,9 @@ namespace fg {
 std::size_t edit_distance(std::string_view a, std::string_view b);
 
 /// The candidate nearest to `word` when it is near enough to be a
-/// misspelling of it: at most one edit for words of up to four
-/// characters, else at most a third of the word's length. The first of
+/// misspelling of it: at most one edit for words of three or four
+/// characters, else at most a third of the word's length; none for words
+/// of one or two characters. The first of
 /// equally near candidates wins; nullopt when none is near enough or
 /// `word` is itself a candidate.
 std::optional<std::string> closest_spelling(std::string_view word, const std::vector<std::string>& candidates);
