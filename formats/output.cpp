@@ -81,6 +81,19 @@ void Output::refuse_terminal(const std::string& path, bool binary) {
     throw UsageError("refusing to write binary output to a terminal; use -o FILE or a pipe");
 }
 
+void Output::check_path(const std::string& path) {
+  if (path.empty() || path == "-") return;
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw UsageError("-o " + path + ": is a directory");
+    return;  // an existing file, device or pipe: opened when written
+  }
+  const std::size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw UsageError("-o " + path + ": cannot create a file in " + dir + ": " + std::strerror(errno));
+}
+
 Output::Output(const std::string& path, bool binary) : path_(path) {
   buffer_ = std::make_unique_for_overwrite<char[]>(kBufferSize);  // pages touched only if used
   if (path.empty() || path == "-") {

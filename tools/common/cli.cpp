@@ -318,6 +318,7 @@ const formats::Format& choose_output(const CommonOptions& o, const formats::Writ
   const formats::Format& f = formats::choose_output_format(o.to, o.output, o.default_to);
   if (f.check) f.check(w);
   formats::Output::refuse_terminal(o.output, f.binary);
+  formats::Output::check_path(o.output);
   return f;
 }
 

@@ -103,7 +103,8 @@ Profile apply_remaining_filters(Profile profile, FilterOptions filters, Diagnost
 Profile read_filtered(const CommonOptions& o, const FilterOptions& filters, Diagnostics& diagnostics);
 /// The output format: --to, else the -o extension, else o.default_to.
 /// Throws UsageError for an unknown format or extension, for writing
-/// options the writer refuses, and for binary output to a terminal; tools
+/// options the writer refuses, for binary output to a terminal and for an
+/// -o that cannot be created (Output::check_path()); tools
 /// call it before reading anything, so a usage error comes at once.
 const formats::Format& choose_output(const CommonOptions& o, const formats::WriteOptions& w);
 /// Writes `profile` in the chosen format to -o, atomically.

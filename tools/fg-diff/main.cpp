@@ -92,7 +92,10 @@ int main(int argc, char** argv) {
     write.flame.show_removed = !d.hide_removed;
     // Usage errors before reading: the writer, or the report's form.
     const fg::formats::Format* format = to == "report" ? nullptr : &fg::cli::choose_output(common, write);
-    if (!format) fg::formats::diffreport::check_options(d.report);
+    if (!format) {
+      fg::formats::diffreport::check_options(d.report);
+      fg::formats::Output::check_path(common.output);
+    }
 
     fg::cli::enable_notes(tool, common);
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
