@@ -21,6 +21,10 @@ class Output {
   /// Throws the UsageError the constructor throws for binary output to a
   /// terminal, without opening anything (tools check before reading).
   static void refuse_terminal(const std::string& path, bool binary);
+  /// Throws UsageError when `path` names a directory, or a new file in a
+  /// directory that does not exist or cannot be written; tools check before
+  /// reading, so a mistyped -o fails at once.
+  static void check_path(const std::string& path);
   /// Removes the temporary unless commit() succeeded.
   ~Output();
   Output(const Output&) = delete;

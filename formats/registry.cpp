@@ -6,6 +6,7 @@
 #include <iomanip>
 
 #include "fg/error.h"
+#include "fg/spelling.h"
 #include "formats/collapsed/collapsed.h"
 #include "formats/deepflow/deepflow.h"
 #include "formats/dot/dot.h"
@@ -60,9 +61,39 @@ const std::vector<Format>& all_formats() {
   return formats;
 }
 
+namespace {
+
+// Other names users know formats by (flamegraph.pl's "folded", pprof's
+// "proto", ...), accepted by --from and --to and listed by --list-formats.
+struct Alias {
+  std::string_view alias, name;
+};
+constexpr Alias kAliases[] = {
+    {"folded", "collapsed"},  {"collapse", "collapsed"}, {"stackcollapse", "collapsed"},
+    {"stacks", "collapsed"},  {"proto", "pprof"},        {"pb", "pprof"},
+    {"heap", "jemalloc"},     {"flamegraph", "svg"},     {"flame", "svg"},
+    {"htm", "html"},          {"graphviz", "dot"},       {"gv", "dot"},
+    {"callgraph", "callgraph-svg"}, {"csv", "top-csv"},  {"deepflow", "json"},
+};
+
+// "--to pdf: unknown format", with the nearest name or alias when one is
+// near enough to be a misspelling.
+UsageError unknown_format(std::string_view option, std::string_view name) {
+  std::vector<std::string> known;
+  for (const Format& f : all_formats()) known.emplace_back(f.name);
+  for (const Alias& a : kAliases) known.emplace_back(a.alias);
+  const std::optional<std::string> near = closest_spelling(name, known);
+  return UsageError(std::string(option) + " " + std::string(name) + ": unknown format" +
+                    (near ? "; did you mean " + *near + "?" : "") + " (see --list-formats)");
+}
+
+}  // namespace
+
 const Format* find_format(std::string_view name) {
   for (const Format& f : all_formats())
     if (f.name == name) return &f;
+  for (const Alias& a : kAliases)
+    if (a.alias == name) return find_format(a.name);
   return nullptr;
 }
 
@@ -123,7 +154,7 @@ std::string_view sniffing_window(Input& input) {
 const Format& detect_input_format(Input& input, const std::optional<std::string>& from) {
   if (from) {
     const Format* f = find_format(*from);
-    if (!f) throw UsageError("--from " + *from + ": unknown format (see --list-formats)");
+    if (!f) throw unknown_format("--from", *from);
     if (!f->read) throw UsageError("--from " + *from + ": fg cannot read this format");
     return *f;
   }
@@ -156,7 +187,7 @@ const Format& choose_output_format(const std::optional<std::string>& to, const s
                                    std::string_view fallback) {
   if (to) {
     const Format* f = find_format(*to);
-    if (!f) throw UsageError("--to " + *to + ": unknown format (see --list-formats)");
+    if (!f) throw unknown_format("--to", *to);
     if (!f->write) throw UsageError("--to " + *to + ": fg cannot write this format");
     return *f;
   }
@@ -213,6 +244,13 @@ void print_formats(std::ostream& out) {
     }
     out << std::setw(name_width) << f.name << std::setw(6) << (f.read ? "yes" : "-") << std::setw(7)
         << (f.write ? "yes" : "-") << std::setw(28) << ext << f.summary << '\n';
+  }
+  out << "\nALIASES (for --from and --to)\n";
+  for (const Format& f : all_formats()) {
+    std::string aliases;
+    for (const Alias& a : kAliases)
+      if (a.name == f.name) aliases += (aliases.empty() ? "" : ", ") + std::string(a.alias);
+    if (!aliases.empty()) out << std::setw(name_width) << f.name << aliases << '\n';
   }
 }
 

@@ -49,11 +49,13 @@ struct Format {
 };
 
 const std::vector<Format>& all_formats();
-/// The format called `name`, or nullptr.
+/// The format called `name` or one of its aliases (folded, flamegraph,
+/// proto, ...; --list-formats lists them), or nullptr.
 const Format* find_format(std::string_view name);
 
 /// The reader for `input`. Throws UsageError for an unknown or write-only
-/// --from, Error when no format or several fit.
+/// --from (an unknown one with the nearest name, "did you mean"), Error
+/// when no format or several fit.
 const Format& detect_input_format(Input& input, const std::optional<std::string>& from);
 /// The writer: `to`, else from the extension of `output_path`, else
 /// `fallback` (standard output, a device such as /dev/null, or a name

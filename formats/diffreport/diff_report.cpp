@@ -174,9 +174,13 @@ void csv(const Diff& d, const std::vector<Row>& rows, std::ostream& out) {
 
 }  // namespace
 
-void write_report(const Diff& d, const ReportOptions& o, std::ostream& out) {
+void check_options(const ReportOptions& o) {
   if (o.format != "text" && o.format != "markdown" && o.format != "csv" && o.format != "json")
     throw UsageError("--format " + o.format + ": expected text, markdown, csv or json");
+}
+
+void write_report(const Diff& d, const ReportOptions& o, std::ostream& out) {
+  check_options(o);
   const std::vector<FunctionDelta> functions = function_deltas(d);
   const std::vector<Row> rows = ranked(d, functions, o);
   if (o.format == "text") text(d, rows, o, out);

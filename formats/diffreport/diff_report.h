@@ -19,6 +19,9 @@ struct ReportOptions {
   std::string base_name, new_name;  ///< the inputs, as given
 };
 
+/// Throws the UsageError write_report() would for `o` (an unknown format),
+/// before anything is read.
+void check_options(const ReportOptions& o);
 /// Writes the report. Throws UsageError for an unknown format.
 void write_report(const Diff& diff, const ReportOptions& options, std::ostream& out);
 

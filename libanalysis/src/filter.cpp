@@ -6,6 +6,7 @@
 #include <ctime>
 #include <optional>
 #include <regex>
+#include <tuple>
 
 #include "fg/builder.h"
 #include "fg/error.h"
@@ -93,6 +94,29 @@ class SampleFilter {
     if (!o.thread.empty()) thread_ = compile("--thread", o.thread);
     for (const std::string& i : o.include) include_.push_back(*compile("--include", i));
     for (const std::string& e : o.exclude) exclude_.push_back(*compile("--exclude", e));
+    include_matched_.assign(include_.size(), false);
+    exclude_matched_.assign(exclude_.size(), false);
+  }
+
+  /// After run(): each expression that matched nothing among the samples
+  /// that reached it, as "--focus expression matched no samples: RE".
+  std::vector<std::string> unmatched() const {
+    std::vector<std::string> out;
+    auto add = [&out](bool matched, const char* option, const std::string& re) {
+      if (!matched) out.push_back(std::string(option) + " expression matched no samples: " + re);
+    };
+    if (thread_) add(thread_matched_, "--thread", o_.thread);
+    if (!o_.tag_focus.empty()) add(tags_.focus_matched(), "--tagfocus", o_.tag_focus);
+    if (!o_.tag_ignore.empty()) add(tags_.ignore_matched(), "--tagignore", o_.tag_ignore);
+    for (std::size_t i = 0; i < include_.size(); ++i) add(include_matched_[i], "--include", o_.include[i]);
+    for (std::size_t i = 0; i < exclude_.size(); ++i) add(exclude_matched_[i], "--exclude", o_.exclude[i]);
+    const std::tuple<const FrameMatcher*, const char*, const std::string*> by_frame[] = {
+        {&focus_, "--focus", &o_.focus},          {&ignore_, "--ignore", &o_.ignore},
+        {&hide_, "--hide", &o_.hide},             {&show_, "--show", &o_.show},
+        {&show_from_, "--show-from", &o_.show_from}, {&prune_from_, "--prune-from", &o_.prune_from}};
+    for (const auto& [matcher, option, re] : by_frame)
+      if (*matcher) add(matcher->matched(), option, *re);
+    return out;
   }
 
   Profile run() {
@@ -130,12 +154,26 @@ class SampleFilter {
   ProfileBuilder& builder() { return b_; }
 
  private:
-  bool thread_kept(const Sample& s) const {
+  bool thread_kept(const Sample& s) {
     if (!thread_) return true;
     for (const Label& l : p_.labels(s.labels))
       if (!l.numeric && p_.str(l.key) == kThreadLabel && filter::regex_find(p_.str(l.str), *thread_))
-        return true;
+        return thread_matched_ = true;
     return false;
+  }
+
+  // Whether any pattern of `list` matches (`hits`). Every pattern that
+  // does is marked in `matched`: once one has, only the patterns not
+  // marked yet are tried, so each expression's "matched no samples" is
+  // true at little cost.
+  template <class Hits>
+  static bool any_marked(const std::vector<filter::Pattern>& list, std::vector<bool>& matched, Hits hits) {
+    bool any = false;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (any && matched[i]) continue;
+      if (hits(list[i])) any = matched[i] = true;
+    }
+    return any;
   }
 
   // The frame filters, in order; false drops the sample.
@@ -144,27 +182,27 @@ class SampleFilter {
       // The folded line's text, as grep sees it; past the regex subject
       // limit, each frame's text on its own.
       const std::string text = folded_text(frames);
-      auto any = [&](const std::vector<filter::Pattern>& list) {
-        return std::any_of(list.begin(), list.end(), [&](const filter::Pattern& r) {
-          if (text.size() <= filter::kRegexSubjectLimit || !r.literals.empty()) return filter::regex_find(text, r);
-          return std::any_of(frames.begin(), frames.end(), [&](FrameId f) {
-            return filter::regex_find(std::string(p_.frame_name(f)) + std::string(frame_kind_suffix(p_.frame(f).kind)), r);
-          });
+      auto hits = [&](const filter::Pattern& r) {
+        if (text.size() <= filter::kRegexSubjectLimit || !r.literals.empty()) return filter::regex_find(text, r);
+        return std::any_of(frames.begin(), frames.end(), [&](FrameId f) {
+          return filter::regex_find(std::string(p_.frame_name(f)) + std::string(frame_kind_suffix(p_.frame(f).kind)), r);
         });
       };
-      if (!include_.empty() && !any(include_)) return false;
-      if (any(exclude_)) return false;
+      if (!include_.empty() && !any_marked(include_, include_matched_, hits)) return false;
+      if (any_marked(exclude_, exclude_matched_, hits)) return false;
     }
     const bool by_name = focus_ || ignore_ || hide_ || show_;
     if (by_name) {
       // As pprof's FilterSamplesByName: kept when some frame is focused
-      // (any frame, without --focus) and none ignored.
-      bool focused = false;
+      // (any frame, without --focus) and none ignored. Every frame is
+      // looked at (matches are cached by frame), so that each expression
+      // that matches a frame is known to.
+      bool focused = false, ignored = false;
       for (FrameId f : frames) {
-        if (ignore_ && ignore_.matches(f)) return false;
-        if (!focus_ || focus_.matches(f)) focused = true;
+        if (ignore_ && ignore_.matches(f)) ignored = true;
+        else if (!focus_ || focus_.matches(f)) focused = true;
       }
-      if (!focused) return false;
+      if (ignored || !focused) return false;
       if (hide_) std::erase_if(frames, [&](FrameId f) { return hide_.matches(f); });
       if (show_) std::erase_if(frames, [&](FrameId f) { return !show_.matches(f); });
       if (frames.empty()) return false;
@@ -244,7 +282,9 @@ class SampleFilter {
   filter::TimeWindow window_;
   filter::TagFilter tags_;
   std::optional<filter::Pattern> thread_;
+  bool thread_matched_ = false;
   std::vector<filter::Pattern> include_, exclude_;
+  std::vector<bool> include_matched_, exclude_matched_;
   FrameMatcher focus_, ignore_, hide_, show_, show_from_, prune_from_;
   filter::Renamer renamer_;
 };
@@ -280,6 +320,11 @@ Profile cut_small(const Profile& p, double percent) {
 }  // namespace
 
 Profile apply_filters(const Profile& p, const FilterOptions& o) {
+  Diagnostics quiet;
+  return apply_filters(p, o, quiet);
+}
+
+Profile apply_filters(const Profile& p, const FilterOptions& o, Diagnostics& diagnostics) {
   if (o.min_percent < 0 || o.min_percent > 100 || std::isnan(o.min_percent))
     throw UsageError("--min-percent: expected a percentage from 0 to 100");
   SampleFilter f(p, o);
@@ -291,6 +336,10 @@ Profile apply_filters(const Profile& p, const FilterOptions& o) {
   if (!o.relative && m.unfiltered_totals.empty() && !o.empty()) m.unfiltered_totals = abs_totals(p);
   if (o.relative) m.unfiltered_totals.clear();
   Profile out = f.run();
+  std::string where;  // the inputs, so that fg-diff's two sides are told apart
+  for (const std::string& s : p.metadata().sources) where += (where.empty() ? "" : ", ") + s;
+  for (const std::string& m : f.unmatched())
+    diagnostics.warn("filter matched nothing", (where.empty() ? "" : where + ": ") + m);
   if (o.invert) out = reverse_stacks(out);
   if (o.min_percent > 0) out = cut_small(out, o.min_percent);
   return out;

@@ -94,6 +94,7 @@ bool FrameMatcher::matches(FrameId f) {
     auto found = [this](std::string_view s) { return !s.empty() && regex_find(s, *re_); };
     c = found(p_.str(fn.name)) ||
         (!name_only_ && (found(p_.str(fn.filename)) || found(p_.str(frame.module))));
+    if (c) matched_ = true;
   }
   return c != 0;
 }
@@ -192,9 +193,13 @@ bool TagFilter::matches(const Match& m, const Sample& s) const {
   return false;
 }
 
-bool TagFilter::keep(const Sample& s) const {
-  if (focus_ && !matches(*focus_, s)) return false;
-  return !(ignore_ && matches(*ignore_, s));
+bool TagFilter::keep(const Sample& s) {
+  if (focus_) {
+    if (!matches(*focus_, s)) return false;
+    focus_matched_ = true;
+  }
+  if (ignore_ && matches(*ignore_, s)) return !(ignore_matched_ = true);
+  return true;
 }
 
 Renamer::Renamer(const Profile& p, const std::vector<std::string>& rules) : p_(p), done_(p.frame_count(), UINT32_MAX) {

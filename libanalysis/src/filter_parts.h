@@ -49,12 +49,15 @@ class FrameMatcher {
   FrameMatcher(const Profile& p, std::optional<Pattern> re, bool name_only = false);
   explicit operator bool() const { return re_.has_value(); }
   bool matches(FrameId f);
+  /// Whether matches() has said yes to any frame yet.
+  bool matched() const { return matched_; }
 
  private:
   const Profile& p_;
   std::optional<Pattern> re_;
   bool name_only_;
   std::vector<std::int8_t> cache_;  // -1 unknown, 0 no, 1 yes
+  bool matched_ = false;
 };
 
 /// --time-from/--time-to as absolute nanoseconds.
@@ -69,7 +72,10 @@ TimeWindow time_window(const Profile& p, const FilterOptions& o);
 class TagFilter {
  public:
   TagFilter(const Profile& p, const FilterOptions& o);
-  bool keep(const Sample& s) const;
+  bool keep(const Sample& s);
+  /// Whether --tagfocus (--tagignore) has matched a sample given to keep().
+  bool focus_matched() const { return focus_matched_; }
+  bool ignore_matched() const { return ignore_matched_; }
 
  private:
   struct Match {
@@ -84,6 +90,7 @@ class TagFilter {
   bool matches(const Match& m, const Sample& s) const;
   const Profile& p_;
   std::optional<Match> focus_, ignore_;
+  bool focus_matched_ = false, ignore_matched_ = false;
 };
 
 /// --rename RE=REPLACEMENT rules applied to function names.

@@ -277,3 +277,75 @@ TEST_CASE("filter: a filtered profile has no recorded graph") {
   CHECK(filtered.recorded_graph() == nullptr);
   CHECK(filtered.sample_count() == 1);
 }
+
+namespace {
+
+// The "matched no samples" warnings of apply_filters() on `p`.
+std::vector<std::string> unmatched(const Profile& p, const FilterOptions& o) {
+  std::vector<std::string> warnings;
+  Diagnostics d(false, [&warnings](const std::string& m) { warnings.push_back(m); }, 100);
+  apply_filters(p, o, d);
+  return warnings;
+}
+
+}  // namespace
+
+TEST_CASE("filter: an expression that matches nothing is a warning naming it, as pprof's (#32.6)") {
+  const Profile p = test::folded(kStacks);
+  FilterOptions o;
+  o.focus = "nosuch";
+  CHECK(unmatched(p, o) == std::vector<std::string>{"t.folded: --focus expression matched no samples: nosuch"});
+  // The filters apply in order: what --focus dropped, --hide does not see.
+  o.hide = "lex";
+  CHECK(unmatched(p, o) == std::vector<std::string>{"t.folded: --focus expression matched no samples: nosuch",
+                                                    "t.folded: --hide expression matched no samples: lex"});
+  o = {};
+  o.ignore = "nosuch";
+  o.show = "parse|nosuch";
+  o.show_from = "nothere";
+  CHECK(unmatched(p, o) == std::vector<std::string>{"t.folded: --ignore expression matched no samples: nosuch",
+                                                    "t.folded: --show-from expression matched no samples: nothere"});
+  o = {};
+  o.prune_from = "nosuch";
+  CHECK(unmatched(p, o) == std::vector<std::string>{"t.folded: --prune-from expression matched no samples: nosuch"});
+  o.prune_from = "eval";
+  CHECK(unmatched(p, o).empty());
+  o = {};
+  // gc is only in a stack that --include drops; alloc is in a stack that
+  // lex, the first --exclude, does not drop.
+  o.include = {"parse", "nosuch"};
+  o.exclude = {"lex", "gc", "alloc"};
+  CHECK(unmatched(p, o) == std::vector<std::string>{"t.folded: --include expression matched no samples: nosuch",
+                                                    "t.folded: --exclude expression matched no samples: gc"});
+  // An ignored frame earlier in the stack does not hide a focus match.
+  o = {};
+  o.ignore = "^main$";
+  o.focus = "lex";
+  CHECK(unmatched(p, o).empty());
+  // Every filter that matches something: no warning.
+  o = {};
+  o.focus = "parse";
+  o.hide = "lex";
+  o.show = "main|parse";
+  CHECK(unmatched(p, o).empty());
+  // Strict: the warning is an error.
+  o = {};
+  o.focus = "nosuch";
+  Diagnostics strict(true);
+  CHECK_THROWS_WITH_AS(apply_filters(p, o, strict), "t.folded: --focus expression matched no samples: nosuch", Error);
+}
+
+TEST_CASE("filter: thread and tag filters that match nothing are warnings too (#32.6)") {
+  FilterOptions o;
+  o.thread = "nosuch";
+  o.tag_focus = "thread=nosuch";
+  o.tag_ignore = "thread=worker";
+  // --thread drops every sample first, so the tag filters see none either.
+  CHECK(unmatched(threaded(), o) == std::vector<std::string>{"--thread expression matched no samples: nosuch",
+                                                            "--tagfocus expression matched no samples: thread=nosuch",
+                                                            "--tagignore expression matched no samples: thread=worker"});
+  o = {};
+  o.thread = "worker";
+  o.tag_ignore = "thread=worker-2";
+  CHECK(unmatched(threaded(), o).empty());
+}

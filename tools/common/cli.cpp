@@ -7,6 +7,7 @@
 
 #include "fg/error.h"
 #include "fg/merge.h"
+#include "fg/spelling.h"
 #include "formats/input.h"
 #include "formats/output.h"
 #include "formats/registry.h"
@@ -298,7 +299,7 @@ void pass_output_to_readers(CommonOptions& o, const FilterOptions& filters, cons
   if (f->drops_labels && !w.flame.flame_chart) o.read.labels = false;
 }
 
-Profile apply_remaining_filters(Profile p, FilterOptions filters) {
+Profile apply_remaining_filters(Profile p, FilterOptions filters, Diagnostics& diagnostics) {
   // A JFR reader has applied the time window and --threads frame already
   // (a recording's samples keep no timestamps).
   if (p.metadata().source_format == "jfr") {
@@ -307,19 +308,20 @@ Profile apply_remaining_filters(Profile p, FilterOptions filters) {
     filters.time_to.clear();
   }
   if (filters.empty() && !filters.relative) return p;  // the input's own profile, recorded graph and all
-  return apply_filters(p, filters);
+  return apply_filters(p, filters, diagnostics);
 }
 
 Profile read_filtered(const CommonOptions& o, const FilterOptions& filters, Diagnostics& diagnostics) {
   CommonOptions with = o;
   pass_filters_to_readers(with, filters);
-  return apply_remaining_filters(read_inputs(with, diagnostics), filters);
+  return apply_remaining_filters(read_inputs(with, diagnostics), filters, diagnostics);
 }
 
 const formats::Format& choose_output(const CommonOptions& o, const formats::WriteOptions& w) {
   const formats::Format& f = formats::choose_output_format(o.to, o.output, o.default_to);
   if (f.check) f.check(w);
   formats::Output::refuse_terminal(o.output, f.binary);
+  formats::Output::check_path(o.output);
   return f;
 }
 
@@ -361,6 +363,20 @@ std::vector<po::option> parse_threads_alone(std::vector<std::string>& args) {
   return {opt};
 }
 
+// Boost's "unrecognised option '--colours'", with the nearest long option
+// when one is near enough to be a misspelling of it.
+[[noreturn]] void throw_unknown_option(const po::unknown_option& e, const po::options_description& all) {
+  std::string given = e.get_option_name();
+  given = given.substr(0, given.find('='));
+  if (given.starts_with("--")) given.erase(0, 2);
+  std::vector<std::string> known;
+  for (const auto& option : all.options())
+    if (!option->long_name().empty() && option->long_name() != "input") known.push_back(option->long_name());
+  const std::optional<std::string> near = closest_spelling(given, known);
+  if (!near) throw;
+  throw UsageError(std::string(e.what()) + "; did you mean --" + *near + "?");
+}
+
 }  // namespace
 
 bool parse_command_line(const std::string& tool, int argc, char** argv,
@@ -379,12 +395,19 @@ bool parse_command_line(const std::string& tool, int argc, char** argv,
   po::positional_options_description pos;
   pos.add("input", -1);
   po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv)
-                .options(all)
-                .positional(pos)
-                .extra_style_parser(parse_threads_alone)
-                .run(),
-            vm);
+  try {
+    // No guessing of abbreviations: with the reading options in every
+    // tool, fg-top --to csv would have been fg-top --total, reading csv.
+    po::store(po::command_line_parser(argc, argv)
+                  .options(all)
+                  .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
+                  .positional(pos)
+                  .extra_style_parser(parse_threads_alone)
+                  .run(),
+              vm);
+  } catch (const po::unknown_option& e) {
+    throw_unknown_option(e, all);
+  }
   po::notify(vm);
   if (help) {
     po::options_description visible;

@@ -96,13 +96,15 @@ void pass_filters_to_readers(CommonOptions& o, const FilterOptions& filters);
 /// when nothing else looks at them first: no filters (which match files,
 /// lines and labels), no --info.
 void pass_output_to_readers(CommonOptions& o, const FilterOptions& filters, const formats::WriteOptions& w);
-/// The filters a reader has not applied already, on `profile`.
-Profile apply_remaining_filters(Profile profile, FilterOptions filters);
+/// The filters a reader has not applied already, on `profile`; a filter
+/// expression that matches nothing is a warning (see apply_filters()).
+Profile apply_remaining_filters(Profile profile, FilterOptions filters, Diagnostics& diagnostics);
 /// read_inputs(), then the filters (when any are given).
 Profile read_filtered(const CommonOptions& o, const FilterOptions& filters, Diagnostics& diagnostics);
 /// The output format: --to, else the -o extension, else o.default_to.
 /// Throws UsageError for an unknown format or extension, for writing
-/// options the writer refuses, and for binary output to a terminal; tools
+/// options the writer refuses, for binary output to a terminal and for an
+/// -o that cannot be created (Output::check_path()); tools
 /// call it before reading anything, so a usage error comes at once.
 const formats::Format& choose_output(const CommonOptions& o, const formats::WriteOptions& w);
 /// Writes `profile` in the chosen format to -o, atomically.

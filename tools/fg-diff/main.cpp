@@ -92,6 +92,10 @@ int main(int argc, char** argv) {
     write.flame.show_removed = !d.hide_removed;
     // Usage errors before reading: the writer, or the report's form.
     const fg::formats::Format* format = to == "report" ? nullptr : &fg::cli::choose_output(common, write);
+    if (!format) {
+      fg::formats::diffreport::check_options(d.report);
+      fg::formats::Output::check_path(common.output);
+    }
 
     fg::cli::enable_notes(tool, common);
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
@@ -99,7 +103,7 @@ int main(int argc, char** argv) {
     if (!filters.empty()) filters.relative = true;
     fg::cli::pass_filters_to_readers(common, filters);
     auto read = [&](const std::string& path) {
-      return fg::cli::apply_remaining_filters(fg::cli::read_input(path, common, diagnostics), filters);
+      return fg::cli::apply_remaining_filters(fg::cli::read_input(path, common, diagnostics), filters, diagnostics);
     };
     const fg::Profile base = read(common.inputs[0]);
     const fg::Profile next = read(common.inputs[1]);

@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
     if (format != "text" && format != "csv" && format != "markdown" && format != "json")
       throw fg::UsageError("--format " + format + ": expected text, csv, markdown or json");
     if (common.value == "all" && format != "text") throw fg::UsageError("--value all: only with --format text");
+    fg::formats::Output::check_path(common.output);
     fg::cli::enable_notes(tool, common);
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
     const fg::Profile profile = fg::cli::read_filtered(common, filters, diagnostics);

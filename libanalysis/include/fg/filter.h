@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "fg/diagnostics.h"
 #include "fg/profile.h"
 
 namespace fg {
@@ -64,5 +65,12 @@ inline constexpr const char* kThreadIdLabel = "thread_id";
 /// Throws UsageError naming the option for a regular expression that does
 /// not compile or a value that does not parse.
 Profile apply_filters(const Profile& profile, const FilterOptions& options);
+/// The same, and a warning (kind "filter matched nothing") for each
+/// expression of --focus, --ignore, --hide, --show, --show-from,
+/// --prune-from, --tagfocus, --tagignore, --include, --exclude and --thread
+/// that matched no sample reaching it, as go tool pprof warns "focus
+/// expression matched no samples": "in.folded: --focus expression matched
+/// no samples: RE". With a strict `diagnostics`, the first is thrown.
+Profile apply_filters(const Profile& profile, const FilterOptions& options, Diagnostics& diagnostics);
 
 }  // namespace fg
