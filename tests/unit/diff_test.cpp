@@ -136,7 +136,12 @@ TEST_CASE("gate: total on raw totals, functions on share points after normalisat
                                         "(50.00% -> 72.73%)");
   CHECK(gate("function:^g$<-20%").size() == 1);
   CHECK(gate("function:^f$>+20%", 30).empty());  // under the floor
-  CHECK(gate("function:nothing>+0%").empty());
+  // A pattern that matches no function could never trip: a usage error.
+  CHECK_THROWS_WITH_AS(gate("function:nothing>+0%"),
+                       "--fail-if 'function:nothing>+0%': 'nothing' matches no function in either profile, so the "
+                       "condition can never trip",
+                       UsageError);
+  CHECK(gate("function:^g$>+20%").empty());  // matches, does not trip
   Diff from_zero = diff_profiles(test::folded("a 0\n"), test::folded("a 1\n"), {});
   CHECK(evaluate_gate(from_zero, {parse_gate_condition("total>+5%")}, 0).size() == 1);
 }
