@@ -88,6 +88,7 @@ void text(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, s
   const Scale s = scale_for(d, rows);
   out << "fg-diff: " << o.base_name << " -> " << o.new_name << "\n";
   out << "value: " << t.type << " (" << t.unit << s.shown_in() << "), " << d.normalization << "\n";
+  if (!o.names.empty()) out << "names: " << o.names << "\n";
   out << "total: " << s.value(d.base_total_raw) << " -> " << s.value(d.new_total) << " (" << total_change(d) << ")\n";
   out << "functions ranked by the change of " << (o.by_self ? "their self value" : "their share of the total")
       << (o.top ? ", top " + std::to_string(o.top) : std::string()) << ":\n";
@@ -111,6 +112,7 @@ void markdown(const Diff& d, const std::vector<Row>& rows, const ReportOptions& 
   const Scale s = scale_for(d, rows);
   out << "## fg-diff: " << markdown_cell(o.base_name) << " → " << markdown_cell(o.new_name) << "\n\n";
   out << "- value: " << t.type << " (" << t.unit << s.shown_in() << "), " << d.normalization << "\n";
+  if (!o.names.empty()) out << "- names: " << markdown_cell(o.names) << "\n";
   out << "- total: " << s.value(d.base_total_raw) << " → " << s.value(d.new_total) << " (" << total_change(d)
       << ")\n\n";
   out << "| base self | new self | self delta | self % | base share | new share | share delta | function |\n";
@@ -137,6 +139,10 @@ void json(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, s
   deepflow::append_json_string(j, t.unit, replaced);
   j += ",\"normalization\":";
   deepflow::append_json_string(j, d.normalization, replaced);
+  if (!o.names.empty()) {
+    j += ",\"names\":";
+    deepflow::append_json_string(j, o.names, replaced);
+  }
   j += ",\"ranked_by\":\"" + std::string(o.by_self ? "self" : "share") + "\"";
   j += ",\"total\":{\"base\":" + std::to_string(d.base_total_raw) + ",\"new\":" + std::to_string(d.new_total) + "}";
   j += ",\"functions\":[";

@@ -17,6 +17,7 @@ struct ReportOptions {
   bool by_self = false;         ///< rank by the change of self value instead of share of the total
   double min_delta = 0;         ///< leave out changes under this many points of share (and self %)
   std::string base_name, new_name;  ///< the inputs, as given
+  std::string names;                ///< how names were matched ("normalised across builds (...)"), for the header
 };
 
 /// Throws the UsageError write_report() would for `o` (an unknown format),

@@ -53,6 +53,28 @@ std::int64_t scaled(std::int64_t v, std::int64_t new_total, std::int64_t base_to
   return static_cast<std::int64_t>(q);
 }
 
+// Scales each row's base value with `f`, truncating per call path as
+// difffolded.pl -n does: the rows of one path (its label sets) together
+// get f of their sum, the rounding left over going to the path's first
+// row. A profile with labels then draws as its folded form does.
+template <typename F>
+void scale_base_per_path(Rows& rows, F f) {
+  std::vector<std::int64_t> raw, scaled_sum;  // per path
+  std::vector<std::uint32_t> first, path_of(rows.keys.size());
+  U64Map paths;
+  for (std::size_t i = 0; i < rows.keys.size(); ++i) {
+    const auto next = static_cast<std::uint32_t>(raw.size());
+    path_of[i] = paths.insert(rows.keys[i].first, next);
+    if (path_of[i] == next) raw.push_back(0), scaled_sum.push_back(0), first.push_back(static_cast<std::uint32_t>(i));
+    raw[path_of[i]] += rows.values[i][0];
+  }
+  for (std::size_t i = 0; i < rows.keys.size(); ++i) {
+    rows.values[i][0] = f(rows.values[i][0]);
+    scaled_sum[path_of[i]] += rows.values[i][0];
+  }
+  for (std::size_t k = 0; k < raw.size(); ++k) rows.values[first[k]][0] += f(raw[k]) - scaled_sum[k];
+}
+
 }  // namespace
 
 Diff diff_profiles(const Profile& base_in, const Profile& next_in, const DiffOptions& o) {
@@ -92,7 +114,7 @@ Diff diff_profiles(const Profile& base_in, const Profile& next_in, const DiffOpt
     case Normalization::kScaleBase:
       if (base_total_raw != 0 && base_total_raw != new_total) {
         scale = static_cast<double>(new_total) / static_cast<double>(base_total_raw);
-        for (auto& v : values) v[0] = scaled(v[0], new_total, base_total_raw);
+        scale_base_per_path(rows, [&](std::int64_t v) { return scaled(v, new_total, base_total_raw); });
       }
       std::snprintf(buf, sizeof buf, "base scaled to the new total (x%.4g)", scale);
       words = buf;
@@ -103,7 +125,7 @@ Diff diff_profiles(const Profile& base_in, const Profile& next_in, const DiffOpt
     case Normalization::kRate:
       if (!(o.rate > 0) || !std::isfinite(o.rate)) throw UsageError("--normalize-by: expected a positive factor");
       scale = o.rate;
-      for (auto& v : values) v[0] = static_cast<std::int64_t>(static_cast<double>(v[0]) * o.rate);
+      scale_base_per_path(rows, [&](std::int64_t v) { return static_cast<std::int64_t>(static_cast<double>(v) * o.rate); });
       std::snprintf(buf, sizeof buf, "base multiplied by %.6g", o.rate);
       words = buf;
       break;

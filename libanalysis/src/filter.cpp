@@ -12,6 +12,7 @@
 #include "fg/error.h"
 #include "fg/import.h"
 #include "fg/names.h"
+#include "fg/normalize_names.h"
 #include "fg/reverse.h"
 #include "fg/units.h"
 #include "filter_parts.h"
@@ -19,7 +20,7 @@
 namespace fg {
 
 bool FilterOptions::empty() const {
-  return focus.empty() && ignore.empty() && hide.empty() && show.empty() && show_from.empty() &&
+  return !normalize_names && focus.empty() && ignore.empty() && hide.empty() && show.empty() && show_from.empty() &&
          prune_from.empty() && tag_focus.empty() && tag_ignore.empty() && include.empty() && exclude.empty() &&
          skip == 0 && threads == ThreadMode::kLabel && thread.empty() && time_from.empty() && time_to.empty() &&
          !collapse_recursion && rename.empty() && max_depth == 0 && !invert && min_percent == 0;
@@ -36,6 +37,7 @@ std::vector<std::string> describe(const FilterOptions& o) {
   auto add = [&d](const char* key, const std::string& v) {
     if (!v.empty()) d.push_back(std::string(key) + "=" + v);
   };
+  if (o.normalize_names) d.emplace_back("norm");
   add("time_from", o.time_from);
   add("time_to", o.time_to);
   add("thread", o.thread);
@@ -324,9 +326,13 @@ Profile apply_filters(const Profile& p, const FilterOptions& o) {
   return apply_filters(p, o, quiet);
 }
 
-Profile apply_filters(const Profile& p, const FilterOptions& o, Diagnostics& diagnostics) {
+Profile apply_filters(const Profile& input, const FilterOptions& o, Diagnostics& diagnostics) {
   if (o.min_percent < 0 || o.min_percent > 100 || std::isnan(o.min_percent))
     throw UsageError("--min-percent: expected a percentage from 0 to 100");
+  // First, so that every pattern sees the names a user sees.
+  std::optional<Profile> normalized;
+  if (o.normalize_names) normalized = normalized_names(input);
+  const Profile& p = normalized ? *normalized : input;
   SampleFilter f(p, o);
   ProfileBuilder& b = f.builder();
   b.metadata() = p.metadata();

@@ -45,7 +45,6 @@ bool finer_than(const Profile& p, Granularity g) {
 Profile at_granularity(const Profile& p, Granularity g) {
   ProfileBuilder b(p.value_types());
   b.metadata() = p.metadata();
-  b.reserve_stacks(p.stack_count());  // at most as many: no copies while growing
   ProfileImporter import(b, p);
   // Each frame's coarser twin, made once.
   std::vector<FrameId> coarse(p.frame_count());
@@ -64,13 +63,7 @@ Profile at_granularity(const Profile& p, Granularity g) {
     coarse[f] = g == Granularity::kLine ? b.frame(nf, fr.kind, fr.line)
                                         : b.frame(nf, fr.kind, fr.line, fr.address, import.string(fr.module));
   }
-  std::vector<StackId> stacks(p.stack_count(), kRootStack);
-  for (StackId s = 1; s < p.stack_count(); ++s)  // parents come first
-    stacks[s] = b.stack(stacks[p.stack(s).parent], coarse[p.stack(s).frame]);
-  for (std::size_t i = 0; i < p.sample_count(); ++i) {
-    const Sample& s = p.sample(i);
-    b.add_sample(stacks[s.stack], p.values(i), import.labels(s.labels), s.timestamp);
-  }
+  copy_samples(p, coarse, b, import);
   return std::move(b).finish();
 }
 

@@ -54,4 +54,16 @@ StackId ProfileImporter::stack(StackId id) {
   return stacks_[id];
 }
 
+void copy_samples(const Profile& from, const std::vector<FrameId>& frames, ProfileBuilder& to,
+                  ProfileImporter& import) {
+  to.reserve_stacks(from.stack_count());  // at most as many: no copies while growing
+  std::vector<StackId> stacks(from.stack_count(), kRootStack);
+  for (StackId s = 1; s < from.stack_count(); ++s)  // parents come first
+    stacks[s] = to.stack(stacks[from.stack(s).parent], frames[from.stack(s).frame]);
+  for (std::size_t i = 0; i < from.sample_count(); ++i) {
+    const Sample& s = from.sample(i);
+    to.add_sample(stacks[s.stack], from.values(i), import.labels(s.labels), s.timestamp);
+  }
+}
+
 }  // namespace fg

@@ -136,7 +136,12 @@ TEST_CASE("gate: total on raw totals, functions on share points after normalisat
                                         "(50.00% -> 72.73%)");
   CHECK(gate("function:^g$<-20%").size() == 1);
   CHECK(gate("function:^f$>+20%", 30).empty());  // under the floor
-  CHECK(gate("function:nothing>+0%").empty());
+  // A pattern that matches no function could never trip: a usage error.
+  CHECK_THROWS_WITH_AS(gate("function:nothing>+0%"),
+                       "--fail-if 'function:nothing>+0%': 'nothing' matches no function in either profile, so the "
+                       "condition can never trip",
+                       UsageError);
+  CHECK(gate("function:^g$>+20%").empty());  // matches, does not trip
   Diff from_zero = diff_profiles(test::folded("a 0\n"), test::folded("a 1\n"), {});
   CHECK(evaluate_gate(from_zero, {parse_gate_condition("total>+5%")}, 0).size() == 1);
 }
@@ -155,4 +160,22 @@ TEST_CASE("diff: paths 300,000 frames deep are copied without recursion") {
   CHECK(d.base_total == 3);
   CHECK(d.new_total == 3);
   CHECK(two_counts(d) == deep + ";a 3 2\n" + deep + ";b 0 1\n");
+}
+
+TEST_CASE("diff: the base is scaled per call path, whatever its label sets (as its folded form)") {
+  // Path main;a has two threads in the base (1 + 1), main;b one (2); the
+  // new total is 6, so the base is scaled by 6/4. difffolded.pl -n on the
+  // folded form truncates per path: a 2 -> 3, b 2 -> 3; per label set a
+  // would get 1 + 1 = 2.
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
+  const FrameId main = b.frame("main"), a = b.frame("a"), c = b.frame("b");
+  const LabelSetId t1 = b.labels({Label{b.intern("thread"), b.intern("t1")}});
+  const LabelSetId t2 = b.labels({Label{b.intern("thread"), b.intern("t2")}});
+  b.add_sample(std::vector<FrameId>{main, a}, std::vector<std::int64_t>{1}, t1);
+  b.add_sample(std::vector<FrameId>{main, a}, std::vector<std::int64_t>{1}, t2);
+  b.add_sample(std::vector<FrameId>{main, c}, std::vector<std::int64_t>{2}, t1);
+  const Profile base = std::move(b).finish();
+  const Diff d = diff_profiles(base, test::folded("main;a 3\nmain;b 3\n"), {});
+  CHECK(test::collapsed(d.profile) == "main;a 3 3\nmain;b 3 3\n");
+  CHECK(d.base_total == 6);
 }

@@ -114,6 +114,9 @@ po::options_description filter_options(FilterOptions& o) {
       ("time-from", po::value<std::string>(&o.time_from)->value_name("T"),
        "keep samples from T: 10s or 250ms after the start, -30s before the end, a UTC date or ns since the epoch")
       ("time-to", po::value<std::string>(&o.time_to)->value_name("T"), "keep samples up to T (same forms)")
+      ("norm", po::bool_switch(&o.normalize_names),
+       "names that change between builds made equal: JVM lambda and hidden-class addresses, "
+       "compiler clone suffixes (.isra.0, [clone .cold]), Rust hashes (::h0123456789abcdef)")
       ("thread", po::value<std::string>(&o.thread)->value_name("RE"), "keep samples whose thread label matches RE")
       ("tagfocus", po::value<std::string>(&o.tag_focus)->value_name("[KEY=]RE|RANGE"),
        "keep samples with a matching label (pprof's -tagfocus; ranges such as 1kb:64kb for numbers)")
@@ -185,8 +188,7 @@ po::options_description jfr_options(formats::JfrOptions& o) {
       ("lines", po::bool_switch(&o.lines), "frame names with source line numbers (:line)")
       ("bci", po::bool_switch(&o.bci), "frame names with bytecode indices (@bci)")
       ("simple", po::bool_switch(&o.simple), "class names without their package")
-      ("dot", po::bool_switch(&o.dot), "dotted class names (java.lang.String)")
-      ("norm", po::bool_switch(&o.norm), "strip the address suffixes of lambda and hidden class names");
+      ("dot", po::bool_switch(&o.dot), "dotted class names (java.lang.String)");
   return d;
 }
 
@@ -279,6 +281,7 @@ Profile read_inputs(const CommonOptions& o, Diagnostics& diagnostics) {
 
 void pass_filters_to_readers(CommonOptions& o, const FilterOptions& filters) {
   o.read.jfr.threads = filters.threads == ThreadMode::kFrame;
+  o.read.jfr.norm = filters.normalize_names;  // the converter's --norm, as the reader names classes
   o.read.jfr.time_from = filters.time_from;
   o.read.jfr.time_to = filters.time_to;
 }
@@ -306,6 +309,7 @@ Profile apply_remaining_filters(Profile p, FilterOptions filters, Diagnostics& d
     if (filters.threads == ThreadMode::kFrame) filters.threads = ThreadMode::kLabel;
     filters.time_from.clear();
     filters.time_to.clear();
+    filters.normalize_names = false;  // --norm too, as async-profiler's converter does (class names only)
   }
   if (filters.empty() && !filters.relative) return p;  // the input's own profile, recorded graph and all
   return apply_filters(p, filters, diagnostics);

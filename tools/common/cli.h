@@ -53,14 +53,15 @@ po::options_description symbolization_options(formats::SymbolizeOptions& o);
 po::options_description report_options(formats::WriteOptions& o);
 
 /// The filter language (fg/filter.h): --focus, --ignore, --hide, --show,
-/// --show-from, --prune-from, --tagfocus, --tagignore, --include,
+/// --norm, --show-from, --prune-from, --tagfocus, --tagignore, --include,
 /// --exclude, --skip, --threads, --thread, --time-from, --time-to,
 /// --collapse-recursion, --rename, --max-depth, --invert, --min-percent,
 /// --relative.
 po::options_description filter_options(FilterOptions& o);
 /// async-profiler converter's options for Java Flight Recorder input:
 /// --cpu, --wall, --alloc, --live, --nativemem, --leak, --lock,
-/// --nativelock, --total, --state, --lines, --bci, --simple, --dot, --norm
+/// --nativelock, --total, --state, --lines, --bci, --simple, --dot (--norm
+/// is a filter: fg/filter.h, for every format)
 /// (its --threads and --from/--to are the filter options --threads frame and
 /// --time-from/--time-to, which the JFR reader applies as it reads). Two
 /// event options together are a UsageError (when notified).

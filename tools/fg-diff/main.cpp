@@ -5,6 +5,7 @@
 #include "common/cli.h"
 #include "fg/diff.h"
 #include "fg/error.h"
+#include "fg/normalize_names.h"
 #include "fg/regression_gate.h"
 #include "formats/diffreport/diff_report.h"
 #include "formats/output.h"
@@ -35,6 +36,7 @@ struct DiffCli {
   double normalize_by = 0;
   bool self = false;
   bool hide_removed = false;
+  bool no_normalize = false;
   std::vector<std::string> fail_if;
   fg::formats::diffreport::ReportOptions report;
 };
@@ -55,6 +57,8 @@ fg::cli::po::options_description diff_options(DiffCli& d) {
        "exit 3 when COND holds: total>+5%, function:REGEX>+2% (points of share), or < for a drop; repeatable")
       ("min-delta", fg::cli::po::value<double>(&d.report.min_delta)->value_name("PCT"),
        "ignore changes smaller than PCT (percent of the total, or points of share)")
+      ("no-normalize", fg::cli::po::bool_switch(&d.no_normalize),
+       "match names as recorded (by default names that change between builds are made equal, as --norm does)")
       ("hide-removed", fg::cli::po::bool_switch(&d.hide_removed),
        "flame graph: leave out the frames found only in the base (drawn hatched right of the graph by default)");
   return o;
@@ -62,6 +66,13 @@ fg::cli::po::options_description diff_options(DiffCli& d) {
 
 std::size_t column_of(const fg::Profile& p, const std::optional<std::string>& value) {
   return value ? p.find_value(*value) : p.default_value_index();
+}
+
+// How names were matched, for the report's header and a flame graph's notes.
+std::string names_note(bool as_recorded, const std::size_t (&renamed)[2]) {
+  if (as_recorded) return "as recorded (--no-normalize)";
+  return "normalised across builds (" + std::to_string(renamed[0]) + " functions renamed in the base, " +
+         std::to_string(renamed[1]) + " in the new; --no-normalize keeps them as recorded)";
 }
 
 }  // namespace
@@ -98,15 +109,21 @@ int main(int argc, char** argv) {
     }
 
     fg::cli::enable_notes(tool, common);
+    if (d.no_normalize && filters.normalize_names) throw fg::UsageError("--norm and --no-normalize exclude each other");
+    filters.normalize_names = false;  // done here, by default, and counted for the header
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
     // Both sides filtered alike, then compared (percentages of each filtered side).
     if (!filters.empty()) filters.relative = true;
     fg::cli::pass_filters_to_readers(common, filters);
-    auto read = [&](const std::string& path) {
-      return fg::cli::apply_remaining_filters(fg::cli::read_input(path, common, diagnostics), filters, diagnostics);
+    std::size_t renamed[2] = {0, 0};
+    auto read = [&](std::size_t side) {
+      fg::Profile p = fg::cli::read_input(common.inputs[side], common, diagnostics);
+      if (!d.no_normalize) p = fg::normalize_names(std::move(p), &renamed[side]);
+      return fg::cli::apply_remaining_filters(std::move(p), filters, diagnostics);
     };
-    const fg::Profile base = read(common.inputs[0]);
-    const fg::Profile next = read(common.inputs[1]);
+    const fg::Profile base = read(0);
+    const fg::Profile next = read(1);
+    const std::string names = names_note(d.no_normalize, renamed);
     fg::DiffOptions o;
     o.base_column = column_of(base, common.value);
     o.new_column = column_of(next, common.value);
@@ -119,10 +136,14 @@ int main(int argc, char** argv) {
     // Before any output: a condition that can never trip is a usage error.
     const std::vector<std::string> tripped = fg::evaluate_gate(diff, gate, d.report.min_delta);
 
+    // A flame graph says so in its notes when a name changed (the same
+    // inputs then draw as flamegraph.pl draws them).
+    if (renamed[0] + renamed[1] > 0) write.flame.notes += (write.flame.notes.empty() ? "names: " : "\nnames: ") + names;
     if (!format) {
       d.report.by_self = d.self;
       d.report.base_name = common.inputs[0];
       d.report.new_name = common.inputs[1];
+      d.report.names = names;
       fg::formats::Output out(common.output, false);
       fg::formats::diffreport::write_report(diff, d.report, out.stream());
       out.commit();

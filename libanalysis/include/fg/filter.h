@@ -6,7 +6,7 @@
 // Regular expressions are ECMAScript, searched (not anchored) in a frame's
 // function name, its source file and its module, as pprof matches them.
 // The transforms apply in this order (each documented on its field):
-//   time window, --thread, tag filters, --include/--exclude,
+//   --norm, time window, --thread, tag filters, --include/--exclude,
 //   focus/ignore/hide/show (one pass, as pprof), --show-from, --prune-from,
 //   --skip, --rename, --collapse-recursion, --threads, --max-depth,
 //   --invert, --min-percent.
@@ -31,6 +31,7 @@ enum class ThreadMode {
 };
 
 struct FilterOptions {
+  bool normalize_names = false;  ///< --norm: names that change between builds made equal (fg/normalize_names.h)
   std::string focus;       ///< keep samples with a frame matching
   std::string ignore;      ///< drop samples with a frame matching
   std::string hide;        ///< remove matching frames, keep the samples

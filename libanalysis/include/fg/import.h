@@ -31,4 +31,11 @@ class ProfileImporter {
   std::vector<StackId> pending_;  // stack()'s path being copied
 };
 
+/// Copies every sample of `from` into `to` with each frame f of its stack
+/// replaced by `frames[f]` (a frame of `to`), its labels through `import`,
+/// its values and timestamp as they are: the last step of a transform that
+/// renames or coarsens frames. Reserves `from`'s stack count in `to`.
+void copy_samples(const Profile& from, const std::vector<FrameId>& frames, ProfileBuilder& to,
+                  ProfileImporter& import);
+
 }  // namespace fg

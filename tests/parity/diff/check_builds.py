@@ -8,12 +8,16 @@ usage: check_builds.py FG_DIFF FG_CONVERT PAIR FORMAT
                     source paths differ)
            rebuilt: cpu.pb.gz -> the same profile with every mapping and
                     source file renamed (made here, see rebuild())
+           jfr:     two async-profiler recordings of one Java program
+                    (lambda class addresses and thread labels differ;
+                    ../jfr/recordings)
     FORMAT svg, html, json, dot or callgraph-svg
 
 The reference is fg-diff of `fg-convert --to collapsed` of each input. What
 the collapsed form cannot carry is set aside, nothing else: the unit (SVG
 and HTML are drawn with --countname samples), the sources and unit fields
-of the HTML page's data, and in call graphs the label (tag) boxes and the
+of the HTML page's data and the frame kinds that have no folded annotation
+(a JVM's C++ frames read back as native), and in call graphs the label (tag) boxes and the
 space pprof leaves for them (minlen), and every number's unit (nodes and
 edges are compared by name with their colours, sizes and styles; all nodes
 are shown, as the tag boxes take from pprof's node budget).
@@ -29,6 +33,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PPROF = os.path.join(HERE, "..", "pprof")
+JFR = os.path.join(HERE, "..", "jfr", "recordings")
 
 
 # --- A second build of a pprof profile --------------------------------------
@@ -121,6 +126,9 @@ def html_page(text):
     data = json.loads(m.group(2))
     for key in ("type", "unit", "countName", "sources"):
         data.pop(key, None)
+    # Kinds a folded line has no annotation for (C++ in a JVM, a library's
+    # code: FrameKind 6 and 8) read back as native (0).
+    data["nameKinds"] = [0 if k in (6, 8) else k for k in data.get("nameKinds", [])]
     return text[:m.start(2)] + json.dumps(data, sort_keys=True) + text[m.end(2):]
 
 
@@ -181,15 +189,18 @@ def main(fg_diff, fg_convert, pair, fmt):
         base = os.path.join(PPROF, "cpu.pb.gz")
         if pair == "corpus":
             new = os.path.join(PPROF, "cpu2.pb.gz")
+        elif pair == "jfr":
+            base = os.path.join(JFR, "cpu-recursion.ap-cpu.jfr.gz")
+            new = os.path.join(JFR, "cpu-recursion-mixB.ap-cpu.jfr.gz")
         else:
             new = os.path.join(tmp, "rebuilt.pb.gz")
             rebuild(base, new)
         folded = []
         for i, path in enumerate((base, new)):
             folded.append(os.path.join(tmp, "%d.folded" % i))
-            run([fg_convert, "--to", "collapsed", path, "-o", folded[-1]])
+            run([fg_convert, "-q", "--to", "collapsed", path, "-o", folded[-1]])
         args, view = FORMATS[fmt]
-        mine = view(run([fg_diff, "--to", fmt, *args, base, new]))
+        mine = view(run([fg_diff, "-q", "--to", fmt, *args, base, new]))
         want = view(run([fg_diff, "--to", fmt, *args, *folded]))
     if mine == want:
         print("%s %s: fg-diff of the profiles equals fg-diff of their collapsed forms" % (pair, fmt))
