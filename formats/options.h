@@ -104,10 +104,11 @@ struct ReadOptions {
   bool labels = true;
   /// Whether the caller lays samples out in the order they were read (a
   /// flame chart): a reader of untimed records then keeps each record its
-  /// own sample, with its ordinal (1, 2, ...) as the timestamp, instead of
-  /// merging records of equal stack (the collapsed reader does; timed
-  /// readers keep their timestamps).
+  /// own sample, with its ordinal (first_ordinal, and on) as the timestamp,
+  /// instead of merging records of equal stack (the collapsed reader does;
+  /// timed readers keep their timestamps).
   bool sequence = false;
+  std::int64_t first_ordinal = 1;  ///< with sequence: the first record's; the next input's follows
   SymbolizeOptions symbolize;
   JfrOptions jfr;
   /// Receives informational notes for the user (not warnings: --strict

@@ -108,7 +108,7 @@ const char* skip_back_blanks(const char* b, const char* e) {
 class Reader {
  public:
   Reader(Input& input, const ReadOptions& options, Diagnostics& diag)
-      : input_(input), diag_(diag), sequence_(options.sequence) {}
+      : input_(input), diag_(diag), sequence_(options.sequence), ordinal_(options.first_ordinal) {}
   Profile run();
 
  private:
@@ -132,7 +132,8 @@ class Reader {
 
   Input& input_;
   Diagnostics& diag_;
-  bool sequence_;  // each line its own sample, its number as the timestamp
+  bool sequence_;          // each line its own sample, numbered from ordinal_ as its timestamp
+  std::int64_t ordinal_;
   std::optional<ProfileBuilder> builder_;
   int columns_ = 0;  // 0 until the first data line decides between 1 and 2
   std::uint64_t line_no_ = 0;
@@ -288,7 +289,7 @@ void Reader::line(const char* b, const char* e) {
   StackId s = intern_stack(b, stack_end);
   try {
     builder_->add_sample(s, std::span<const std::int64_t>(values, static_cast<std::size_t>(columns_)), 0,
-                         sequence_ ? static_cast<std::int64_t>(line_no_) : kNoTimestamp);
+                         sequence_ ? ordinal_++ : kNoTimestamp);
   } catch (const ParseError&) {
     throw;
   } catch (const Error& e) {

@@ -9,6 +9,7 @@
 #include "fg/error.h"
 #include "formats/dot/dot.h"
 #include "formats/dot/graphviz_session.h"
+#include "formats/dot/pan_zoom.h"
 
 namespace fg::formats::dot {
 
@@ -38,10 +39,12 @@ void write_svg(const Profile& profile, const WriteOptions& options, std::ostream
   char* data = nullptr;
   unsigned int length = 0;
   const int rendered = gvRenderData(gvc, graph.get(), "svg", &data, &length);
-  if (rendered == 0 && data) out.write(data, length);
+  std::string svg;
+  if (rendered == 0 && data) svg.assign(data, length);
   if (data) gvFreeRenderData(data);
   gvFreeLayout(gvc, graph.get());
   if (rendered != 0) throw Error("callgraph-svg: Graphviz could not render SVG: " + session.errors());
+  out << with_pan_zoom(svg);
 }
 
 }  // namespace fg::formats::dot

@@ -30,7 +30,8 @@ std::string call_graph_dot(const Profile& profile, const WriteOptions& options);
 /// Writes call_graph_dot().
 void write(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics& diagnostics);
 
-/// Lays call_graph_dot() out with Graphviz (dot layout) and writes SVG.
+/// Lays call_graph_dot() out with Graphviz (dot layout) and writes SVG
+/// that fits the window and pans and zooms in a browser (pan_zoom.h).
 /// Throws Error when Graphviz cannot.
 void write_svg(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics& diagnostics);
 

@@ -69,7 +69,7 @@ Profile Reader::run() {
   // Parsing (pools, events) and resolving (stacks, samples) share about
   // equally in the time of a large recording: on two threads they overlap.
   // A small file is not worth the thread.
-  ChunkReader chunks(input_, diag_);
+  ChunkReader chunks(input_, chunk_diag_ ? *chunk_diag_ : diag_);
   threaded_ = chunks.mapped_size().value_or(UINT64_MAX) >= (std::uint64_t{1} << 20) &&
               std::thread::hardware_concurrency() >= 2;
   handoff<Parsed>(
@@ -171,6 +171,28 @@ std::string Reader::other_events() const {
   return msg;
 }
 
+// The kinds of event other than the default, by their event_group() (the
+// option that selects them, without its "--").
+constexpr std::pair<std::string_view, Events> kByGroup[] = {
+    {"alloc", Events::kAlloc}, {"live", Events::kLive},       {"nativemem", Events::kNativeMem},
+    {"lock", Events::kLock},   {"nativelock", Events::kNativeLock},
+};
+
+std::optional<Events> Reader::sole_other_kind() const {
+  if (opt_.events != Events::kDefault || any_selected()) return std::nullopt;
+  std::optional<Events> found;
+  for (std::size_t t = 0; t < kEventTypes; ++t) {
+    const EventType type = static_cast<EventType>(t);
+    if (!type_counts_.count(std::string(event_type_name(type)))) continue;
+    // Default events filtered out (--state, a time window) are not absent.
+    const auto* g = std::find_if(std::begin(kByGroup), std::end(kByGroup),
+                                 [&](const auto& e) { return e.first == event_group(type); });
+    if (g == std::end(kByGroup) || (found && *found != g->second)) return std::nullopt;
+    found = g->second;
+  }
+  return found;
+}
+
 }  // namespace detail
 
 Sniff sniff(std::string_view head, std::string_view) {
@@ -180,7 +202,28 @@ Sniff sniff(std::string_view head, std::string_view) {
 }
 
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics) {
-  return detail::Reader(input, options, diagnostics).run();
+  std::optional<detail::Events> other;
+  {
+    detail::Reader reader(input, options, diagnostics);
+    Profile p = reader.run();
+    other = reader.sole_other_kind();
+    // Standard input cannot be read again: its note names the option.
+    if (!other || input.name() == "<stdin>") return p;
+  }
+  // No default events but one other kind: draw that, as a batch over
+  // alloc-only or lock-only recordings expects, and say so.
+  ReadOptions again = options;
+  again.jfr.events = *other;
+  const std::unique_ptr<Input> reopened = Input::open(input.name());
+  Diagnostics repeated(diagnostics.strict());  // the chunks' warnings were given once
+  detail::Reader reader(*reopened, again, diagnostics);
+  reader.repeat_chunk_warnings_to(repeated);
+  Profile p = reader.run();
+  const auto* g = std::find_if(std::begin(detail::kByGroup), std::end(detail::kByGroup),
+                               [&](const auto& e) { return e.second == *other; });
+  if (options.note)
+    options.note(input.name() + ": drawn from --" + std::string(g->first) + ", the one kind of event it holds");
+  return p;
 }
 
 }  // namespace fg::formats::jfr

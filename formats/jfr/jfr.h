@@ -13,6 +13,9 @@
 // One kind of event is read (JfrOptions::events), with its own value
 // columns: samples/count for cpu and wall samples; count and bytes for
 // allocations, live objects and malloc; count and nanoseconds for locks.
+// A recording without the default kind (cpu and wall samples) that holds
+// exactly one other (an alloc-only or lock-only async-profiler recording)
+// is read again as that kind, with a note, when it is a file.
 // Frames: the recording's frame types become FrameKinds (interpreted, JIT,
 // inlined, C1, native, C++, kernel); then, as the converter does, the
 // interpreted, JIT, inlined and C1 frames of one method at one place of the

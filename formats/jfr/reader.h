@@ -196,6 +196,13 @@ class Reader {
         column_(opt_.total && builder_.value_count() > 1 ? 1 : 0) {}
 
   Profile run();
+  /// After run(): when the default events were chosen and the file holds
+  /// none, the one other kind it holds (as its option selects it), if it
+  /// holds exactly one kind; else nullopt.
+  std::optional<Events> sole_other_kind() const;
+  /// Warnings about the file's chunks go to `d`: for a second reading of a
+  /// file whose chunks were warned about already.
+  void repeat_chunk_warnings_to(Diagnostics& d) { chunk_diag_ = &d; }
 
  private:
   // The parsing side: chunks, their pools and their selected events. It
@@ -261,6 +268,7 @@ class Reader {
   Input& input_;
   const std::string& file_;
   const JfrOptions& opt_;
+  Diagnostics* chunk_diag_ = nullptr;  // for ChunkReader, when not diag_
   const std::function<void(const std::string&)>& note_;
   Diagnostics& diag_;
   ProfileBuilder builder_;

@@ -1,8 +1,12 @@
 #include <doctest/doctest.h>
+#include <pugixml.hpp>
+
+#include <sstream>
 
 #include "fg/builder.h"
 #include "fg/graph_trim.h"
 #include "formats/dot/dot.h"
+#include "formats/dot/pan_zoom.h"
 #include "test_util.h"
 
 using namespace fg;
@@ -132,4 +136,42 @@ TEST_CASE("graph trim: tags of many samples, gathered in two halves, are those o
     CHECK(tags.numeric[1].second[0].value == 2049);
     CHECK(tags.numeric[1].second[0].cum == only_b);
   }
+}
+
+TEST_CASE("callgraph-svg fits the window, pans and zooms, and refers to nothing outside") {
+  // (a name that pprof's C++ name simplification leaves as it is)
+  const std::string hostile = "he said \"a&b\" </script";
+  Profile p = test::folded("main;" + hostile + " 5\nmain;work 3\n");
+  std::ostringstream out;
+  Diagnostics d;
+  formats::dot::write_svg(p, {}, out, d);
+  pugi::xml_document doc;
+  REQUIRE(doc.load_string(out.str().c_str(), pugi::parse_default | pugi::parse_doctype));
+  const pugi::xml_node svg = doc.child("svg");
+  CHECK(std::string(svg.attribute("width").value()) == "100%");
+  CHECK(std::string(svg.attribute("height").value()) == "100%");
+  CHECK(std::string(svg.attribute("viewBox").value()).rfind("0.00 0.00 ", 0) == 0);  // Graphviz's, kept
+  // The drawing inside the group the script moves; the script after it.
+  const pugi::xml_node view = svg.find_child_by_attribute("g", "id", "fg-viewport");
+  REQUIRE(view);
+  CHECK(view.find_child_by_attribute("g", "id", "graph0"));
+  CHECK(std::string(view.next_sibling().name()) == "script");
+  // One script (ours: the hostile name is text), and no reference outside
+  // the file: no src or href, no URL but the XML namespaces'.
+  CHECK(doc.select_nodes("//*[local-name()='script']").size() == 1);
+  CHECK(doc.select_nodes("//*[@src or @href or @*[local-name()='href']]").empty());
+  for (const pugi::xpath_node& a : doc.select_nodes("//@*")) {
+    const std::string name = a.attribute().name(), value = a.attribute().value();
+    CAPTURE(name);
+    if (name.rfind("xmlns", 0) != 0) CHECK(value.find("://") == std::string::npos);
+  }
+  CHECK(std::string(view.next_sibling().child_value()).find("://") == std::string::npos);
+  bool named = false;
+  for (const pugi::xpath_node& t : doc.select_nodes("//*[local-name()='text']"))
+    named = named || std::string(t.node().child_value()) == hostile;
+  CHECK(named);
+}
+
+TEST_CASE("with_pan_zoom refuses what is not SVG") {
+  CHECK_THROWS_AS(formats::dot::with_pan_zoom("<html></html>"), Error);
 }

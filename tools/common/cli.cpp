@@ -274,7 +274,12 @@ Profile read_inputs(const CommonOptions& o, Diagnostics& diagnostics) {
   std::vector<std::string> inputs = o.inputs;
   if (inputs.empty()) inputs.push_back("-");
   std::vector<Profile> profiles;
-  for (const std::string& path : inputs) profiles.push_back(read_input(path, o, diagnostics));
+  CommonOptions each = o;
+  for (const std::string& path : inputs) {
+    profiles.push_back(read_input(path, each, diagnostics));
+    // A flame chart's records of one input follow those of the one before.
+    each.read.first_ordinal += static_cast<std::int64_t>(profiles.back().sample_count());
+  }
   if (profiles.size() == 1) return std::move(profiles[0]);
   return merge(profiles);
 }
