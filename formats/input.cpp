@@ -31,6 +31,7 @@ class Input::Impl {
  public:
   int fd = -1;
   bool own_fd = false;
+  bool by_path = false;  // opened by Input::open(path), not stdin or bytes
   std::string memory;
   std::size_t memory_pos = 0;
   bool from_memory = false;
@@ -100,6 +101,7 @@ std::unique_ptr<Input> Input::open(const std::string& path, std::uint64_t max_in
   auto in = InputFactory::make(path, max_inflated);
   in->impl_->fd = fd;
   in->impl_->own_fd = true;
+  in->impl_->by_path = true;
   return in;
 }
 
@@ -110,6 +112,14 @@ std::unique_ptr<Input> Input::from_bytes(std::string name, std::string bytes,
   in->impl_->mappable = mappable;
   in->impl_->memory = std::move(bytes);
   return in;
+}
+
+std::unique_ptr<Input> Input::reopen() const {
+  struct stat st {};
+  // A FIFO or a device opened by path would not give the same bytes again
+  // (and opening a FIFO anew could wait for ever).
+  if (!impl_->by_path || ::stat(name_.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return nullptr;
+  return open(name_, max_inflated_);
 }
 
 std::size_t Input::read_raw_inflated(char* buf, std::size_t n) {

@@ -30,6 +30,12 @@ class Input {
                                            bool mappable = false);
   virtual ~Input();
 
+  /// The same input from its start again, with the same inflate limit: a
+  /// regular file opened by path, opened anew. nullptr for what cannot be
+  /// read twice (standard input, pipes, devices, bytes in memory). Throws
+  /// fg::Error naming the file when it cannot be opened.
+  std::unique_ptr<Input> reopen() const;
+
   /// The name used in messages: the path, or "<stdin>".
   const std::string& name() const { return name_; }
   bool compressed() const { return compressed_; }

@@ -203,18 +203,19 @@ Sniff sniff(std::string_view head, std::string_view) {
 
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics) {
   std::optional<detail::Events> other;
+  std::unique_ptr<Input> reopened;
   {
     detail::Reader reader(input, options, diagnostics);
     Profile p = reader.run();
     other = reader.sole_other_kind();
-    // Standard input cannot be read again: its note names the option.
-    if (!other || input.name() == "<stdin>") return p;
+    // No default events but one other kind: draw that, as a batch over
+    // alloc-only or lock-only recordings expects, and say so. Standard
+    // input and pipes cannot be read again: their note names the option.
+    if (other) reopened = input.reopen();
+    if (!reopened) return p;
   }
-  // No default events but one other kind: draw that, as a batch over
-  // alloc-only or lock-only recordings expects, and say so.
   ReadOptions again = options;
   again.jfr.events = *other;
-  const std::unique_ptr<Input> reopened = Input::open(input.name());
   Diagnostics repeated(diagnostics.strict());  // the chunks' warnings were given once
   detail::Reader reader(*reopened, again, diagnostics);
   reader.repeat_chunk_warnings_to(repeated);
