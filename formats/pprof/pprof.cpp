@@ -265,7 +265,7 @@ void Reader::read_locations() {
     if (lines.empty()) {
       ++unsymbolized_;
       const FunctionId f = b_->function(unsymbolized_name(mapping_id, address));
-      frames.push_back(per_function_ ? b_->frame(f) : b_->frame(f, FrameKind::kNative, 0, address, module));
+      frames.push_back(b_->frame(f, FrameKind::kUnsymbolized, 0, per_function_ ? 0 : address, module));
     }
     // Lines are innermost first; the frames go caller first, and every line
     // but the last (the function the others were inlined into) is inlined.

@@ -7,10 +7,16 @@ namespace fg {
 
 namespace {
 
+// An unsymbolized frame's module is what tells it apart per function.
+StringId kept_module(const Frame& f, Granularity g) {
+  return g == Granularity::kAddress || f.kind == FrameKind::kUnsymbolized ? f.module : 0;
+}
+
 bool drops(const Frame& f, Granularity g) {
+  const bool module = f.module != kept_module(f, g);
   switch (g) {
-    case Granularity::kFunction: return f.line != 0 || f.address != 0 || f.module != 0;
-    case Granularity::kLine: return f.address != 0 || f.module != 0;
+    case Granularity::kFunction: return f.line != 0 || f.address != 0 || module;
+    case Granularity::kLine: return f.address != 0 || module;
     case Granularity::kAddress: return false;
     case Granularity::kFile: return true;  // names change to files
   }
@@ -20,10 +26,13 @@ bool drops(const Frame& f, Granularity g) {
 }  // namespace
 
 std::string file_frame_name(const Profile& p, FrameId f) {
-  const Frame& fr = p.frame(f);
-  const std::string_view file = p.str(p.function(fr.function).filename);
+  const std::string_view file = p.str(p.function(p.frame(f).function).filename);
   if (!file.empty()) return std::string(file);
-  const std::string_view module = p.str(fr.module);
+  return module_frame_name(p, f);
+}
+
+std::string module_frame_name(const Profile& p, FrameId f) {
+  const std::string_view module = p.str(p.frame(f).module);
   if (!module.empty()) return "[" + std::string(module.substr(module.find_last_of('/') + 1)) + "]";
   return "<unknown>";
 }
@@ -49,9 +58,10 @@ Profile at_granularity(const Profile& p, Granularity g) {
       continue;
     }
     FunctionId nf = b.function(p.str(fn.name), p.str(fn.system_name), p.str(fn.filename), fn.start_line);
-    coarse[f] = g == Granularity::kFunction ? b.frame(nf, fr.kind)
-                : g == Granularity::kLine   ? b.frame(nf, fr.kind, fr.line)
-                                            : b.frame(nf, fr.kind, fr.line, fr.address, import.string(fr.module));
+    const StringId module = import.string(kept_module(fr, g));
+    coarse[f] = g == Granularity::kFunction ? b.frame(nf, fr.kind, 0, 0, module)
+                : g == Granularity::kLine   ? b.frame(nf, fr.kind, fr.line, 0, module)
+                                            : b.frame(nf, fr.kind, fr.line, fr.address, module);
   }
   std::vector<StackId> stacks(p.stack_count(), kRootStack);
   for (StackId s = 1; s < p.stack_count(); ++s)  // parents come first

@@ -298,14 +298,16 @@ TEST_CASE("pprof: locations without symbols are named by module and offset, with
   p.raw(strings().bytes);
   std::vector<std::string> w;
   Profile prof = read_pprof(p.bytes, &w);
-  CHECK(test::dump_samples(prof) == "samples: 1\nmain.go+0x1abc @0x400abc <main.go>;0xdead @0xdead | 3\n");
+  CHECK(test::dump_samples(prof) ==
+        "samples: 1\nmain.go+0x1abc [unsymbolized] @0x400abc <main.go>;0xdead [unsymbolized] @0xdead | 3\n");
   REQUIRE(w.size() == 1);
   CHECK(w[0] == "p.pb: 2 locations have no symbols; shown as module+0xoffset (or the address)");
 }
 
 TEST_CASE("pprof: read per function, frames are what at_granularity(function) makes of them") {
   // small_profile() (lines, an inlined frame) and two locations without
-  // symbols, one in a mapping; two samples that differ only in lines merge.
+  // symbols, one in a mapping (which it keeps per function: its module is
+  // what tells it apart then); two samples that differ only in lines merge.
   Pb p = small_profile();
   p.msg(3, Pb().num(1, 1).num(2, 0x400000).num(3, 0x500000).num(4, 0x1000).num(5, 5));
   p.msg(4, Pb().num(1, 20).num(2, 1).num(3, 0x400abc));
@@ -330,7 +332,7 @@ TEST_CASE("pprof: read per function, frames are what at_granularity(function) ma
         "samples: 3\n"
         "main (main.go) | 10\n"
         "main (main.go);main (main.go);work [inlined] (main.go) | 5 | thread=\"t1\"\n"
-        "main (main.go);main.go+0x1abc;0xdead | 3\n");
+        "main (main.go);main.go+0x1abc [unsymbolized] <main.go>;0xdead [unsymbolized] | 3\n");
 }
 
 TEST_CASE("pprof: round trips keep every field") {
