@@ -601,8 +601,10 @@ void Writer::locations_of(StackId stack, std::vector<std::uint64_t>& out) {
     while (begin > 0 && p_.frame(frames[begin]).kind == FrameKind::kInlined) --begin;
     const Frame& host = p_.frame(frames[begin]);
     std::vector<std::pair<std::uint64_t, std::int64_t>> lines;
-    for (std::size_t k = end; k-- > begin;)  // innermost first
-      lines.emplace_back(function_id(p_.frame(frames[k]).function), p_.frame(frames[k]).line);
+    // Code without symbols is a location without lines, as it was read.
+    if (host.kind != FrameKind::kUnsymbolized)
+      for (std::size_t k = end; k-- > begin;)  // innermost first
+        lines.emplace_back(function_id(p_.frame(frames[k]).function), p_.frame(frames[k]).line);
     auto key = std::make_tuple(host.address, mapping_id(host.module), lines);
     auto [it, added] = locations_.try_emplace(key, 0);
     if (added) {

@@ -15,7 +15,9 @@
 //
 // Writing: a gzipped profile.proto of any profile, every value column,
 // labels, frames with file and line, inlined frames folded back into one
-// location, functions and mappings deduplicated.
+// location, functions and mappings deduplicated. An unsymbolized frame is
+// a location without lines again, in its module's mapping (which knows no
+// address range: read back, the frame is named module+0xaddress).
 #pragma once
 
 #include <ostream>

@@ -440,3 +440,20 @@ TEST_CASE("pprof: a profile without negative values is read as it is, without a 
   CHECK(p.value_types()[0].role == ValueRole::kPlain);
   CHECK(notes.empty());
 }
+
+TEST_CASE("pprof: an unsymbolized frame is written back as a location without lines") {
+  // Location 1 in mapping "main.go" at 0x400abc (offset 0x1abc in the file),
+  // location 2 without a mapping, as in the test of their names above.
+  Pb p;
+  p.msg(1, Pb().num(1, 1).num(2, 2));
+  p.msg(3, Pb().num(1, 1).num(2, 0x400000).num(3, 0x500000).num(4, 0x1000).num(5, 5));
+  p.msg(4, Pb().num(1, 1).num(2, 1).num(3, 0x400abc));
+  p.msg(4, Pb().num(1, 2).num(3, 0xdead));
+  p.msg(2, Pb().num(1, 2).num(1, 1).num(2, 3));
+  p.raw(strings().bytes);
+  const Profile again = read_pprof(inflated(write_pprof(read_pprof(p.bytes))));
+  // Still unsymbolized, in the same module, at the same address; the
+  // written mapping has no range, so the offset read back is the address.
+  CHECK(test::dump_samples(again) ==
+        "samples: 1\nmain.go+0x400abc [unsymbolized] @0x400abc <main.go>;0xdead [unsymbolized] @0xdead | 3\n");
+}
