@@ -140,10 +140,12 @@ void Writer::node(std::uint32_t n, std::size_t id, double max_flat) {
   const CallGraphNode& node = t_.graph.nodes[n];
   const std::int64_t total = t_.graph.total;
   // The label: one component per line, the function's short name broken
-  // at its "::" and "." too, then the values.
+  // at its "::" and "." too, then the values. Code without symbols is
+  // named by its module ("[libc.so.6]"), which pprof does not break.
+  const bool named = p_.frame(node.frame).kind != FrameKind::kUnsymbolized;
   std::string label;
   for (const std::string& c : components(n, true)) {
-    if (c != node.function) {
+    if (c != node.function || !named) {
       label += escape(c) + "\\n";
       continue;
     }

@@ -29,7 +29,7 @@ static_assert(kFlameGraphTemplate.find(kDataMarker) != std::string_view::npos,
 static_assert(kFlameGraphTemplate.find(kDataMarker) == kFlameGraphTemplate.rfind(kDataMarker),
               "formats/html/flamegraph.html must hold the data marker once");
 
-constexpr int kFrameKinds = static_cast<int>(FrameKind::kWaker) + 1;
+constexpr int kFrameKinds = static_cast<int>(FrameKind::kUnsymbolized) + 1;  // every kind
 
 // Every node but the root, parents before children, siblings in the tree's
 // (flamegraph.pl's) order.

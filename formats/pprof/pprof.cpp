@@ -266,7 +266,7 @@ void Reader::read_locations() {
     if (lines.empty()) {
       ++unsymbolized_;
       const FunctionId f = b_->function(unsymbolized_name(mapping_id, address));
-      frames.push_back(per_function_ ? b_->frame(f) : b_->frame(f, FrameKind::kNative, 0, address, module));
+      frames.push_back(b_->frame(f, FrameKind::kUnsymbolized, 0, per_function_ ? 0 : address, module));
     }
     // Lines are innermost first; the frames go caller first, and every line
     // but the last (the function the others were inlined into) is inlined.
@@ -602,8 +602,10 @@ void Writer::locations_of(StackId stack, std::vector<std::uint64_t>& out) {
     while (begin > 0 && p_.frame(frames[begin]).kind == FrameKind::kInlined) --begin;
     const Frame& host = p_.frame(frames[begin]);
     std::vector<std::pair<std::uint64_t, std::int64_t>> lines;
-    for (std::size_t k = end; k-- > begin;)  // innermost first
-      lines.emplace_back(function_id(p_.frame(frames[k]).function), p_.frame(frames[k]).line);
+    // Code without symbols is a location without lines, as it was read.
+    if (host.kind != FrameKind::kUnsymbolized)
+      for (std::size_t k = end; k-- > begin;)  // innermost first
+        lines.emplace_back(function_id(p_.frame(frames[k]).function), p_.frame(frames[k]).line);
     auto key = std::make_tuple(host.address, mapping_id(host.module), lines);
     auto [it, added] = locations_.try_emplace(key, 0);
     if (added) {

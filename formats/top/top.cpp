@@ -77,8 +77,10 @@ Table make_table(const Profile& given, WriteOptions o) {
   if (any)
     for (const CallGraphEdge& e : kept_edges(p, t.graph, go.column, kept, o.edge_fraction, &marked))
       in[e.callee] |= e.inlined ? 1 : 2;
+  // A node without surviving edges in (a root, or one whose callers' edges
+  // fall under --edge-fraction) is not marked, whatever its frames say.
   for (std::size_t n = 0; n < t.graph.nodes.size(); ++n) {
-    if (!kept[n] || in[n] == 0) continue;  // no edges in: keep what the frames say
+    if (!marked[n]) continue;
     t.graph.nodes[n].inlined = in[n] == 1;
     t.graph.nodes[n].partly_inlined = in[n] == 3;
   }

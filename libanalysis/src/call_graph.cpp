@@ -51,6 +51,10 @@ std::string printable_name(const CallGraphNode& n) {
 NodeKey key_of(const Profile& p, const std::vector<std::string>& names, FrameId f, Granularity g) {
   if (g == Granularity::kFile) return {file_frame_name(p, f), std::string(), 0, 0};
   const Frame& fr = p.frame(f);
+  // As pprof's NodeInfo for a location without lines: its module, and
+  // its address when addresses are shown.
+  if (fr.kind == FrameKind::kUnsymbolized)
+    return {module_frame_name(p, f), std::string(), 0, g == Granularity::kAddress ? fr.address : 0};
   const Function& fn = p.function(fr.function);
   std::int64_t line = g == Granularity::kFunction ? 0 : fr.line;
   std::uint64_t address = g == Granularity::kAddress ? fr.address : 0;

@@ -18,7 +18,7 @@ constexpr KindInfo kKinds[] = {
     {FrameKind::kJit, "jit", "_[j]"},           {FrameKind::kInlined, "inlined", "_[i]"},
     {FrameKind::kInterpreted, "interpreted", "_[0]"}, {FrameKind::kC1Compiled, "c1", "_[1]"},
     {FrameKind::kCpp, "cpp", ""},               {FrameKind::kWaker, "waker", "_[w]"},
-    {FrameKind::kLibrary, "library", ""},
+    {FrameKind::kLibrary, "library", ""},       {FrameKind::kUnsymbolized, "unsymbolized", ""},
 };
 }  // namespace
 

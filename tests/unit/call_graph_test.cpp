@@ -237,3 +237,42 @@ TEST_CASE("call graph: edges among every node kept are the graph's own, whicheve
     }
   }
 }
+
+TEST_CASE("call graph: code without symbols is one node per module, per address only by address") {
+  // As pprof's NodeInfo for locations without lines: "[module]" (the base
+  // name of its file), "<unknown>" without one; with addresses, each its own.
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
+  const StringId app = b.intern("/usr/bin/app"), libc = b.intern("/lib/libc.so.6");
+  auto at = [&](const char* name, std::uint64_t address, StringId module) {
+    return b.frame(b.function(name), FrameKind::kUnsymbolized, 0, address, module);
+  };
+  const FrameId main1 = at("app+0x10", 0x400010, app), main2 = at("app+0x20", 0x400020, app);
+  const FrameId memcpy = at("libc.so.6+0x99", 0x7f0099, libc), lost = at("0xdead", 0xdead, 0);
+  b.add_sample(std::vector<FrameId>{main1, main2, memcpy}, std::vector<std::int64_t>{3});
+  b.add_sample(std::vector<FrameId>{main1, lost}, std::vector<std::int64_t>{2});
+  b.add_sample(std::vector<FrameId>{main2}, std::vector<std::int64_t>{1});
+  const Profile p = std::move(b).finish();
+  for (Granularity g : {Granularity::kFunction, Granularity::kLine}) {
+    CallGraphOptions o;
+    o.granularity = g;
+    const CallGraph graph = build_call_graph(p, o);
+    REQUIRE(graph.nodes.size() == 3);
+    CHECK(node(graph, "[app]").flat == 1);
+    CHECK(node(graph, "[app]").cum == 6);  // once per sample, though twice on the first
+    CHECK(node(graph, "[libc.so.6]").flat == 3);
+    CHECK(node(graph, "<unknown>").flat == 2);
+    CHECK(edge(graph, "[app]", "[libc.so.6]") == 3);
+  }
+  CallGraphOptions o;
+  o.granularity = Granularity::kAddress;
+  const CallGraph graph = build_call_graph(p, o);
+  CHECK(graph.nodes.size() == 4);
+  CHECK(node(graph, "0000000000400020 [app]").flat == 1);
+  CHECK(node(graph, "0000000000400020 [app]").cum == 4);
+  CHECK(node(graph, "000000000000dead <unknown>").flat == 2);
+  // Per function the frames keep their module, so the grouping survives
+  // at_granularity() (the collapsed and flame graph views keep their names).
+  const Profile coarse = at_granularity(p, Granularity::kFunction);
+  CHECK(build_call_graph(coarse, {}).nodes.size() == 3);
+  CHECK(coarse.frame_name(coarse.stack(coarse.sample(0).stack).frame) != "[app]");
+}

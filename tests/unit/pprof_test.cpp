@@ -298,14 +298,16 @@ TEST_CASE("pprof: locations without symbols are named by module and offset, with
   p.raw(strings().bytes);
   std::vector<std::string> w;
   Profile prof = read_pprof(p.bytes, &w);
-  CHECK(test::dump_samples(prof) == "samples: 1\nmain.go+0x1abc @0x400abc <main.go>;0xdead @0xdead | 3\n");
+  CHECK(test::dump_samples(prof) ==
+        "samples: 1\nmain.go+0x1abc [unsymbolized] @0x400abc <main.go>;0xdead [unsymbolized] @0xdead | 3\n");
   REQUIRE(w.size() == 1);
   CHECK(w[0] == "p.pb: 2 locations have no symbols; shown as module+0xoffset (or the address)");
 }
 
 TEST_CASE("pprof: read per function, frames are what at_granularity(function) makes of them") {
   // small_profile() (lines, an inlined frame) and two locations without
-  // symbols, one in a mapping; two samples that differ only in lines merge.
+  // symbols, one in a mapping (which it keeps per function: its module is
+  // what tells it apart then); two samples that differ only in lines merge.
   Pb p = small_profile();
   p.msg(3, Pb().num(1, 1).num(2, 0x400000).num(3, 0x500000).num(4, 0x1000).num(5, 5));
   p.msg(4, Pb().num(1, 20).num(2, 1).num(3, 0x400abc));
@@ -329,8 +331,8 @@ TEST_CASE("pprof: read per function, frames are what at_granularity(function) ma
   CHECK(test::dump_samples(coarse) ==
         "samples: 3\n"
         "main | 10\n"
-        "main;main.go+0x1abc;0xdead | 3\n"
-        "main;main;work [inlined] | 5 | thread=\"t1\"\n");
+        "main;main;work [inlined] | 5 | thread=\"t1\"\n"
+        "main;main.go+0x1abc [unsymbolized] <main.go>;0xdead [unsymbolized] | 3\n");
 }
 
 TEST_CASE("pprof: round trips keep every field") {
@@ -437,4 +439,21 @@ TEST_CASE("pprof: a profile without negative values is read as it is, without a 
   CHECK(p.value_count() == 1);
   CHECK(p.value_types()[0].role == ValueRole::kPlain);
   CHECK(notes.empty());
+}
+
+TEST_CASE("pprof: an unsymbolized frame is written back as a location without lines") {
+  // Location 1 in mapping "main.go" at 0x400abc (offset 0x1abc in the file),
+  // location 2 without a mapping, as in the test of their names above.
+  Pb p;
+  p.msg(1, Pb().num(1, 1).num(2, 2));
+  p.msg(3, Pb().num(1, 1).num(2, 0x400000).num(3, 0x500000).num(4, 0x1000).num(5, 5));
+  p.msg(4, Pb().num(1, 1).num(2, 1).num(3, 0x400abc));
+  p.msg(4, Pb().num(1, 2).num(3, 0xdead));
+  p.msg(2, Pb().num(1, 2).num(1, 1).num(2, 3));
+  p.raw(strings().bytes);
+  const Profile again = read_pprof(inflated(write_pprof(read_pprof(p.bytes))));
+  // Still unsymbolized, in the same module, at the same address; the
+  // written mapping has no range, so the offset read back is the address.
+  CHECK(test::dump_samples(again) ==
+        "samples: 1\nmain.go+0x400abc [unsymbolized] @0x400abc <main.go>;0xdead [unsymbolized] @0xdead | 3\n");
 }

@@ -11,8 +11,9 @@
 namespace fg {
 
 enum class Granularity {
-  kFunction,  ///< one frame per function name (and kind): lines, addresses, modules and the
-              ///< function's file and start line dropped, so two builds' frames match by name
+  kFunction,  ///< one frame per function name (and kind): lines, addresses, modules (but an
+              ///< unsymbolized frame's) and the function's file and start line dropped, so
+              ///< two builds' frames match by name
   kLine,      ///< one frame per function and source line
   kAddress,   ///< every frame as read
   kFile,      ///< one frame per source file (pprof's -files): named by the file, else
@@ -21,6 +22,10 @@ enum class Granularity {
 
 /// The name a frame has at file granularity.
 std::string file_frame_name(const Profile& profile, FrameId frame);
+
+/// pprof's name for code that no symbol names, per function and per line:
+/// "[module]" (its file's base name), or "<unknown>" without a module.
+std::string module_frame_name(const Profile& profile, FrameId frame);
 
 /// True when some frame of `profile` holds detail that `g` drops (so
 /// at_granularity() would change it).

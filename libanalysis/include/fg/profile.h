@@ -37,6 +37,12 @@ enum class FrameKind : std::uint8_t {
   kCpp,          ///< C++ runtime code inside a managed runtime (the JVM)
   kWaker,        ///< waker stack of an off-CPU chain graph (`_[w]`)
   kLibrary,      ///< a dynamic (shared) library's code (DeepFlow's `[l]`)
+  /// Code at an address that no symbol names (a pprof location without
+  /// lines): its function is named after its module and offset, or its
+  /// address. The frame keeps its module at every granularity but files:
+  /// per function, pprof knows such frames by their module alone
+  /// ("[module]", "<unknown>" without one), and so do call graphs.
+  kUnsymbolized,
 };
 
 /// A short lower-case name for a kind, e.g. "kernel"; used in dumps.
