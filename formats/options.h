@@ -102,6 +102,11 @@ struct ReadOptions {
   /// states): false lets a reader merge samples that differ only in them
   /// (the JFR reader does; the others keep all).
   bool labels = true;
+  /// Whether fractional counts (collapsed stacks: flamegraph.pl sums them
+  /// as numbers) are kept exactly, as fixed-point columns
+  /// (ValueType::decimals), for a writer that shows them (Format::fractions);
+  /// false rounds each line's count to a whole number, with a warning.
+  bool fractions = false;
   SymbolizeOptions symbolize;
   JfrOptions jfr;
   /// Receives informational notes for the user (not warnings: --strict

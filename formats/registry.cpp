@@ -23,7 +23,7 @@ const std::vector<Format>& all_formats() {
   static const std::vector<Format> formats = {
       {"collapsed", {".folded", ".collapsed", ".stacks"},
        "folded stacks: 'frame;frame;frame count' per line (flamegraph.pl, async-profiler)",
-       collapsed::sniff, collapsed::read, collapsed::write, false, false, true, true},
+       collapsed::sniff, collapsed::read, collapsed::write, false, false, true, true, true},
       {"pprof", {".pb", ".pprof", ".prof"},
        "pprof's profile.proto, gzipped or plain (Go, gperftools, continuous profilers)", pprof::sniff,
        pprof::read, pprof::write, true},
@@ -37,7 +37,7 @@ const std::vector<Format>& all_formats() {
        "Java Flight Recorder recordings (JDK 11+, async-profiler), read as async-profiler's converter",
        jfr::sniff, jfr::read, nullptr, false},
       {"svg", {".svg"}, "flame graph SVG, as flamegraph.pl draws it", nullptr, nullptr,
-       svg::write_flamegraph, false, false, true, true},
+       svg::write_flamegraph, false, false, true, true, true},
       {"html", {".html", ".htm"},
        "interactive flame graph: one self-contained HTML page drawn on a canvas (zoom, search, icicle, reversed)",
        nullptr, nullptr, html::write_flamegraph, false, false, true, true},
