@@ -22,13 +22,6 @@ namespace {
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-// A count token: digits, optionally followed by '.' and digits.
-struct Count {
-  std::int64_t value = 0;
-  bool fractional = false;
-  bool overflow = false;
-};
-
 // Finds the count at the end of [b, e): returns the token start, or nullptr
 // when the text does not end in whitespace followed by a count.
 const char* find_count(const char* b, const char* e) {
@@ -42,31 +35,34 @@ const char* find_count(const char* b, const char* e) {
   return p;
 }
 
-Count parse_count(const char* b, const char* e) {
-  Count c;
-  std::uint64_t v = 0;
+// Digits of the count [b, e) after its '.', trailing zeros left out.
+int fraction_digits(const char* b, const char* e) {
+  const char* dot = static_cast<const char*>(std::memchr(b, '.', static_cast<std::size_t>(e - b)));
+  if (!dot) return 0;
+  while (e > dot + 1 && e[-1] == '0') --e;
+  return static_cast<int>(e - dot - 1);
+}
+
+// The count [b, e) in units of 10^-decimals; digits past those round half
+// away from zero, as printf("%.0f") rounds a count in whole units. False
+// when it does not fit in 63 bits.
+bool fixed_point(const char* b, const char* e, int decimals, std::int64_t* out) {
+  std::int64_t v = 0;
+  int taken = -1;  // fraction digits taken; -1 before the '.'
   const char* p = b;
-  for (; p < e && is_digit(*p); ++p) {
-    unsigned d = unsigned(*p - '0');
-    if (v > (std::uint64_t(INT64_MAX) - d) / 10) {
-      c.overflow = true;
-      return c;
+  for (; p < e && taken < decimals; ++p) {
+    if (*p == '.') {
+      taken = 0;
+      continue;
     }
-    v = v * 10 + d;
+    if (taken >= 0) ++taken;
+    if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *p - '0', &v)) return false;
   }
-  if (p < e) {  // ".ddd": round half away from zero, as printf("%.0f") would
-    double frac = std::strtod(std::string(p, e).c_str(), nullptr);
-    if (frac != 0) c.fractional = true;
-    if (frac >= 0.5) {
-      if (v == std::uint64_t(INT64_MAX)) {
-        c.overflow = true;
-        return c;
-      }
-      ++v;
-    }
-  }
-  c.value = static_cast<std::int64_t>(v);
-  return c;
+  for (taken = std::max(taken, 0); taken < decimals; ++taken)
+    if (__builtin_mul_overflow(v, 10, &v)) return false;
+  if (p < e && *p >= '5' && __builtin_add_overflow(v, 1, &v)) return false;
+  *out = v;
+  return true;
 }
 
 // Length of the common prefix of a and b, both at least n bytes long.
@@ -108,7 +104,11 @@ const char* skip_back_blanks(const char* b, const char* e) {
 class Reader {
  public:
   Reader(Input& input, const ReadOptions& options, Diagnostics& diag)
-      : input_(input), diag_(diag), sequence_(options.sequence), ordinal_(options.first_ordinal) {}
+      : input_(input),
+        diag_(diag),
+        sequence_(options.sequence),
+        ordinal_(options.first_ordinal),
+        fractions_(options.fractions) {}
   Profile run();
 
  private:
@@ -123,6 +123,16 @@ class Reader {
                kind, message);
   }
   void start(int columns);
+  // Keeps counts with `decimals` digits after the point from now on.
+  void set_decimals(int decimals) {
+    if (decimals <= decimals_) return;
+    try {
+      builder_->set_decimals(decimals);
+    } catch (const Error& e) {
+      throw ParseError(SourcePosition::text(input_.name(), line_no_), e.what());
+    }
+    decimals_ = decimals;
+  }
   void forget_previous() {
     prev_ = nullptr;
     prev_len_ = 0;
@@ -136,6 +146,11 @@ class Reader {
   std::int64_t ordinal_;
   std::optional<ProfileBuilder> builder_;
   int columns_ = 0;  // 0 until the first data line decides between 1 and 2
+  // Fractional counts kept (ReadOptions::fractions), with the decimals
+  // of the counts so far (at most kMaxDecimals; the columns have them).
+  bool fractions_ = false;
+  int decimals_ = 0;
+  static constexpr int kMaxDecimals = 9;
   std::uint64_t line_no_ = 0;
   const char* line_start_ = nullptr;
 
@@ -192,17 +207,20 @@ bool Reader::parse_counts(const char* b, const char* e, const char** stack_end,
   };
   Token tokens[2] = {{last, e}, {nullptr, nullptr}};
   if (columns_ == 2) tokens[0] = {first, last - 1}, tokens[1] = {last, e};
+  if (fractions_) {
+    int need = decimals_;
+    for (int i = 0; i < columns_; ++i) need = std::max(need, fraction_digits(tokens[i].b, tokens[i].e));
+    set_decimals(std::min(need, kMaxDecimals));
+  }
   for (int i = 0; i < columns_; ++i) {
-    Count c = parse_count(tokens[i].b, tokens[i].e);
-    if (c.overflow) {
+    if (!fixed_point(tokens[i].b, tokens[i].e, decimals_, &values[i])) {
       warn(tokens[i].b, "bad line", "count does not fit in 64 bits");
       return false;
     }
-    if (c.fractional)
+    if (fraction_digits(tokens[i].b, tokens[i].e) > decimals_)
       warn(tokens[i].b, "fractional count",
            "fractional count " + std::string(tokens[i].b, tokens[i].e) + " rounded to " +
-               std::to_string(c.value));
-    values[i] = c.value;
+               fixed_point_text(values[i], decimals_));
   }
   *stack_end = (columns_ == 2 ? first : last) - 1;
   return true;
@@ -457,8 +475,8 @@ class SortedWriter {
     }
   };
 
-  SortedWriter(const Profile& p, const CallTree& tree, Prepared&& prepared, std::optional<std::size_t> base,
-               std::ostream& out)
+  SortedWriter(const Profile& p, const CallTree& tree, Prepared&& prepared, std::size_t col,
+               std::optional<std::size_t> base, std::ostream& out)
       : p_(p),
         tree_(tree),
         base_(base),
@@ -466,7 +484,9 @@ class SortedWriter {
         texts_(std::move(prepared.texts)),
         has_sample_(std::move(prepared.has_sample)),
         self_(std::move(prepared.self)),
-        base_self_(std::move(prepared.base_self)) {}
+        base_self_(std::move(prepared.base_self)),
+        decimals_(p.value_types()[col].decimals),
+        base_decimals_(base ? p.value_types()[*base].decimals : 0) {}
 
   // Stacks a tree has for the writing (and what it reads first) to take more threads than one.
   static constexpr std::size_t kWorthAThread = 100'000;
@@ -588,8 +608,8 @@ class SortedWriter {
       }
       if (!s.line) continue;
       buf_ += path_;
-      if (base_) buf_ += ' ' + std::to_string(s.base);
-      buf_ += ' ' + std::to_string(s.value);
+      if (base_) buf_ += ' ' + fixed_point_text(s.base, base_decimals_);
+      buf_ += ' ' + fixed_point_text(s.value, decimals_);
       buf_ += '\n';
       if (buf_.size() > kBuffer) flush();
     }
@@ -695,6 +715,7 @@ class SortedWriter {
   std::vector<std::string> texts_;
   std::vector<bool> has_sample_;
   std::vector<std::int64_t> self_, base_self_;
+  int decimals_, base_decimals_;  // of the columns written
   // The walk's.
   std::vector<Work> work_;
   std::vector<std::pair<std::string_view, StackId>> kids_;  // expand()'s, kept for their room
@@ -725,7 +746,7 @@ void write(const Profile& profile, const WriteOptions& options, std::ostream& ou
         o.totals = false;
         tree.emplace(p, o);
       });
-  SortedWriter(p, *tree, std::move(*prepared), base, out).run();
+  SortedWriter(p, *tree, std::move(*prepared), col, base, out).run();
 }
 
 }  // namespace fg::formats::collapsed

@@ -27,11 +27,14 @@ namespace fg::formats::collapsed {
 Sniff sniff(std::string_view head, std::string_view filename);
 
 /// Streams `input` into a profile: memory grows with distinct stacks, not
-/// with the input's size.
+/// with the input's size. Fractional counts are kept exactly with
+/// options.fractions, as fixed-point columns (ValueType::decimals: the
+/// most digits after the point seen, up to 9; more are rounded with a
+/// warning); without it each is rounded to a whole number, with a warning.
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics);
 
 /// Writes one line per stack, sorted bytewise, with `;` in names written as
-/// `|` and kind annotations appended. The selected column (--value) is
+/// `|` and kind annotations appended; fixed-point values as decimals. The selected column (--value) is
 /// written; when it has a base column, both (`stack base new`).
 void write(const Profile& profile, const WriteOptions& options, std::ostream& out,
            Diagnostics& diagnostics);

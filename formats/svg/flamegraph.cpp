@@ -137,6 +137,26 @@ class Writer {
   std::string cut_;          // an escaped name cut to fit
   std::string count_name_;   // escaped
   double total_ = 0;
+  // A fixed-point column's unit (ValueType::decimals): 10^decimals.
+  double unit_ = 1;
+  // A count as flamegraph.pl shows it: its sum of fractional counts,
+  // printf("%.0f") (whole numbers are shown as they are).
+  std::int64_t shown_count(std::int64_t v) const {
+    return unit_ == 1 ? v : round_scaled(static_cast<double>(v) / unit_, 0);
+  }
+  int decimals_ = 0;  // of the column drawn
+  // A value exactly, grouped as counts are ("1,234.5"), for fg's own details.
+  char* write_exact(char* p, std::int64_t v) const {
+    if (decimals_ == 0) return write_grouped(p, v);
+    const std::string t = fixed_point_text(v, decimals_);
+    const std::size_t sign = t[0] == '-' ? 1 : 0, dot = std::min(t.find('.'), t.size());
+    if (sign) *p++ = '-';
+    for (std::size_t i = sign; i < dot; ++i) {
+      if (i > sign && (dot - i) % 3 == 0) *p++ = ',';
+      *p++ = t[i];
+    }
+    return put(p, std::string_view(t).substr(dot));
+  }
   std::optional<std::size_t> base_col_;  // the base column of a differential graph
   std::vector<std::uint32_t> name_slot_;  // per frame: index into names_ + 1, or 0
   std::vector<NameText> names_;
@@ -250,12 +270,12 @@ void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layou
     // The details line shows these on hover; the title stays flamegraph.pl's.
     const std::int64_t base = tree_.total(r.node, *base_col_), delta = r.width - base;
     p = put(p, "<g data-diff=\"base ");
-    p = write_grouped(p, base);
+    p = write_exact(p, base);
     p = put(p, ", new ");
-    p = write_grouped(p, r.width);
+    p = write_exact(p, r.width);
     p = put(p, ", change ");
     if (delta > 0) *p++ = '+';
-    p = write_grouped(p, delta);
+    p = write_exact(p, delta);
     p = put(p, " (");
     if (delta >= 0) *p++ = '+';
     p = write_fixed(p, 100.0 * static_cast<double>(delta) / total_, 2);
@@ -265,14 +285,16 @@ void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layou
   }
   p = put(p, text.escaped);
   p = put(p, " (");
-  p = write_grouped(p, r.width);
+  const std::int64_t shown = shown_count(r.width);
+  p = write_grouped(p, shown);
   *p++ = ' ';
   p = put(p, count_name_);
   if (root) {
     p = put(p, ", 100%)");
   } else {
     p = put(p, ", ");
-    p = write_fixed(p, 100.0 * static_cast<double>(r.width) / total_, 2);
+    // flamegraph.pl's percentage is of the count it shows.
+    p = write_fixed(p, 100.0 * static_cast<double>(shown) / (total_ / unit_), 2);
     *p++ = '%';
     if (layout.diff) {
       std::int64_t d = o_.negate ? -r.self_delta : r.self_delta;
@@ -400,7 +422,7 @@ void Writer::removed_frame(const Removed& m, const Canvas& c, std::int64_t base_
   char* p = put(frame_room(text.escaped.size()), "<g class=\"removed\">\n<title>");
   p = put(p, text.escaped);
   p = put(p, " (removed: ");
-  p = write_grouped(p, m.rect.width);
+  p = write_exact(p, m.rect.width);
   *p++ = ' ';
   p = put(p, count_name_);
   p = put(p, " in the base, ");
@@ -422,6 +444,8 @@ void Writer::run() {
   xml_escape(count_name_, count_name(p_.value_types()[col_], o_));
   base_col_ = p_.base_of(col_);
   total_ = static_cast<double>(tree_.total(kRootStack, col_));
+  decimals_ = p_.value_types()[col_].decimals;
+  unit_ = static_cast<double>(decimal_factor(decimals_));
 
   Canvas c;
   c.width = o_.width;

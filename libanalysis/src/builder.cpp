@@ -172,6 +172,19 @@ void ProfileBuilder::add_sample(StackId stack, std::span<const std::int64_t> val
   profile_.values_.insert(profile_.values_.end(), values.begin(), values.end());
 }
 
+void ProfileBuilder::set_decimals(int decimals) {
+  std::vector<ValueType>& types = profile_.value_types_;
+  const int now = types[0].decimals;
+  for (const ValueType& t : types)
+    if (t.decimals != now) throw Error("set_decimals: the columns have different decimals");
+  if (decimals <= now) return;
+  const std::int64_t factor = decimal_factor(decimals - now);
+  if (__builtin_mul_overflow(profile_.magnitude_, factor, &profile_.magnitude_))
+    throw Error("values add up to more than 2^63 - 1 (9223372036854775807), which fg cannot total");
+  for (ValueType& t : types) t.decimals = decimals;
+  for (std::int64_t& v : profile_.values_) v *= factor;
+}
+
 void ProfileBuilder::add_sample(std::span<const FrameId> root_to_leaf,
                                 std::span<const std::int64_t> values, LabelSetId labels,
                                 std::int64_t timestamp) {

@@ -25,10 +25,20 @@ Profile merge(std::span<const Profile> profiles) {
                   name(plain) + "; compare profiles with fg-diff instead");
     }
   }
+  // Columns of one quantity merge; a fixed-point column keeps the most
+  // decimals among the inputs, and the others' values are scaled to it.
   std::vector<ValueType> columns;
+  auto column_of = [&columns](const ValueType& v) {
+    return static_cast<std::size_t>(std::find_if(columns.begin(), columns.end(),
+                                                 [&v](const ValueType& c) { return c.same_quantity(v); }) -
+                                    columns.begin());
+  };
   for (const Profile& p : profiles)
-    for (const ValueType& v : p.value_types())
-      if (std::find(columns.begin(), columns.end(), v) == columns.end()) columns.push_back(v);
+    for (const ValueType& v : p.value_types()) {
+      const std::size_t c = column_of(v);
+      if (c == columns.size()) columns.push_back(v);
+      else columns[c].decimals = std::max(columns[c].decimals, v.decimals);
+    }
 
   ProfileBuilder b(columns);
   Metadata& m = b.metadata();
@@ -48,14 +58,18 @@ Profile merge(std::span<const Profile> profiles) {
     }
 
     std::vector<std::size_t> where(p.value_count());
-    for (std::size_t c = 0; c < p.value_count(); ++c)
-      where[c] = static_cast<std::size_t>(
-          std::find(columns.begin(), columns.end(), p.value_types()[c]) - columns.begin());
+    std::vector<std::int64_t> factor(p.value_count());
+    for (std::size_t c = 0; c < p.value_count(); ++c) {
+      where[c] = column_of(p.value_types()[c]);
+      factor[c] = decimal_factor(columns[where[c]].decimals - p.value_types()[c].decimals);
+    }
     ProfileImporter import(b, p);
     for (std::size_t i = 0; i < p.sample_count(); ++i) {
       std::fill(values.begin(), values.end(), 0);
       auto v = p.values(i);
-      for (std::size_t c = 0; c < v.size(); ++c) values[where[c]] = v[c];
+      for (std::size_t c = 0; c < v.size(); ++c)
+        if (__builtin_mul_overflow(v[c], factor[c], &values[where[c]]))
+          throw Error("values add up to more than 2^63 - 1 (9223372036854775807), which fg cannot total");
       const Sample& s = p.sample(i);
       b.add_sample(import.stack(s.stack), values, import.labels(s.labels), s.timestamp);
     }

@@ -22,6 +22,27 @@ constexpr KindInfo kKinds[] = {
 };
 }  // namespace
 
+std::int64_t decimal_factor(int decimals) {
+  if (decimals < 0 || decimals > 18) throw Error("decimals out of range: " + std::to_string(decimals));
+  std::int64_t f = 1;
+  for (int i = 0; i < decimals; ++i) f *= 10;
+  return f;
+}
+
+std::string fixed_point_text(std::int64_t value, int decimals) {
+  const std::int64_t factor = decimal_factor(decimals);
+  // The magnitude as unsigned: -INT64_MIN does not fit an int64.
+  const std::uint64_t m = value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
+  const auto f = static_cast<std::uint64_t>(factor);
+  std::string out = value < 0 ? "-" : "";
+  out += std::to_string(m / f);
+  std::string fraction = std::to_string(m % f);
+  if (m % f == 0) return out;
+  fraction.insert(0, static_cast<std::size_t>(decimals) - fraction.size(), '0');
+  while (fraction.back() == '0') fraction.pop_back();
+  return out + "." + fraction;
+}
+
 std::string_view frame_kind_name(FrameKind kind) { return kKinds[static_cast<int>(kind)].name; }
 
 std::string_view frame_kind_suffix(FrameKind kind) { return kKinds[static_cast<int>(kind)].suffix; }

@@ -10,6 +10,7 @@
 #include "fg/builder.h"
 #include "fg/call_tree.h"
 #include "fg/error.h"
+#include "fg/merge.h"
 #include "test_util.h"
 
 using namespace fg;
@@ -287,4 +288,51 @@ TEST_CASE("collapsed: deep stacks print whole runs of chains, with lines inside 
     want[line] += count;
   }
   expect_sorted_sums(text, want);
+}
+
+namespace {
+
+// Collapsed text read as fg-convert reads it for a writer that shows
+// fractional counts (ReadOptions::fractions).
+Profile folded_fractions(const std::string& text, std::vector<std::string>* warnings = nullptr) {
+  Diagnostics d(false, [warnings](const std::string& m) {
+    if (warnings) warnings->push_back(m);
+  }, 100);
+  auto in = formats::Input::from_bytes("t.folded", text);
+  formats::ReadOptions o;
+  o.fractions = true;
+  return formats::collapsed::read(*in, o, d);
+}
+
+}  // namespace
+
+TEST_CASE("collapsed: fractional counts are kept exactly, as flamegraph.pl sums them") {
+  std::string many;
+  for (int i = 0; i < 67; ++i) many += "a;b 0.5\n";  // 33.5: rounding each line made it 67
+  std::vector<std::string> w;
+  Profile p = folded_fractions(many + "a;c 1.25\na;c 0.25\nd 3\ne 3.\n", &w);
+  CHECK(w.empty());
+  REQUIRE(p.value_count() == 1);
+  CHECK(p.value_types()[0].decimals == 2);
+  CHECK(p.totals() == std::vector<std::int64_t>{3350 + 150 + 300 + 300});
+  CHECK(test::collapsed(p) == "a;b 33.5\na;c 1.5\nd 3\ne 3\n");
+  // The decimals grow as longer fractions come, and round-trip.
+  CHECK(test::collapsed(folded_fractions("a;b 0.5\n")) == "a;b 0.5\n");
+  CHECK(test::collapsed(folded_fractions("a 1\nb 0.5\nc 0.125\nd 2.10\n")) == "a 1\nb 0.5\nc 0.125\nd 2.1\n");
+  CHECK(test::collapsed(folded_fractions("a;b 0.5 1.25\n")) == "a;b 0.5 1.25\n");
+  // More than nine digits after the point are rounded, with a warning.
+  Profile fine = folded_fractions("a 0.1234567891\nb 0.0000000005\n", &w);
+  REQUIRE(w.size() == 2);
+  CHECK(w[0] == "t.folded:1:3: fractional count 0.1234567891 rounded to 0.123456789");
+  CHECK(test::collapsed(fine) == "a 0.123456789\nb 0.000000001\n");
+}
+
+TEST_CASE("collapsed: merging fixed-point columns scales them to the most decimals") {
+  std::vector<Profile> both;
+  both.push_back(folded_fractions("a 0.5\n"));
+  both.push_back(folded_fractions("a 2\nb 0.25\n"));
+  Profile m = merge(both);
+  REQUIRE(m.value_count() == 1);
+  CHECK(m.value_types()[0].decimals == 2);
+  CHECK(test::collapsed(m) == "a 2.5\nb 0.25\n");
 }

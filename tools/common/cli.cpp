@@ -295,13 +295,15 @@ void pass_output_to_readers(CommonOptions& o, const FilterOptions& filters, cons
   // A flame chart draws records in input order, a stack that recurs again
   // where it recurs (filters keep the order: they keep timestamps).
   o.read.sequence = w.flame.flame_chart;
-  if (o.info || !filters.empty() || filters.relative) return;
   const formats::Format* f = nullptr;
   try {
     f = &formats::choose_output_format(o.to, o.output, o.default_to);
   } catch (const UsageError&) {
     return;  // reported when the output is written
   }
+  // Filters keep values as they are, fractions too.
+  o.read.fractions = f->fractions && !o.info;
+  if (o.info || !filters.empty() || filters.relative) return;
   if (f->coarsens && w.granularity == Granularity::kFunction) o.read.frames = Granularity::kFunction;
   // A flame chart lays samples out in their order, which merging would change.
   if (f->drops_labels && !w.flame.flame_chart) o.read.labels = false;

@@ -90,6 +90,11 @@ class ProfileBuilder {
     if (stack < unlabeled_sample_.size() && unlabeled_sample_[stack] != U64Map::kMissing)
       __builtin_prefetch(profile_.values_.data() + std::size_t{unlabeled_sample_[stack]} * profile_.value_types_.size());
   }
+  /// Gives every column `decimals` decimal digits (ValueType::decimals;
+  /// fewer than they have is a no-op): the values added so far are
+  /// multiplied to match. The columns must share their decimals. Throws
+  /// Error when the values would pass the bound add_sample keeps.
+  void set_decimals(int decimals);
   /// add_sample on the stack of `root_to_leaf`.
   void add_sample(std::span<const FrameId> root_to_leaf, std::span<const std::int64_t> values,
                   LabelSetId labels = 0, std::int64_t timestamp = kNoTimestamp);

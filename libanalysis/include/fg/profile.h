@@ -66,8 +66,20 @@ struct ValueType {
   std::string type;
   std::string unit;
   ValueRole role = ValueRole::kPlain;
+  /// Fixed point: a stored value v is v / 10^decimals of the unit, so that
+  /// fractional counts (flamegraph.pl sums them as numbers) stay exact.
+  /// 0 for every format but collapsed stacks read with fractions kept.
+  int decimals = 0;
   bool operator==(const ValueType&) const = default;
+  /// The same quantity, perhaps with another number of decimals.
+  bool same_quantity(const ValueType& o) const { return type == o.type && unit == o.unit && role == o.role; }
 };
+
+/// 10^decimals, the factor of a fixed-point column (decimals 0..18).
+std::int64_t decimal_factor(int decimals);
+/// A fixed-point value as decimal text, trailing zeros of the fraction
+/// dropped: (5, 1) is "0.5", (150, 2) "1.5", (-3, 0) "-3".
+std::string fixed_point_text(std::int64_t value, int decimals);
 
 struct Function {
   StringId name = 0;         ///< the display name (demangled)
