@@ -331,8 +331,8 @@ TEST_CASE("pprof: read per function, frames are what at_granularity(function) ma
   CHECK(test::dump_samples(coarse) ==
         "samples: 3\n"
         "main | 10\n"
-        "main;main;work [inlined] | 5 | thread=\"t1\"\n"
-        "main;main.go+0x1abc [unsymbolized] <main.go>;0xdead [unsymbolized] | 3\n");
+        "main;main.go+0x1abc [unsymbolized] <main.go>;0xdead [unsymbolized] | 3\n"
+        "main;main;work [inlined] | 5 | thread=\"t1\"\n");
 }
 
 TEST_CASE("pprof: round trips keep every field") {
