@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
     if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
     write.value = common.value;
     fg::cli::choose_output(common, write);  // usage errors before reading
+    fg::cli::pass_output_to_readers(common, filters, write);  // fractional counts kept for collapsed output
     fg::cli::enable_notes(tool, common);
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
     const fg::Profile profile = fg::cli::read_filtered(common, filters, diagnostics);
