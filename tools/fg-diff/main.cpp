@@ -148,11 +148,9 @@ int main(int argc, char** argv) {
       fg::formats::diffreport::write_report(diff, d.report, out.stream());
       out.commit();
     } else {
-      // Tables and call graphs show deltas, as pprof -diff_base does.
-      const fg::formats::Format& f = *format;
-      const bool deltas = f.name == "top" || f.name == "top-csv" || f.name == "dot" || f.name == "callgraph-svg";
-      if (deltas) fg::cli::write_output(fg::delta_profile(diff.profile), common, write, diagnostics);
-      else fg::cli::write_output(diff.profile, common, write, diagnostics);
+      // Tables and call graphs of the diff show deltas, as pprof -diff_base
+      // does: their writers draw a diff's delta view themselves.
+      fg::cli::write_output(diff.profile, common, write, diagnostics);
     }
     fg::cli::finish_diagnostics(tool, common, diagnostics);
 
