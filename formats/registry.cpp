@@ -43,7 +43,7 @@ const std::vector<Format>& all_formats() {
        svg::write_flamegraph, false, false, true, true, true, svg::check_write_options},
       {"html", {".html", ".htm"},
        "interactive flame graph: one self-contained HTML page drawn on a canvas (zoom, search, icicle, reversed)",
-       nullptr, nullptr, html::write_flamegraph, false, false, true, true, false, html::check_write_options},
+       nullptr, nullptr, html::write_flamegraph, false, false, true, true, true, html::check_write_options},
       {"top", {".top"}, "top table of functions (flat, flat%, sum%, cum, cum%), as go tool pprof -top",
        nullptr, nullptr, top::write_text, false, true, false, true},
       {"top-csv", {".csv"}, "the top table as CSV, values as integers in the column's unit", nullptr, nullptr,

@@ -149,6 +149,8 @@ void Writer::header_fields() {
   string_field("type", vt.type);
   string_field("unit", vt.unit);
   string_field("countName", svg::count_name(vt, o_));
+  // Values are integers of 10^-decimals of the unit (fractional counts).
+  int_field("decimals", vt.decimals);
   string_field("rootLabel", svg::kRootLabel);
   key("sources");
   buf_ += '[';

@@ -396,6 +396,28 @@ const cases = {
     }
     return session;
   },
+
+  // Fractional counts (a;b 0.5) are shown exactly, as the collapsed
+  // output writes them back, not rounded to whole samples.
+  async 'fractions'() {
+    check(args.inputs, 'missing --inputs');
+    const input = path.join(args.inputs, 'golden/inputs/fractions.folded');
+    const text = execFileSync(args['fg-convert'], ['--to', 'collapsed', input]).toString();
+    const lines = text.split('\n').filter((l) => l).map((l) => {
+      const space = l.lastIndexOf(' ');
+      return { frames: l.slice(0, space).split(';'), count: Number(l.slice(space + 1)) };
+    });
+    const all = sum(lines), b = sum(lines.filter((l) => l.frames[1] === 'b'));
+    check(all % 1 !== 0 && b % 1 !== 0, 'the input no longer has fractional sums: ' + text);
+    const out = path.join(args.out, 'fractions.html');
+    execFileSync(args['fg-convert'], ['--to', 'html', input, '-o', out]);
+    const session = await open(out);
+    const root = await hover(session.page, 0);
+    check(root.includes('total: ' + all.toLocaleString('en-US') + ' samples, 100.00% of all'), 'root: ' + root);
+    const leaf = await hover(session.page, await widest(session.page, 'b'));
+    check(leaf.includes('total: ' + b.toLocaleString('en-US') + ' samples, ' + pct(b, all)), 'a;b: ' + leaf);
+    return session;
+  },
 };
 
 (async () => {
