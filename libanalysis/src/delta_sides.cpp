@@ -41,12 +41,7 @@ Profile diff_from_deltas(const Profile& deltas, std::size_t* labelled) {
       std::vector<Label> kept;
       for (const Label& l : deltas.labels(s.labels)) {
         if (deltas.str(l.key) == kDiffBaseLabel) marked[s.labels] = true;
-        else kept.push_back(l);
-      }
-      for (Label& l : kept) {
-        l.key = import.string(l.key);
-        l.str = import.string(l.str);
-        l.unit = import.string(l.unit);
+        else kept.push_back(import.label(l));
       }
       unmarked[s.labels] = b.labels(std::move(kept));
     }

@@ -29,12 +29,15 @@ FrameId ProfileImporter::frame(FrameId id) {
 LabelSetId ProfileImporter::labels(LabelSetId id) {
   if (labels_[id] != kUnset) return labels_[id];
   std::vector<Label> copy = from_.labels(id);
-  for (Label& l : copy) {
-    l.key = string(l.key);
-    l.str = string(l.str);
-    l.unit = string(l.unit);
-  }
+  for (Label& l : copy) l = label(l);
   return labels_[id] = to_.labels(std::move(copy));
+}
+
+Label ProfileImporter::label(Label l) {
+  l.key = string(l.key);
+  l.str = string(l.str);
+  l.unit = string(l.unit);
+  return l;
 }
 
 StackId ProfileImporter::stack(StackId id) {

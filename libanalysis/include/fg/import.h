@@ -18,6 +18,9 @@ class ProfileImporter {
   StringId string(StringId id);
   FrameId frame(FrameId id);
   LabelSetId labels(LabelSetId id);
+  /// One label of the source, its strings translated (for a transform that
+  /// keeps only some labels of a set).
+  Label label(Label l);
   /// The same call path in the destination.
   StackId stack(StackId id);
 
