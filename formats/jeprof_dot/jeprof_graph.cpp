@@ -73,9 +73,12 @@ class Parser {
   void legend(Agraph_t* g);
   void nodes(Agraph_t* g);
   void edges(Agraph_t* g);
+  // "\N" is Graphviz's default node label (the node's name): a layout run
+  // earlier in the process (callgraph-svg) leaves it declared for every
+  // graph read after it, so an undeclared node reads as "\N", not "".
   static std::string label_of(void* obj) {
     const char* l = agget(obj, const_cast<char*>("label"));
-    return l ? l : "";
+    return l && std::string_view(l) != "\\N" ? l : "";
   }
 
   const std::string& text_;

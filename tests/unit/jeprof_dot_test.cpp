@@ -1,10 +1,12 @@
 #include <doctest/doctest.h>
 
 #include <map>
+#include <sstream>
 
 #include "fg/call_graph.h"
 #include "formats/jeprof_dot/jeprof_dot.h"
 #include "formats/jeprof_dot/jeprof_graph.h"
+#include "formats/registry.h"
 #include "test_util.h"
 
 using namespace fg;
@@ -153,6 +155,17 @@ TEST_CASE("jeprof-dot: a hostile graph of many diamonds stays within the stack l
   bool truncated = false;
   for (const std::string& w : warnings) truncated = truncated || w.find("stopped at") != std::string::npos;
   CHECK(truncated);
+}
+
+TEST_CASE("jeprof-dot: an undeclared node is reported after a call graph was laid out") {
+  // Laying out a call graph in-process leaves Graphviz's default node label
+  // ("\\N") declared for later graphs; the reader must still see no label.
+  std::ostringstream svg;
+  Diagnostics d;
+  formats::find_format("callgraph-svg")->write(test::folded("main;a 2\nmain;b 1\n"), {}, svg, d);
+  REQUIRE(svg.str().find("<svg") != std::string::npos);
+  CHECK(error_of(kHead + "N1 [label=\"main\\n1.0 (1%)\\r\"];\nN1 -> N9 [label=1.0];\n}\n") ==
+        "t.dot:5: edge N1 -> N9: node N9 is not declared with a label");
 }
 
 TEST_CASE("jeprof-dot: bad input") {
