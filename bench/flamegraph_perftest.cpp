@@ -1,7 +1,7 @@
 // Times each phase of collapsed -> flame graph SVG on one file, in process:
 // reading, the call tree, the SVG (written to a discarding stream), with the
-// peak RSS after each phase. Times are CPU seconds, the fastest of the runs. For finding where the time and memory go;
-// bench_flamegraph.py measures the real binary beside flamegraph.pl.
+// peak RSS after each phase. Times are CPU seconds, the fastest of the runs. For finding where the time and
+// memory go; bench_flamegraph.py measures the real binary beside flamegraph.pl.
 //
 // usage: flamegraph_perftest FILE.folded [RUNS]
 #include <algorithm>

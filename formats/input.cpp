@@ -1,10 +1,10 @@
 #include "formats/input.h"
 
 #include <fcntl.h>
+#include <libdeflate.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <libdeflate.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -105,8 +105,8 @@ std::unique_ptr<Input> Input::open(const std::string& path, std::uint64_t max_in
   return in;
 }
 
-std::unique_ptr<Input> Input::from_bytes(std::string name, std::string bytes,
-                                         std::uint64_t max_inflated, bool mappable) {
+std::unique_ptr<Input> Input::from_bytes(std::string name, std::string bytes, std::uint64_t max_inflated,
+                                         bool mappable) {
   auto in = InputFactory::make(std::move(name), max_inflated);
   in->impl_->from_memory = true;
   in->impl_->mappable = mappable;
@@ -162,8 +162,7 @@ std::size_t Input::read_raw_inflated(char* buf, std::size_t n) {
     }
     if (m.raw.empty() && m.raw_eof) {
       // Still inside a gzip member with nothing left to feed it.
-      throw Error(name_ + ": truncated gzip data after " + std::to_string(inflated_) +
-                  " inflated bytes");
+      throw Error(name_ + ": truncated gzip data after " + std::to_string(inflated_) + " inflated bytes");
     }
     m.zs.next_in = reinterpret_cast<Bytef*>(m.raw.data());
     m.zs.avail_in = static_cast<uInt>(m.raw.size());
@@ -180,8 +179,10 @@ std::size_t Input::read_raw_inflated(char* buf, std::size_t n) {
         m.raw.resize(k);
         if (k == 0) m.raw_eof = true;
       }
-      if (!m.raw.empty()) inflateReset(&m.zs);
-      else m.inflating = false, m.raw_eof = true;
+      if (!m.raw.empty())
+        inflateReset(&m.zs);
+      else
+        m.inflating = false, m.raw_eof = true;
     } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
       throw Error(name_ + ": corrupt gzip data after " + std::to_string(inflated_ + produced) +
                   " inflated bytes" + (m.zs.msg ? std::string(": ") + m.zs.msg : std::string()));
@@ -305,8 +306,9 @@ void InputBytes::release(std::size_t offset) {
 }
 
 void InputBytes::grow(std::size_t capacity) {
-  void* p = capacity_ == 0 ? ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-                           : ::mremap(data_, capacity_, capacity, MREMAP_MAYMOVE);
+  void* p = capacity_ == 0
+                ? ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                : ::mremap(data_, capacity_, capacity, MREMAP_MAYMOVE);
   if (p == MAP_FAILED) throw std::bad_alloc();
   data_ = static_cast<char*>(p);
   capacity_ = capacity;
@@ -328,7 +330,8 @@ constexpr std::size_t kGzipMin = 18;
 // `gz`, at least kGzipMin bytes: little-endian, its last four bytes.
 std::uint32_t last_member_size(std::string_view gz) {
   const auto* t = reinterpret_cast<const unsigned char*>(gz.data() + gz.size() - 4);
-  return std::uint32_t{t[0]} | std::uint32_t{t[1]} << 8 | std::uint32_t{t[2]} << 16 | std::uint32_t{t[3]} << 24;
+  return std::uint32_t{t[0]} | std::uint32_t{t[1]} << 8 | std::uint32_t{t[2]} << 16 |
+         std::uint32_t{t[3]} << 24;
 }
 
 }  // namespace
@@ -382,12 +385,14 @@ bool Input::inflate_whole(InputBytes& out) {
   if (!z.d) return false;
   // Deflate inflates at most 1,032 bytes per byte: room past that (or
   // past the limit) is never needed, so no field of the file sizes it.
-  const std::uint64_t most = std::min<std::uint64_t>(max_inflated_ + 1, std::uint64_t{1032} * in.size() + (1 << 16));
+  const std::uint64_t most =
+      std::min<std::uint64_t>(max_inflated_ + 1, std::uint64_t{1032} * in.size() + (1 << 16));
   // For the usual single member, the room needed.
   const std::uint32_t last_size = last_member_size(in);
   const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   auto room = [&](std::uint64_t n) {
-    return static_cast<std::size_t>((std::min(std::max<std::uint64_t>(n, 1 << 20), most) + page - 1) / page * page);
+    return static_cast<std::size_t>((std::min(std::max<std::uint64_t>(n, 1 << 20), most) + page - 1) / page *
+                                    page);
   };
   InputBytes bytes;
   bytes.grow(room(last_size));

@@ -14,24 +14,24 @@ namespace fg::formats {
 
 /// Options of the flame graph writers, with flamegraph.pl's names and defaults.
 struct FlameGraphOptions {
-  std::string title;            ///< "" means "Flame Graph" / "Icicle Graph" / "Flame Chart"
+  std::string title;  ///< "" means "Flame Graph" / "Icicle Graph" / "Flame Chart"
   std::string subtitle;
-  int width = 1200;             ///< image width, pixels
-  double frame_height = 16;     ///< --height: height of one frame, pixels
+  int width = 1200;               ///< image width, pixels
+  double frame_height = 16;       ///< --height: height of one frame, pixels
   std::string min_width = "0.1";  ///< pixels, or a percentage of the total with '%'
   std::string font_type = "Verdana";
   double font_size = 12;
-  double font_width = 0.59;     ///< average glyph width relative to font_size
-  std::string count_name;       ///< "" means "samples" for counts, else the unit
+  double font_width = 0.59;  ///< average glyph width relative to font_size
+  std::string count_name;    ///< "" means "samples" for counts, else the unit
   std::string name_type = "Function:";
-  std::string colors = "hot";   ///< palette name
-  std::string bg_colors;        ///< "" chooses by palette; yellow|blue|green|grey|#rrggbb
-  bool hash = false;            ///< flamegraph.pl --hash colouring (by name, weighted)
-  bool reverse = false;         ///< stack-reversed graph
-  bool inverted = false;        ///< icicle graph
-  bool flame_chart = false;     ///< time order, no merging
-  bool negate = false;          ///< swap the red/blue hues of a differential graph
-  bool colorblind = false;      ///< differential graphs in orange/purple instead of red/blue
+  std::string colors = "hot";  ///< palette name
+  std::string bg_colors;       ///< "" chooses by palette; yellow|blue|green|grey|#rrggbb
+  bool hash = false;           ///< flamegraph.pl --hash colouring (by name, weighted)
+  bool reverse = false;        ///< stack-reversed graph
+  bool inverted = false;       ///< icicle graph
+  bool flame_chart = false;    ///< time order, no merging
+  bool negate = false;         ///< swap the red/blue hues of a differential graph
+  bool colorblind = false;     ///< differential graphs in orange/purple instead of red/blue
   /// Differential graphs: also draw the frames found only in the base, at
   /// their base width, hatched grey, in a band right of the graph (the
   /// graph itself keeps flamegraph.pl's geometry).
@@ -65,12 +65,13 @@ struct JfrOptions {
   bool total = false;    ///< default column: the events' weight (ns, bytes) instead of counts
   bool threads = false;  ///< the thread as the root frame
   std::string state;     ///< comma-separated thread states (prefixes: runnable,sleeping); "" all
-  std::string time_from, time_to;  ///< ms (absolute, from the start, or negative: from the end) or [date T]HH:MM:SS[.mmm]
-  bool simple = false;   ///< class names without their package
-  bool dot = false;      ///< java.lang.String instead of java/lang/String
-  bool norm = false;     ///< strip the address/hash suffixes of lambda and hidden classes
-  bool lines = false;    ///< frame names with :line
-  bool bci = false;      ///< frame names with @bci
+  std::string time_from,
+      time_to;  ///< ms (absolute, from the start, or negative: from the end) or [date T]HH:MM:SS[.mmm]
+  bool simple = false;  ///< class names without their package
+  bool dot = false;     ///< java.lang.String instead of java/lang/String
+  bool norm = false;    ///< strip the address/hash suffixes of lambda and hidden classes
+  bool lines = false;   ///< frame names with :line
+  bool bci = false;     ///< frame names with @bci
   /// Not an option but a bound: how many samples a chunk's events fold into
   /// (32 bytes each for CPU and wall events, else 64) before they go over.
   /// Tests set it low.

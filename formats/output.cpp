@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <csignal>
 #include <climits>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -134,7 +134,12 @@ Output::Output(const std::string& path, bool binary) : path_(path) {
     }
   }
   if (fd < 0) throw Error(path + ": cannot create output file: " + std::strerror(errno));
-  ::fchmod(fd, 0644 & ~[] { mode_t m = ::umask(0); ::umask(m); return m; }());
+  ::fchmod(
+      fd, 0644 & ~[] {
+        mode_t m = ::umask(0);
+        ::umask(m);
+        return m;
+      }());
   ::close(fd);
   temp_ = pattern;
   if (!open_file(temp_)) {

@@ -24,39 +24,124 @@ namespace fg::formats {
 
 const std::vector<Format>& all_formats() {
   static const std::vector<Format> formats = {
-      {"collapsed", {".folded", ".collapsed", ".stacks"},
+      {"collapsed",
+       {".folded", ".collapsed", ".stacks"},
        "folded stacks: 'frame;frame;frame count' per line (flamegraph.pl, async-profiler)",
-       collapsed::sniff, collapsed::read, collapsed::write, false, false, true, true, true},
-      {"pprof", {".pb", ".pprof", ".prof"},
-       "pprof's profile.proto, gzipped or plain (Go, gperftools, continuous profilers)", pprof::sniff,
-       pprof::read, pprof::write, true},
-      {"jemalloc", {".heap"},
-       "jemalloc heap profile dump (heap_v2), symbolized offline as jeprof would", jemalloc::sniff,
-       jemalloc::read, nullptr, false},
-      {"jeprof-dot", {".dot"},
-       "jeprof's DOT call graph (jeprof --dot, StarRocks/Doris heap profiles), unfolded into estimated stacks",
-       jeprof_dot::sniff, jeprof_dot::read, nullptr, false},
-      {"jfr", {".jfr"},
+       collapsed::sniff,
+       collapsed::read,
+       collapsed::write,
+       false,
+       false,
+       true,
+       true,
+       true},
+      {"pprof",
+       {".pb", ".pprof", ".prof"},
+       "pprof's profile.proto, gzipped or plain (Go, gperftools, continuous profilers)",
+       pprof::sniff,
+       pprof::read,
+       pprof::write,
+       true},
+      {"jemalloc",
+       {".heap"},
+       "jemalloc heap profile dump (heap_v2), symbolized offline as jeprof would",
+       jemalloc::sniff,
+       jemalloc::read,
+       nullptr,
+       false},
+      {"jeprof-dot",
+       {".dot"},
+       "jeprof's DOT call graph (jeprof --dot, StarRocks/Doris heap profiles), unfolded into estimated "
+       "stacks",
+       jeprof_dot::sniff,
+       jeprof_dot::read,
+       nullptr,
+       false},
+      {"jfr",
+       {".jfr"},
        "Java Flight Recorder recordings (JDK 11+, async-profiler), read as async-profiler's converter",
-       jfr::sniff, jfr::read, nullptr, false},
-      {"svg", {".svg"}, "flame graph SVG, as flamegraph.pl draws it", nullptr, nullptr,
-       svg::write_flamegraph, false, false, true, true, true, svg::check_write_options},
-      {"html", {".html", ".htm"},
-       "interactive flame graph: one self-contained HTML page drawn on a canvas (zoom, search, icicle, reversed)",
-       nullptr, nullptr, html::write_flamegraph, false, false, true, true, true, html::check_write_options},
-      {"top", {".top"}, "top table of functions (flat, flat%, sum%, cum, cum%), as go tool pprof -top",
-       nullptr, nullptr, top::write_text, false, true, false, true},
-      {"top-csv", {".csv"}, "the top table as CSV, values as integers in the column's unit", nullptr, nullptr,
-       top::write_csv, false, true, false, true},
-      {"dot", {".dot", ".gv"}, "call graph in Graphviz's DOT language, as go tool pprof -dot draws it", nullptr,
-       nullptr, dot::write, false, true},
-      {"callgraph-svg", {}, "the DOT call graph laid out by Graphviz's libraries, as SVG", nullptr, nullptr,
-       dot::write_svg, false, true},
-      {"dump", {".dump"}, "canonical text dump of the profile model (for tests and debugging)",
-       nullptr, nullptr, dump::write, false},
-      {"json", {".json"},
-       "node/parent JSON: DeepFlow's ProfileTracing flame graph nodes (see fg-json(5))", deepflow::sniff,
-       deepflow::read, deepflow::write, false, false, true, true},
+       jfr::sniff,
+       jfr::read,
+       nullptr,
+       false},
+      {"svg",
+       {".svg"},
+       "flame graph SVG, as flamegraph.pl draws it",
+       nullptr,
+       nullptr,
+       svg::write_flamegraph,
+       false,
+       false,
+       true,
+       true,
+       true,
+       svg::check_write_options},
+      {"html",
+       {".html", ".htm"},
+       "interactive flame graph: one self-contained HTML page drawn on a canvas (zoom, search, icicle, "
+       "reversed)",
+       nullptr,
+       nullptr,
+       html::write_flamegraph,
+       false,
+       false,
+       true,
+       true,
+       true,
+       html::check_write_options},
+      {"top",
+       {".top"},
+       "top table of functions (flat, flat%, sum%, cum, cum%), as go tool pprof -top",
+       nullptr,
+       nullptr,
+       top::write_text,
+       false,
+       true,
+       false,
+       true},
+      {"top-csv",
+       {".csv"},
+       "the top table as CSV, values as integers in the column's unit",
+       nullptr,
+       nullptr,
+       top::write_csv,
+       false,
+       true,
+       false,
+       true},
+      {"dot",
+       {".dot", ".gv"},
+       "call graph in Graphviz's DOT language, as go tool pprof -dot draws it",
+       nullptr,
+       nullptr,
+       dot::write,
+       false,
+       true},
+      {"callgraph-svg",
+       {},
+       "the DOT call graph laid out by Graphviz's libraries, as SVG",
+       nullptr,
+       nullptr,
+       dot::write_svg,
+       false,
+       true},
+      {"dump",
+       {".dump"},
+       "canonical text dump of the profile model (for tests and debugging)",
+       nullptr,
+       nullptr,
+       dump::write,
+       false},
+      {"json",
+       {".json"},
+       "node/parent JSON: DeepFlow's ProfileTracing flame graph nodes (see fg-json(5))",
+       deepflow::sniff,
+       deepflow::read,
+       deepflow::write,
+       false,
+       false,
+       true,
+       true},
   };
   return formats;
 }
@@ -69,11 +154,21 @@ struct Alias {
   std::string_view alias, name;
 };
 constexpr Alias kAliases[] = {
-    {"folded", "collapsed"},  {"collapse", "collapsed"}, {"stackcollapse", "collapsed"},
-    {"stacks", "collapsed"},  {"proto", "pprof"},        {"pb", "pprof"},
-    {"heap", "jemalloc"},     {"flamegraph", "svg"},     {"flame", "svg"},
-    {"htm", "html"},          {"graphviz", "dot"},       {"gv", "dot"},
-    {"callgraph", "callgraph-svg"}, {"csv", "top-csv"},  {"deepflow", "json"},
+    {"folded", "collapsed"},
+    {"collapse", "collapsed"},
+    {"stackcollapse", "collapsed"},
+    {"stacks", "collapsed"},
+    {"proto", "pprof"},
+    {"pb", "pprof"},
+    {"heap", "jemalloc"},
+    {"flamegraph", "svg"},
+    {"flame", "svg"},
+    {"htm", "html"},
+    {"graphviz", "dot"},
+    {"gv", "dot"},
+    {"callgraph", "callgraph-svg"},
+    {"csv", "top-csv"},
+    {"deepflow", "json"},
 };
 
 // "--to pdf: unknown format", with the nearest name or alias when one is
@@ -210,32 +305,36 @@ void warn_if_stacks_estimated(const Profile& profile, const Format& writer, Gran
   const bool exact = writer.graph_view && profile.recorded_graph() && granularity == Granularity::kFunction;
   if (exact) return;
   const std::vector<std::string>& sources = profile.metadata().sources;
-  std::string where = sources.size() == 1 ? sources[0] + ": a call graph" : "a call graph among the merged inputs (";
-  for (std::size_t i = 0; sources.size() != 1 && i < sources.size(); ++i) where += (i ? ", " : "") + sources[i];
+  std::string where =
+      sources.size() == 1 ? sources[0] + ": a call graph" : "a call graph among the merged inputs (";
+  for (std::size_t i = 0; sources.size() != 1 && i < sources.size(); ++i)
+    where += (i ? ", " : "") + sources[i];
   if (sources.size() != 1) where += ")";
   std::string recursion;
   if (const std::size_t n = jeprof_dot::recursive_edges(profile); n > 0)
-    recursion = sources.size() == 1 ? " and leave out its " + std::to_string(n) +
-                                          " recursive edge(s) (calls back to a function already on the stack)"
-                                    : " and leave out recursive edges (calls back to a function already on the stack)";
-  const std::string what = writer.graph_view
-                               ? " output's call graph is computed from stacks unfolded from it"
-                               : " output shows stacks unfolded from it";
-  diagnostics.warn("stacks estimated from a call graph",
-                   where + " has no stacks; the " + std::string(writer.name) + what +
-                       " (each function's value split over its callees by edge weight), which are estimates" +
-                       recursion +
-                       (writer.graph_view ? "; the graph as read is drawn only for one input, unfiltered, "
-                                            "per function"
-                                          : "; prefer the call graph views (dot, callgraph-svg, top, top-csv), "
-                                            "which draw the graph as read"));
+    recursion = sources.size() == 1
+                    ? " and leave out its " + std::to_string(n) +
+                          " recursive edge(s) (calls back to a function already on the stack)"
+                    : " and leave out recursive edges (calls back to a function already on the stack)";
+  const std::string what = writer.graph_view ? " output's call graph is computed from stacks unfolded from it"
+                                             : " output shows stacks unfolded from it";
+  diagnostics.warn(
+      "stacks estimated from a call graph",
+      where + " has no stacks; the " + std::string(writer.name) + what +
+          " (each function's value split over its callees by edge weight), which are estimates" + recursion +
+          (writer.graph_view ? "; the graph as read is drawn only for one input, unfiltered, "
+                               "per function"
+                             : "; prefer the call graph views (dot, callgraph-svg, top, top-csv), "
+                               "which draw the graph as read"));
 }
 
 void print_formats(std::ostream& out) {
   int name_width = 8;  // "FORMAT" and two spaces
-  for (const Format& f : all_formats()) name_width = std::max(name_width, static_cast<int>(f.name.size()) + 2);
+  for (const Format& f : all_formats())
+    name_width = std::max(name_width, static_cast<int>(f.name.size()) + 2);
   out << std::left << std::setw(name_width) << "FORMAT" << std::setw(6) << "READ" << std::setw(7) << "WRITE"
-      << std::setw(28) << "EXTENSIONS" << "SUMMARY\n";
+      << std::setw(28) << "EXTENSIONS"
+      << "SUMMARY\n";
   for (const Format& f : all_formats()) {
     std::string ext;
     for (std::string_view e : f.extensions) {

@@ -118,9 +118,9 @@ class Reader {
   FrameId intern_frame(std::string_view token, std::uint64_t hash);
   FrameId make_frame(std::string_view token, StringId token_id);
   void warn(const char* at, const std::string& kind, const std::string& message) {
-    diag_.warn(SourcePosition::text(input_.name(), line_no_,
-                                    static_cast<std::uint64_t>(at - line_start_) + 1),
-               kind, message);
+    diag_.warn(
+        SourcePosition::text(input_.name(), line_no_, static_cast<std::uint64_t>(at - line_start_) + 1), kind,
+        message);
   }
   void start(int columns);
   // Keeps counts with `decimals` digits after the point from now on.
@@ -142,7 +142,7 @@ class Reader {
 
   Input& input_;
   Diagnostics& diag_;
-  bool sequence_;          // each line its own sample, numbered from ordinal_ as its timestamp
+  bool sequence_;  // each line its own sample, numbered from ordinal_ as its timestamp
   std::int64_t ordinal_;
   std::optional<ProfileBuilder> builder_;
   int columns_ = 0;  // 0 until the first data line decides between 1 and 2
@@ -184,8 +184,7 @@ void Reader::start(int columns) {
   builder_->metadata().sources.push_back(input_.name());
 }
 
-bool Reader::parse_counts(const char* b, const char* e, const char** stack_end,
-                          std::int64_t* values) {
+bool Reader::parse_counts(const char* b, const char* e, const char** stack_end, std::int64_t* values) {
   const char* last = find_count(b, e);
   if (!last) {
     warn(e, "bad line", "expected a count at the end of the line");
@@ -259,8 +258,7 @@ StackId Reader::intern_stack(const char* b, const char* e) {
   if (prev_) common = common_prefix(b, prev_, limit);
   std::size_t shared = 0;
   while (shared < prev_ends_.size() && prev_ends_[shared] < common) ++shared;
-  if (shared < prev_ends_.size() && prev_ends_[shared] == common &&
-      (common == used || b[common] == ';'))
+  if (shared < prev_ends_.size() && prev_ends_[shared] == common && (common == used || b[common] == ';'))
     ++shared;
   prev_ends_.resize(shared);
   prev_stacks_.resize(shared);
@@ -394,8 +392,10 @@ void append_frame(std::string& out, const Profile& p, FrameId f) {
   out.append(name);
   for (std::size_t i = start; i < out.size(); ++i) {
     char& c = out[i];
-    if (c == ';') c = '|';
-    else if (c == '\n' || c == '\r') c = ' ';
+    if (c == ';')
+      c = '|';
+    else if (c == '\n' || c == '\r')
+      c = ' ';
   }
   out.append(frame_kind_suffix(p.frame(f).kind));
 }
@@ -459,10 +459,12 @@ class SortedWriter {
   // values in `col` and `base`: its samples' sums.
   struct Prepared {
     std::vector<std::string> texts;
-    std::vector<bool> has_sample;  // by stack: a sample ends there (self is read only for those)
+    std::vector<bool> has_sample;               // by stack: a sample ends there (self is read only for those)
     std::vector<std::int64_t> self, base_self;  // by stack
     Prepared(const Profile& p, std::size_t col, std::optional<std::size_t> base)
-        : texts(p.frame_count()), has_sample(p.stack_count()), self(p.stack_count()),
+        : texts(p.frame_count()),
+          has_sample(p.stack_count()),
+          self(p.stack_count()),
           base_self(base ? p.stack_count() : 0) {
       for (std::size_t i = 0; i < p.sample_count(); ++i) {
         const StackId s = p.sample(i).stack;
@@ -525,11 +527,11 @@ class SortedWriter {
   static constexpr std::size_t kSteps = 8192;  // printed at a time
 
   struct Work {
-    StackId one = 0;             // the group's node, when it has one (most have)
-    std::vector<StackId> many;   // its nodes, when it has several
-    std::string_view text;     // this group's frame text (in texts_, which never moves)
-    std::uint32_t cut = kNone;   // the mark of the parent's path
-    bool first = false;        // the first frame of the path (no ';' before it)
+    StackId one = 0;            // the group's node, when it has one (most have)
+    std::vector<StackId> many;  // its nodes, when it has several
+    std::string_view text;      // this group's frame text (in texts_, which never moves)
+    std::uint32_t cut = kNone;  // the mark of the parent's path
+    bool first = false;         // the first frame of the path (no ';' before it)
     bool own_line = false;
     bool then_expand = false;  // own line, then the subtree (the root; expand() follows chains itself)
     std::span<const StackId> nodes() const {
@@ -541,7 +543,7 @@ class SortedWriter {
     steps_.reserve(kSteps);
     Work root;
     root.one = kRootStack;
-    root.own_line = true;   // first a sample on the empty stack, " count"
+    root.own_line = true;     // first a sample on the empty stack, " count"
     root.then_expand = true;  // then its children
     work_.push_back(std::move(root));
     while (!work_.empty()) {
@@ -682,7 +684,8 @@ class SortedWriter {
       items_.push_back({i, j, false});
       i = j;
     }
-    std::sort(items_.begin(), items_.end(), [this](const Item& a, const Item& b) { return key_before(a, b); });
+    std::sort(items_.begin(), items_.end(),
+              [this](const Item& a, const Item& b) { return key_before(a, b); });
     for (std::size_t i = items_.size(); i-- > 0;) {
       const Item& it = items_[i];
       Work w;
@@ -725,7 +728,7 @@ class SortedWriter {
   std::string path_, buf_;
   static constexpr std::size_t kBuffer = 1 << 20;  // text handed over to be written at a time
   std::function<void(std::string&&)> written_;     // hands text to it
-  std::vector<std::size_t> marks_;  // path lengths, by level
+  std::vector<std::size_t> marks_;                 // path lengths, by level
 };
 
 }  // namespace

@@ -36,7 +36,6 @@ Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics)
 /// Writes one line per stack, sorted bytewise, with `;` in names written as
 /// `|` and kind annotations appended; fixed-point values as decimals. The selected column (--value) is
 /// written; when it has a base column, both (`stack base new`).
-void write(const Profile& profile, const WriteOptions& options, std::ostream& out,
-           Diagnostics& diagnostics);
+void write(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics& diagnostics);
 
 }  // namespace fg::formats::collapsed

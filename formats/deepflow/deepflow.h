@@ -51,7 +51,6 @@ Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics)
 /// kinds, `_[j]`-style suffixes for the kinds DeepFlow has no prefix for.
 /// Streams; names pass through append_json_string(), and invalid UTF-8
 /// replaced there is reported as one warning.
-void write(const Profile& profile, const WriteOptions& options, std::ostream& out,
-           Diagnostics& diagnostics);
+void write(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics& diagnostics);
 
 }  // namespace fg::formats::deepflow

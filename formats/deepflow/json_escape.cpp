@@ -20,11 +20,21 @@ constexpr bool plain(unsigned char c) { return kPlain.plain[c]; }
 void append_ascii_escape(std::string& out, unsigned char c) {
   static constexpr char kHex[] = "0123456789abcdef";
   switch (c) {
-    case '"': out += "\\\""; return;
-    case '\\': out += "\\\\"; return;
-    case '\n': out += "\\n"; return;
-    case '\r': out += "\\r"; return;
-    case '\t': out += "\\t"; return;
+    case '"':
+      out += "\\\"";
+      return;
+    case '\\':
+      out += "\\\\";
+      return;
+    case '\n':
+      out += "\\n";
+      return;
+    case '\r':
+      out += "\\r";
+      return;
+    case '\t':
+      out += "\\t";
+      return;
     default:
       out += "\\u00";
       out.push_back(kHex[c >> 4]);
@@ -42,7 +52,8 @@ std::string_view as_valid_utf8(std::string_view text, std::string& scratch, std:
       continue;
     }
     std::size_t start = pos;
-    if (next_code_point(text, pos) == kReplacementChar && pos - start == 1) {  // invalid, not a written U+FFFD
+    if (next_code_point(text, pos) == kReplacementChar &&
+        pos - start == 1) {  // invalid, not a written U+FFFD
       if (scratch.empty()) scratch.assign(text.substr(0, start));
       scratch += "\xEF\xBF\xBD";
       ++replaced;
@@ -80,8 +91,10 @@ void append_json_string(std::string& out, std::string_view raw, std::uint64_t& r
     }
     std::size_t start = pos;
     char32_t cp = next_code_point(text, pos);  // valid here
-    if (cp == 0x2028 || cp == 0x2029) out += cp == 0x2028 ? "\\u2028" : "\\u2029";
-    else out.append(text.substr(start, pos - start));
+    if (cp == 0x2028 || cp == 0x2029)
+      out += cp == 0x2028 ? "\\u2028" : "\\u2029";
+    else
+      out.append(text.substr(start, pos - start));
   }
   out.push_back('"');
 }

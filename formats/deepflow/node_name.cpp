@@ -14,11 +14,20 @@ NodeName parse_node_name(std::string_view text) {
   if (text.size() >= 4 && text[0] == '[' && text[2] == ']' && text[3] == ' ') {
     std::string_view rest = text.substr(4);
     switch (text[1]) {
-      case 'k': n.kind = FrameKind::kKernel, n.name = rest; break;
-      case 'l': n.kind = FrameKind::kLibrary, n.name = rest; break;
-      case 't': n.role = NodeRole::kThread, n.bare = rest; return n;
-      case 'p': n.role = NodeRole::kProcess, n.bare = rest; return n;
-      default: break;
+      case 'k':
+        n.kind = FrameKind::kKernel, n.name = rest;
+        break;
+      case 'l':
+        n.kind = FrameKind::kLibrary, n.name = rest;
+        break;
+      case 't':
+        n.role = NodeRole::kThread, n.bare = rest;
+        return n;
+      case 'p':
+        n.role = NodeRole::kProcess, n.bare = rest;
+        return n;
+      default:
+        break;
     }
   }
   // Kinds DeepFlow has no prefix for come back from fg's own output with
@@ -43,9 +52,12 @@ NodeName parse_node_name(std::string_view text) {
 
 std::string_view prefix_of(FrameKind kind) {
   switch (kind) {
-    case FrameKind::kKernel: return "[k] ";
-    case FrameKind::kLibrary: return "[l] ";
-    default: return "";
+    case FrameKind::kKernel:
+      return "[k] ";
+    case FrameKind::kLibrary:
+      return "[l] ";
+    default:
+      return "";
   }
 }
 

@@ -19,7 +19,7 @@ namespace {
 
 constexpr std::uint32_t kNone = UINT32_MAX;
 constexpr FrameId kThreadNode = UINT32_MAX - 1;  // a [t] node that is no frame (--thread-as label|fold)
-constexpr std::size_t kListedAtMost = 5;  // nodes named in one message
+constexpr std::size_t kListedAtMost = 5;         // nodes named in one message
 
 std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
@@ -36,7 +36,8 @@ ValueType value_type_of(const std::optional<std::string>& event, const std::opti
   if (e == "mem-alloc") return {"alloc_space", "bytes"};
   if (e == "mem-inuse") return {"inuse_space", "bytes"};
   std::size_t slash = e.find('/');
-  if (slash != std::string::npos && slash > 0 && slash + 1 < e.size()) return {e.substr(0, slash), e.substr(slash + 1)};
+  if (slash != std::string::npos && slash > 0 && slash + 1 < e.size())
+    return {e.substr(0, slash), e.substr(slash + 1)};
   throw UsageError("--deepflow-event " + e + ": expected on-cpu, off-cpu, mem-alloc, mem-inuse or TYPE/UNIT");
 }
 
@@ -98,9 +99,7 @@ class Linker {
     throw ParseError(parser_.position(r_.nodes[node].offset), label(node) + ": " + message);
   }
   std::string label(std::uint32_t node) const { return ResponseParser::node_label(r_, node); }
-  std::string described(std::uint32_t node) const {
-    return label(node) + " " + quoted(r_.nodes[node].name);
-  }
+  std::string described(std::uint32_t node) const { return label(node) + " " + quoted(r_.nodes[node].name); }
   std::uint32_t find_root() const;
   std::vector<std::uint32_t> link(std::uint32_t root);
   void make_children();
@@ -121,10 +120,10 @@ class Linker {
   std::vector<std::uint32_t> parent_;       // per node; kNone for the root and orphans
   std::vector<std::uint32_t> child_begin_;  // per node + 1, into children_
   std::vector<std::uint32_t> children_;
-  std::vector<StackId> stack_of_;           // per node, once pushed
+  std::vector<StackId> stack_of_;  // per node, once pushed
   std::vector<LabelSetId> labels_of_;
-  std::vector<FrameId> frame_of_text_;     // by the string id of a node's text
-  std::uint64_t unresolved_ = 0;           // distinct unresolved frames
+  std::vector<FrameId> frame_of_text_;  // by the string id of a node's text
+  std::uint64_t unresolved_ = 0;        // distinct unresolved frames
   StringId thread_key_ = 0;
 };
 
@@ -132,13 +131,11 @@ std::uint32_t Linker::find_root() const {
   std::uint32_t root = kNone;
   for (std::uint32_t i = 0; i < r_.nodes.size(); ++i) {
     if (r_.nodes[i].parent != "-1") continue;
-    if (root != kNone)
-      fail(i, "a second root node (parent_node_id \"-1\"); the first is " + described(root));
+    if (root != kNone) fail(i, "a second root node (parent_node_id \"-1\"); the first is " + described(root));
     root = i;
   }
   if (root == kNone)
-    throw ParseError(parser_.position(r_.list_offset),
-                     "no root node: no node has parent_node_id \"-1\"");
+    throw ParseError(parser_.position(r_.list_offset), "no root node: no node has parent_node_id \"-1\"");
   return root;
 }
 
@@ -160,16 +157,20 @@ std::vector<std::uint32_t> Linker::link(std::uint32_t root) {
   for (std::uint32_t i = 0; i < n; ++i) {
     if (i % kAhead == 0) hash_block(i, [](const RawNode& x) { return x.id; });
     std::uint32_t other = by_id.insert(i, hashes[i % kAhead]);
-    if (other != kNone) fail(i, "duplicate node_id " + quoted(r_.nodes[i].id) + " (also " + described(other) + ")");
+    if (other != kNone)
+      fail(i, "duplicate node_id " + quoted(r_.nodes[i].id) + " (also " + described(other) + ")");
   }
   std::vector<std::uint32_t> orphans;
   for (std::uint32_t i = 0; i < n; ++i) {
     if (i % kAhead == 0) hash_block(i, [](const RawNode& x) { return x.parent; });
     if (i == root) continue;
     std::uint32_t p = by_id.find(r_.nodes[i].parent, hashes[i % kAhead]);
-    if (p == kNone) orphans.push_back(i);
-    else if (p == i) fail(i, "the node is its own parent (parent_node_id " + quoted(r_.nodes[i].parent) + ")");
-    else parent_[i] = p;
+    if (p == kNone)
+      orphans.push_back(i);
+    else if (p == i)
+      fail(i, "the node is its own parent (parent_node_id " + quoted(r_.nodes[i].parent) + ")");
+    else
+      parent_[i] = p;
   }
   return orphans;
 }
@@ -210,7 +211,8 @@ void Linker::check_cycles(const std::vector<bool>& reached) const {
     while (!on_chain[x]) on_chain[x] = true, chain.push_back(x), x = parent_[x];
     std::string path;
     std::size_t start = static_cast<std::size_t>(std::find(chain.begin(), chain.end(), x) - chain.begin());
-    for (std::size_t k = start; k < chain.size() && k < start + kListedAtMost; ++k) path += label(chain[k]) + " -> ";
+    for (std::size_t k = start; k < chain.size() && k < start + kListedAtMost; ++k)
+      path += label(chain[k]) + " -> ";
     if (chain.size() - start > kListedAtMost) path += "... -> ";
     fail(x, "parent_node_id links form a cycle: " + path + label(x));
   }
@@ -223,7 +225,8 @@ void Linker::report_orphans(const std::vector<std::uint32_t>& orphans) {
     std::uint32_t o = orphans[k];
     list += (k ? ", " : "") + described(o) + " (parent_node_id " + quoted(r_.nodes[o].parent) + ")";
   }
-  if (orphans.size() > kListedAtMost) list += " and " + std::to_string(orphans.size() - kListedAtMost) + " more";
+  if (orphans.size() > kListedAtMost)
+    list += " and " + std::to_string(orphans.size() - kListedAtMost) + " more";
   const std::string n = std::to_string(orphans.size());
   if (!options_.lenient)
     fail(orphans[0], n + " node(s) name a parent that is not in the list (orphaned): " + list +
@@ -292,7 +295,8 @@ void Linker::add(ProfileBuilder& b, std::uint32_t node, StackId parent_stack, La
 // Depth first from `top`: every node is added after its parent.
 void Linker::push_subtree(ProfileBuilder& b, std::uint32_t top, StackId stack, LabelSetId labels) {
   add(b, top, stack, labels);
-  std::vector<std::uint32_t> todo(children_.begin() + child_begin_[top], children_.begin() + child_begin_[top + 1]);
+  std::vector<std::uint32_t> todo(children_.begin() + child_begin_[top],
+                                  children_.begin() + child_begin_[top + 1]);
   while (!todo.empty()) {
     std::uint32_t x = todo.back();
     todo.pop_back();
@@ -349,7 +353,8 @@ Sniff sniff(std::string_view head, std::string_view) {
   std::size_t i = head.find_first_not_of(kBlanks);
   if (i == std::string_view::npos || (head[i] != '{' && head[i] != '[')) return Sniff::kNo;
   std::size_t j = head.find_first_not_of(kBlanks, i + 1);
-  if (j != std::string_view::npos && head[j] != (head[i] == '{' ? '"' : '{') && head[j] != (head[i] == '{' ? '}' : ']'))
+  if (j != std::string_view::npos && head[j] != (head[i] == '{' ? '"' : '{') &&
+      head[j] != (head[i] == '{' ? '}' : ']'))
     return Sniff::kNo;
   for (std::string_view key : {"\"OPT_STATUS\"", "\"profile_location_str\"", "\"parent_node_id\""})
     if (head.find(key) != std::string_view::npos) return Sniff::kYes;

@@ -1,12 +1,11 @@
 #include "formats/deepflow/response.h"
 
 #include <simdjson.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
 #include <deque>
-
-#include <unistd.h>
 
 #include "fg/utf8.h"
 
@@ -18,17 +17,23 @@ namespace {
 
 // The fields of a node, as bits of the mask of those seen.
 constexpr unsigned kName = 1, kId = 2, kParent = 4, kSelf = 8, kTotal = 16, kAllFields = 31;
-constexpr std::string_view kFieldNames[] = {"profile_location_str", "node_id", "parent_node_id",
-                                            "self_value", "total_value"};
+constexpr std::string_view kFieldNames[] = {"profile_location_str", "node_id", "parent_node_id", "self_value",
+                                            "total_value"};
 
 std::string_view type_name(od::json_type t) {
   switch (t) {
-    case od::json_type::array: return "a list";
-    case od::json_type::object: return "an object";
-    case od::json_type::number: return "a number";
-    case od::json_type::string: return "a string";
-    case od::json_type::boolean: return "a boolean";
-    case od::json_type::null: return "null";
+    case od::json_type::array:
+      return "a list";
+    case od::json_type::object:
+      return "an object";
+    case od::json_type::number:
+      return "a number";
+    case od::json_type::string:
+      return "a string";
+    case od::json_type::boolean:
+      return "a boolean";
+    case od::json_type::null:
+      return "null";
   }
   return "something else";
 }
@@ -76,14 +81,14 @@ class ResponseParser::Impl {
   const char* where(od::value& v) { return v.raw_json_token().data(); }
 
   std::string name_;
-  std::string bytes_;  // a copy of the input with simdjson's padding, when not mapped
+  std::string bytes_;           // a copy of the input with simdjson's padding, when not mapped
   const char* data_ = nullptr;  // the input: bytes_, or the mapped file
   std::size_t size_ = 0;
-  std::size_t capacity_ = 0;    // readable bytes at data_
+  std::size_t capacity_ = 0;  // readable bytes at data_
   od::parser parser_;
   od::document doc_;
-  bool iterating_ = false;  // doc_ is set: it can say where an error is
-  std::deque<std::string> unescaped_;  // strings with escapes, once the parser is gone
+  bool iterating_ = false;                          // doc_ is set: it can say where an error is
+  std::deque<std::string> unescaped_;               // strings with escapes, once the parser is gone
   mutable std::vector<std::uint64_t> line_starts_;  // made on the first position() call
 };
 
@@ -120,8 +125,8 @@ ResponseParser::Impl::Impl(Input& input) : name_(input.name()) {
 SourcePosition ResponseParser::Impl::position(std::uint64_t offset) const {
   if (line_starts_.empty()) {
     line_starts_.push_back(0);
-    for (const char* p = data_; (p = static_cast<const char*>(
-                                            std::memchr(p, '\n', size_ - std::size_t(p - data_))));)
+    for (const char* p = data_;
+         (p = static_cast<const char*>(std::memchr(p, '\n', size_ - std::size_t(p - data_))));)
       line_starts_.push_back(static_cast<std::uint64_t>(++p - data_));
   }
   offset = std::min<std::uint64_t>(offset, size_);
@@ -205,7 +210,8 @@ void ResponseParser::Impl::parse_envelope(od::object envelope, Response& r) {
       status = std::string(string_value(v, {nullptr, 0, "OPT_STATUS"}));
     } else if (key == "DESCRIPTION") {
       od::json_type t;
-      if (!v.type().get(t) && t != od::json_type::null) description = string_value(v, {nullptr, 0, "DESCRIPTION"});
+      if (!v.type().get(t) && t != od::json_type::null)
+        description = string_value(v, {nullptr, 0, "DESCRIPTION"});
     } else if (key == "result") {
       has_result = true;
       if (!status || *status == "SUCCESS") parse_list(v, r);
@@ -220,13 +226,14 @@ void ResponseParser::Impl::parse_envelope(od::object envelope, Response& r) {
         fail_at(at, "fg_value_type: expected TYPE/UNIT, got \"" + std::string(type) + "\"");
       r.value_type = std::string(type);
     } else if (key == "functions" || key == "node_values") {
-      fail_at(where(v), "the columnar response of DeepFlow 6.6 and later is not supported; "
-                        "ask the querier for the node list (6.5 shape)");
+      fail_at(where(v),
+              "the columnar response of DeepFlow 6.6 and later is not supported; "
+              "ask the querier for the node list (6.5 shape)");
     }
   }
   if (status && *status != "SUCCESS")
-    fail_at(status_at, "DeepFlow answered OPT_STATUS \"" + *status + "\": " +
-                           (description.empty() ? "(no DESCRIPTION)" : description));
+    fail_at(status_at, "DeepFlow answered OPT_STATUS \"" + *status +
+                           "\": " + (description.empty() ? "(no DESCRIPTION)" : description));
   if (!has_result) fail_at(data_, "the response has no \"result\" list of nodes");
 }
 
@@ -255,7 +262,8 @@ RawNode ResponseParser::Impl::parse_node(od::value node, const Response& r, std:
   od::json_type t;
   if (auto e = node.type().get(t)) fail_json(e);
   auto label = [&] { return node_label(r, index); };
-  if (t != od::json_type::object) fail_at(at, label() + ": expected a node object, got " + std::string(type_name(t)));
+  if (t != od::json_type::object)
+    fail_at(at, label() + ": expected a node object, got " + std::string(type_name(t)));
   od::object fields;
   if (auto e = node.get_object().get(fields)) fail_json(e);
   unsigned seen = 0;
@@ -319,9 +327,11 @@ std::int64_t ResponseParser::Impl::count_value(od::value& v, const FieldName& wh
   od::json_type t;
   if (auto e = v.type().get(t)) fail_json(e);
   auto token = [&] { return shown(std::string_view(at, std::strcspn(at, ",}] \t\r\n"))); };
-  if (t != od::json_type::number) fail_at(at, what.str() + ": expected an integer, got " + shown(v.raw_json_token()));
+  if (t != od::json_type::number)
+    fail_at(at, what.str() + ": expected an integer, got " + shown(v.raw_json_token()));
   std::int64_t x;
-  if (v.get_int64().get(x)) fail_at(at, what.str() + ": expected an integer of at most 64 bits, got " + token());
+  if (v.get_int64().get(x))
+    fail_at(at, what.str() + ": expected an integer of at most 64 bits, got " + token());
   if (x < 0) fail_at(at, what.str() + ": negative value " + token());
   return x;
 }

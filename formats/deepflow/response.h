@@ -17,12 +17,12 @@ namespace fg::formats::deepflow {
 
 /// One element of `result`, as written.
 struct RawNode {
-  std::string_view name;    ///< profile_location_str, unescaped
-  std::string_view id;      ///< node_id
-  std::string_view parent;  ///< parent_node_id
-  std::int64_t self = 0;    ///< self_value, >= 0
-  std::int64_t total = 0;   ///< total_value, >= 0
-  std::uint64_t offset = 0; ///< where the node's '{' is in the input
+  std::string_view name;     ///< profile_location_str, unescaped
+  std::string_view id;       ///< node_id
+  std::string_view parent;   ///< parent_node_id
+  std::int64_t self = 0;     ///< self_value, >= 0
+  std::int64_t total = 0;    ///< total_value, >= 0
+  std::uint64_t offset = 0;  ///< where the node's '{' is in the input
 };
 
 struct Response {

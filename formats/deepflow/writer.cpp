@@ -36,7 +36,12 @@ std::string root_name(const Profile& p, const JsonWriteOptions& o) {
 class Writer {
  public:
   Writer(const Profile& p, const CallTree& tree, std::size_t column, std::ostream& out)
-      : p_(p), tree_(tree), col_(column), base_(p.base_of(column)), out_(out), texts_(p.frame_count()),
+      : p_(p),
+        tree_(tree),
+        col_(column),
+        base_(p.base_of(column)),
+        out_(out),
+        texts_(p.frame_count()),
         made_(p.frame_count()) {}
 
   /// Writes the node list, root first; returns the invalid UTF-8 sequences replaced.
@@ -85,7 +90,7 @@ class Writer {
   std::vector<std::string> texts_;
   std::vector<bool> made_;
   std::vector<Work> work_;
-  std::vector<Sha1> hashes_;    // by depth: the hash of the path down to there
+  std::vector<Sha1> hashes_;      // by depth: the hash of the path down to there
   std::vector<std::string> ids_;  // by depth: the node id there
   std::string buf_;
   bool first_ = true;
@@ -137,7 +142,8 @@ void Writer::expand(const std::vector<StackId>& nodes, std::size_t depth) {
   std::vector<std::pair<std::string_view, StackId>> kids;
   for (StackId n : nodes)
     for (StackId c : tree_.children(n))
-      if (tree_.total(c, col_) != 0 || (base_ && tree_.total(c, *base_) != 0))  // removed paths stay in a diff
+      if (tree_.total(c, col_) != 0 ||
+          (base_ && tree_.total(c, *base_) != 0))  // removed paths stay in a diff
         kids.emplace_back(text_of(tree_.frame(c)), c);
   std::sort(kids.begin(), kids.end());
   std::size_t end = kids.size();
@@ -187,8 +193,8 @@ void write(const Profile& profile, const WriteOptions& options, std::ostream& ou
   }
   out << '\n';
   if (replaced > 0)
-    diagnostics.warn("invalid UTF-8", std::to_string(replaced) +
-                                          " invalid UTF-8 sequence(s) in names written as U+FFFD");
+    diagnostics.warn("invalid UTF-8",
+                     std::to_string(replaced) + " invalid UTF-8 sequence(s) in names written as U+FFFD");
 }
 
 }  // namespace fg::formats::deepflow

@@ -37,8 +37,10 @@ std::vector<Row> ranked(const Diff& d, const std::vector<FunctionDelta>& functio
   std::sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
     if (o.by_self && std::llabs(a.self_delta) != std::llabs(b.self_delta))
       return std::llabs(a.self_delta) > std::llabs(b.self_delta);
-    if (std::fabs(a.share_delta) != std::fabs(b.share_delta)) return std::fabs(a.share_delta) > std::fabs(b.share_delta);
-    if (std::llabs(a.self_delta) != std::llabs(b.self_delta)) return std::llabs(a.self_delta) > std::llabs(b.self_delta);
+    if (std::fabs(a.share_delta) != std::fabs(b.share_delta))
+      return std::fabs(a.share_delta) > std::fabs(b.share_delta);
+    if (std::llabs(a.self_delta) != std::llabs(b.self_delta))
+      return std::llabs(a.self_delta) > std::llabs(b.self_delta);
     return a.f->name < b.f->name;
   });
   if (o.top > 0 && rows.size() > o.top) rows.resize(o.top);
@@ -60,7 +62,8 @@ std::string relative(std::int64_t base, std::int64_t next) {
 
 std::string total_change(const Diff& d) {
   if (d.base_total_raw == 0) return d.new_total == 0 ? "0%" : "new";
-  return fixed(100.0 * static_cast<double>(d.new_total - d.base_total_raw) / std::fabs(static_cast<double>(d.base_total_raw)),
+  return fixed(100.0 * static_cast<double>(d.new_total - d.base_total_raw) /
+                   std::fabs(static_cast<double>(d.base_total_raw)),
                "%+.2f%%");
 }
 
@@ -80,7 +83,8 @@ Scale scale_for(const Diff& d, const std::vector<Row>& rows) {
     for (std::int64_t v : {r.f->base_self, r.f->new_self, r.self_delta})
       if (v != 0 && (smallest == 0 || std::llabs(v) < smallest)) smallest = std::llabs(v);
   const std::string& unit = d.profile.value_types()[1].unit;
-  return {unit, units::output_unit(smallest, std::max(std::llabs(d.base_total_raw), std::llabs(d.new_total)), unit)};
+  return {unit, units::output_unit(smallest, std::max(std::llabs(d.base_total_raw), std::llabs(d.new_total)),
+                                   unit)};
 }
 
 void text(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, std::ostream& out) {
@@ -89,17 +93,18 @@ void text(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, s
   out << "fg-diff: " << o.base_name << " -> " << o.new_name << "\n";
   out << "value: " << t.type << " (" << t.unit << s.shown_in() << "), " << d.normalization << "\n";
   if (!o.names.empty()) out << "names: " << o.names << "\n";
-  out << "total: " << s.value(d.base_total_raw) << " -> " << s.value(d.new_total) << " (" << total_change(d) << ")\n";
+  out << "total: " << s.value(d.base_total_raw) << " -> " << s.value(d.new_total) << " (" << total_change(d)
+      << ")\n";
   out << "functions ranked by the change of " << (o.by_self ? "their self value" : "their share of the total")
       << (o.top ? ", top " + std::to_string(o.top) : std::string()) << ":\n";
   char line[160];
-  std::snprintf(line, sizeof line, "%12s %12s %12s %8s %8s %8s %8s  %s\n", "base self", "new self", "self delta",
-                "self%", "base%", "new%", "delta", "function");
+  std::snprintf(line, sizeof line, "%12s %12s %12s %8s %8s %8s %8s  %s\n", "base self", "new self",
+                "self delta", "self%", "base%", "new%", "delta", "function");
   out << line;
   for (const Row& r : rows) {
     const FunctionDelta& f = *r.f;
-    std::snprintf(line, sizeof line, "%12s %12s %12s %8s %7.2f%% %7.2f%% %+7.2f  ", s.value(f.base_self).c_str(),
-                  s.value(f.new_self).c_str(), s.delta(r.self_delta).c_str(),
+    std::snprintf(line, sizeof line, "%12s %12s %12s %8s %7.2f%% %7.2f%% %+7.2f  ",
+                  s.value(f.base_self).c_str(), s.value(f.new_self).c_str(), s.delta(r.self_delta).c_str(),
                   relative(f.base_self, f.new_self).c_str(), share(f.base_total, d.base_total),
                   share(f.new_total, d.new_total), r.share_delta == 0 ? 0.0 : r.share_delta);
     out << line << f.name << "\n";
@@ -120,9 +125,10 @@ void markdown(const Diff& d, const std::vector<Row>& rows, const ReportOptions& 
   for (const Row& r : rows) {
     const FunctionDelta& f = *r.f;
     out << "| " << s.value(f.base_self) << " | " << s.value(f.new_self) << " | " << s.delta(r.self_delta)
-        << " | " << relative(f.base_self, f.new_self) << " | " << fixed(share(f.base_total, d.base_total), "%.2f%%")
-        << " | " << fixed(share(f.new_total, d.new_total), "%.2f%%") << " | " << fixed(r.share_delta, "%+.2f")
-        << " | " << markdown_cell(f.name) << " |\n";
+        << " | " << relative(f.base_self, f.new_self) << " | "
+        << fixed(share(f.base_total, d.base_total), "%.2f%%") << " | "
+        << fixed(share(f.new_total, d.new_total), "%.2f%%") << " | " << fixed(r.share_delta, "%+.2f") << " | "
+        << markdown_cell(f.name) << " |\n";
   }
 }
 
@@ -144,16 +150,18 @@ void json(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, s
     deepflow::append_json_string(j, o.names, replaced);
   }
   j += ",\"ranked_by\":\"" + std::string(o.by_self ? "self" : "share") + "\"";
-  j += ",\"total\":{\"base\":" + std::to_string(d.base_total_raw) + ",\"new\":" + std::to_string(d.new_total) + "}";
+  j += ",\"total\":{\"base\":" + std::to_string(d.base_total_raw) +
+       ",\"new\":" + std::to_string(d.new_total) + "}";
   j += ",\"functions\":[";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const FunctionDelta& f = *rows[i].f;
     j += i ? ",{\"name\":" : "{\"name\":";
     deepflow::append_json_string(j, f.name, replaced);
     j += ",\"base_self\":" + std::to_string(f.base_self) + ",\"new_self\":" + std::to_string(f.new_self) +
-         ",\"self_delta\":" + std::to_string(rows[i].self_delta) + ",\"base_share\":" +
-         fixed(share(f.base_total, d.base_total), "%.4f") + ",\"new_share\":" +
-         fixed(share(f.new_total, d.new_total), "%.4f") + ",\"share_delta\":" + fixed(rows[i].share_delta, "%.4f") + "}";
+         ",\"self_delta\":" + std::to_string(rows[i].self_delta) +
+         ",\"base_share\":" + fixed(share(f.base_total, d.base_total), "%.4f") +
+         ",\"new_share\":" + fixed(share(f.new_total, d.new_total), "%.4f") +
+         ",\"share_delta\":" + fixed(rows[i].share_delta, "%.4f") + "}";
   }
   out << j << "]}\n";
 }
@@ -162,7 +170,8 @@ void json(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, s
 // spreadsheet), then the same values as the text report writes them.
 void csv(const Diff& d, const std::vector<Row>& rows, std::ostream& out) {
   const Scale s = scale_for(d, rows);
-  for (const char* column : {"base_self_", "new_self_", "self_delta_"}) out << csv_field(column + s.from) << ',';
+  for (const char* column : {"base_self_", "new_self_", "self_delta_"})
+    out << csv_field(column + s.from) << ',';
   out << "base_self,new_self,self_delta,base_share,new_share,share_delta,function\n";
   auto values = [&](std::int64_t base, std::int64_t next) {
     out << base << ',' << next << ',' << next - base << ',' << csv_field(s.value(base)) << ','
@@ -173,8 +182,9 @@ void csv(const Diff& d, const std::vector<Row>& rows, std::ostream& out) {
   for (const Row& r : rows) {
     const FunctionDelta& f = *r.f;
     values(f.base_self, f.new_self);
-    out << fixed(share(f.base_total, d.base_total), "%.4f") << ',' << fixed(share(f.new_total, d.new_total), "%.4f")
-        << ',' << fixed(r.share_delta, "%.4f") << ',' << csv_field(f.name) << '\n';
+    out << fixed(share(f.base_total, d.base_total), "%.4f") << ','
+        << fixed(share(f.new_total, d.new_total), "%.4f") << ',' << fixed(r.share_delta, "%.4f") << ','
+        << csv_field(f.name) << '\n';
   }
 }
 
@@ -189,10 +199,14 @@ void write_report(const Diff& d, const ReportOptions& o, std::ostream& out) {
   check_options(o);
   const std::vector<FunctionDelta> functions = function_deltas(d);
   const std::vector<Row> rows = ranked(d, functions, o);
-  if (o.format == "text") text(d, rows, o, out);
-  else if (o.format == "markdown") markdown(d, rows, o, out);
-  else if (o.format == "json") json(d, rows, o, out);
-  else csv(d, rows, out);
+  if (o.format == "text")
+    text(d, rows, o, out);
+  else if (o.format == "markdown")
+    markdown(d, rows, o, out);
+  else if (o.format == "json")
+    json(d, rows, o, out);
+  else
+    csv(d, rows, out);
 }
 
 }  // namespace fg::formats::diffreport

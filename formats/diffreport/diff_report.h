@@ -12,12 +12,12 @@
 namespace fg::formats::diffreport {
 
 struct ReportOptions {
-  std::string format = "text";  ///< text | markdown | csv | json
-  std::size_t top = 10;         ///< rows; 0: every function that changed
-  bool by_self = false;         ///< rank by the change of self value instead of share of the total
-  double min_delta = 0;         ///< leave out changes under this many points of share (and self %)
+  std::string format = "text";      ///< text | markdown | csv | json
+  std::size_t top = 10;             ///< rows; 0: every function that changed
+  bool by_self = false;             ///< rank by the change of self value instead of share of the total
+  double min_delta = 0;             ///< leave out changes under this many points of share (and self %)
   std::string base_name, new_name;  ///< the inputs, as given
-  std::string names;                ///< how names were matched ("normalised across builds (...)"), for the header
+  std::string names;  ///< how names were matched ("normalised across builds (...)"), for the header
 };
 
 /// Throws the UsageError write_report() would for `o` (an unknown format),

@@ -65,7 +65,7 @@ class Writer {
   std::size_t column_;
   TrimmedGraph t_;
   std::string unit_, output_unit_;
-  std::vector<std::size_t> id_;   // per graph node: 1-based DOT id, 0 if not drawn
+  std::vector<std::size_t> id_;  // per graph node: 1-based DOT id, 0 if not drawn
   std::vector<bool> has_out_, has_nodelets_;
   std::string out_;
 };
@@ -105,8 +105,10 @@ std::vector<std::string> Writer::components(std::uint32_t n, bool label) const {
   }
   if (!node.function.empty()) out.push_back(node.function);
   const std::string file = label ? report::base_name(node.file) : node.file;
-  if (node.line != 0) out.push_back(file + ":" + std::to_string(node.line));
-  else if (!node.file.empty()) out.push_back(file);
+  if (node.line != 0)
+    out.push_back(file + ":" + std::to_string(node.line));
+  else if (!node.file.empty())
+    out.push_back(file);
   if (out.empty()) out.emplace_back("<unknown>");
   return out;
 }
@@ -171,11 +173,13 @@ void Writer::node(std::uint32_t n, std::size_t id, double max_flat) {
   std::string cum_value = flat_value;
   if (node.cum != node.flat) {
     cum_value = value(node.cum);
-    label += (node.flat != 0 ? "\\n" : " ") + ("of " + cum_value + " (" + units::percent(node.cum, total) + ")");
+    label +=
+        (node.flat != 0 ? "\\n" : " ") + ("of " + cum_value + " (" + units::percent(node.cum, total) + ")");
   }
   int font_size = 8;
   const double flat = std::fabs(static_cast<double>(node.flat));
-  if (max_flat != 0 && node.flat != 0 && flat <= max_flat) font_size += static_cast<int>(std::ceil(16 * std::sqrt(flat / max_flat)));
+  if (max_flat != 0 && node.flat != 0 && flat <= max_flat)
+    font_size += static_cast<int>(std::ceil(16 * std::sqrt(flat / max_flat)));
   const double score = total == 0 ? 0 : static_cast<double>(node.cum) / std::fabs(static_cast<double>(total));
   out_ += "N" + std::to_string(id) + " [label=\"" + label + "\" id=\"node" + std::to_string(id) +
           "\" fontsize=" + std::to_string(font_size) + " shape=box tooltip=\"" + escape(printable(n)) + " (" +
@@ -198,7 +202,8 @@ std::string tag_label(const std::string& name) {
   std::size_t start = 0;
   while (true) {
     const std::size_t nl = name.find('\n', start);
-    out += escape(std::string_view(name).substr(start, nl == std::string::npos ? std::string::npos : nl - start));
+    out += escape(
+        std::string_view(name).substr(start, nl == std::string::npos ? std::string::npos : nl - start));
     if (nl == std::string::npos) return out;
     out += "\\n";
     start = nl + 1;
@@ -206,13 +211,14 @@ std::string tag_label(const std::string& name) {
 }
 
 void box(std::string& out, const std::string& id, const std::string& label, const std::string& weight) {
-  out += id + " [label = \"" + label + "\" id=\"" + id + "\" fontsize=8 shape=box3d tooltip=\"" + weight + "\"]\n";
+  out += id + " [label = \"" + label + "\" id=\"" + id + "\" fontsize=8 shape=box3d tooltip=\"" + weight +
+         "\"]\n";
 }
 
 void box_edge(std::string& out, const std::string& from, const std::string& to, const std::string& weight,
               const char* attr) {
-  out += from + " -> " + to + " [label=\" " + weight + "\" weight=100 tooltip=\"" + weight + "\" labeltooltip=\"" +
-         weight + "\"" + attr + "]\n";
+  out += from + " -> " + to + " [label=\" " + weight + "\" weight=100 tooltip=\"" + weight +
+         "\" labeltooltip=\"" + weight + "\"" + attr + "]\n";
 }
 
 bool Writer::nodelets(std::uint32_t n, std::size_t id) {
@@ -307,14 +313,17 @@ void Writer::edge(const CallGraphEdge& e) {
     if (weight > 1) attr += " weight=" + std::to_string(weight);
     const std::int64_t width = 1 + share(5);
     if (width > 1) attr += " penwidth=" + std::to_string(width);
-    attr += " color=\"" + color(static_cast<double>(e.weight) / std::fabs(static_cast<double>(total)), false) + "\"";
+    attr += " color=\"" +
+            color(static_cast<double>(e.weight) / std::fabs(static_cast<double>(total)), false) + "\"";
   }
   const std::string tooltip = "\"" + escape(printable(e.caller)) + (e.residual ? " ... " : " -> ") +
                               escape(printable(e.callee)) + " (" + w + ")\"";
   attr += " tooltip=" + tooltip + " labeltooltip=" + tooltip;
   // Residual edges dotted as pprof draws them; inlined calls dashed.
-  if (e.residual) attr += " style=\"dotted\"";
-  else if (e.inlined) attr += " style=\"dashed\"";
+  if (e.residual)
+    attr += " style=\"dotted\"";
+  else if (e.inlined)
+    attr += " style=\"dashed\"";
   if (has_nodelets_[e.caller]) attr += " minlen=2";
   out_ += "N" + std::to_string(id_[e.caller]) + " -> N" + std::to_string(id_[e.callee]) + " [" + attr + "]\n";
 }
@@ -332,7 +341,8 @@ std::string Writer::text() {
   out_ += "] }\n";
   if (!t_.nodes.empty()) {
     double max_flat = static_cast<double>(std::llabs(t_.graph.nodes[t_.nodes[0]].flat));
-    for (std::uint32_t n : t_.nodes) max_flat = std::max(max_flat, static_cast<double>(std::llabs(t_.graph.nodes[n].flat)));
+    for (std::uint32_t n : t_.nodes)
+      max_flat = std::max(max_flat, static_cast<double>(std::llabs(t_.graph.nodes[n].flat)));
     for (std::uint32_t n : t_.nodes) {
       node(n, id_[n], max_flat);
       has_nodelets_[n] = nodelets(n, id_[n]);

@@ -33,6 +33,7 @@ void write(const Profile& profile, const WriteOptions& options, std::ostream& ou
 /// Lays call_graph_dot() out with Graphviz (dot layout) and writes SVG
 /// that fits the window and pans and zooms in a browser (pan_zoom.h).
 /// Throws Error when Graphviz cannot.
-void write_svg(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics& diagnostics);
+void write_svg(const Profile& profile, const WriteOptions& options, std::ostream& out,
+               Diagnostics& diagnostics);
 
 }  // namespace fg::formats::dot

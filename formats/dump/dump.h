@@ -9,7 +9,6 @@
 
 namespace fg::formats::dump {
 
-void write(const Profile& profile, const WriteOptions& options, std::ostream& out,
-           Diagnostics& diagnostics);
+void write(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics& diagnostics);
 
 }  // namespace fg::formats::dump

@@ -11,11 +11,11 @@
 #include "fg/call_tree.h"
 #include "fg/error.h"
 #include "fg/granularity.h"
-#include "html/flamegraph_template.h"  // generated from formats/html/flamegraph.html
 #include "formats/html/script_escape.h"
 #include "formats/svg/flamegraph.h"
 #include "formats/svg/number_format.h"
 #include "formats/svg/palette.h"
+#include "html/flamegraph_template.h"  // generated from formats/html/flamegraph.html
 
 namespace fg::formats::html {
 
@@ -261,8 +261,7 @@ void check_write_options(const WriteOptions& options) {
   if (!(o.font_size > 0)) throw UsageError("--fontsize must be positive");
 }
 
-void write_flamegraph(const Profile& profile, const WriteOptions& options, std::ostream& out,
-                      Diagnostics&) {
+void write_flamegraph(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics&) {
   check_write_options(options);
   const FlameGraphOptions& o = options.flame;
   const std::size_t col = options.value ? profile.find_value(*options.value) : profile.default_value_index();

@@ -22,19 +22,31 @@ void append_script_string(std::string& out, std::string_view text) {
     if (c < 0x80) {
       ++pos;
       switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '<': case '>': case '&': append_u_escape(out, c); break;
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '<':
+        case '>':
+        case '&':
+          append_u_escape(out, c);
+          break;
         default:
-          if (c < 0x20 || c == 0x7f) append_u_escape(out, c);
-          else out.push_back(static_cast<char>(c));
+          if (c < 0x20 || c == 0x7f)
+            append_u_escape(out, c);
+          else
+            out.push_back(static_cast<char>(c));
       }
       continue;
     }
     const std::size_t start = pos;
     const char32_t cp = next_code_point(text, pos);
-    if (cp == kReplacementChar || cp == 0x2028 || cp == 0x2029) append_u_escape(out, static_cast<unsigned>(cp));
-    else out.append(text.substr(start, pos - start));
+    if (cp == kReplacementChar || cp == 0x2028 || cp == 0x2029)
+      append_u_escape(out, static_cast<unsigned>(cp));
+    else
+      out.append(text.substr(start, pos - start));
   }
   out.push_back('"');
 }

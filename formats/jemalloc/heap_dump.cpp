@@ -58,7 +58,7 @@ class Parser {
   U64Map address_index_;
   std::uint64_t line_no_ = 0;
   bool in_maps_ = false;
-  bool in_stack_ = false;  // counts lines now belong to dump_.stacks.back()
+  bool in_stack_ = false;               // counts lines now belong to dump_.stacks.back()
   std::vector<std::uint64_t> scratch_;  // the addresses of the line being read
   // The previous stack's adjusted addresses and their indices, leaf first.
   std::vector<std::uint64_t> prev_addresses_, addresses_;
@@ -105,7 +105,8 @@ HeapDump Parser::run_in_place(std::string_view text) {
 }
 
 HeapDump Parser::finish(std::string_view rest) {
-  if (line_no_ == 0 && rest.empty()) throw ParseError(SourcePosition::text(input_.name(), 1, 1), "empty input");
+  if (line_no_ == 0 && rest.empty())
+    throw ParseError(SourcePosition::text(input_.name(), 1, 1), "empty input");
   if (!rest.empty()) {
     if (rest.back() == '\r') rest.remove_suffix(1);
     throw ParseError(SourcePosition::text(input_.name(), line_no_ + 1, rest.size() + 1),

@@ -44,9 +44,9 @@ struct ThreadCounts {
 struct DumpStack {
   std::uint32_t first_address = 0;  ///< into HeapDump::stack_addresses
   std::uint32_t address_count = 0;
-  std::uint32_t first_thread = 0;   ///< into HeapDump::threads
+  std::uint32_t first_thread = 0;  ///< into HeapDump::threads
   std::uint32_t thread_count = 0;
-  Counts total;                     ///< the stack's `t*:` line
+  Counts total;  ///< the stack's `t*:` line
   bool has_total = false;
 };
 

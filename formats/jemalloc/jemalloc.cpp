@@ -117,7 +117,8 @@ class SampleWriter {
     const std::uint32_t* a = dump_.stack_addresses.data() + s.first_address;
     std::uint32_t leaf = 0, count = s.address_count;
     if (!keep_allocator_) {
-      while (leaf < count && (resolved_.in_allocator_module(a[leaf]) || resolved_.is_allocation_function(a[leaf])))
+      while (leaf < count &&
+             (resolved_.in_allocator_module(a[leaf]) || resolved_.is_allocation_function(a[leaf])))
         ++leaf;
     }
     for (std::uint32_t i = count; i-- > leaf;) {

@@ -64,7 +64,8 @@ ResolvedAddresses::ResolvedAddresses(const HeapDump& dump, const SymbolizeOption
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t address = dump.addresses[i];
     if (!where[i]) {
-      frames_.push_back(builder.frame(builder.function(hex_name("", address)), FrameKind::kNative, 0, address));
+      frames_.push_back(
+          builder.frame(builder.function(hex_name("", address)), FrameKind::kNative, 0, address));
       begin_.push_back(frames_.size());
       continue;
     }
@@ -90,8 +91,8 @@ ResolvedAddresses::ResolvedAddresses(const HeapDump& dump, const SymbolizeOption
   }
 }
 
-std::vector<std::pair<std::string, std::vector<std::uint64_t>>> prefetch_work(const DumpPreview& preview,
-                                                                              const SymbolizeOptions& options) {
+std::vector<std::pair<std::string, std::vector<std::uint64_t>>> prefetch_work(
+    const DumpPreview& preview, const SymbolizeOptions& options) {
   std::unordered_map<const Mapping*, std::vector<std::uint64_t>> offsets;
   for (std::uint64_t a : preview.addresses)
     if (auto w = preview.maps.find(a)) offsets[w->mapping].push_back(w->file_offset);
@@ -108,17 +109,16 @@ std::vector<std::pair<std::string, std::vector<std::uint64_t>>> prefetch_work(co
   return work;
 }
 
-bool is_allocator_module(std::string_view path) {
-  return base_name(path).starts_with("libjemalloc");
-}
+bool is_allocator_module(std::string_view path) { return base_name(path).starts_with("libjemalloc"); }
 
 bool is_allocation_function(std::string_view name) {
   static const std::unordered_set<std::string_view> kNames = {
-      "malloc", "calloc", "realloc", "reallocarray", "free", "cfree", "posix_memalign", "aligned_alloc",
-      "memalign", "valloc", "pvalloc", "mallocx", "rallocx", "xallocx", "nallocx", "sdallocx", "dallocx",
-      "operator new", "operator new[]", "__libc_malloc", "__libc_calloc", "__libc_realloc",
-      "__libc_memalign", "__builtin_new", "__builtin_vec_new", "tc_malloc", "tc_calloc", "tc_realloc",
-      "tc_new", "tc_newarray"};
+      "malloc",        "calloc",         "realloc",         "reallocarray",   "free",
+      "cfree",         "posix_memalign", "aligned_alloc",   "memalign",       "valloc",
+      "pvalloc",       "mallocx",        "rallocx",         "xallocx",        "nallocx",
+      "sdallocx",      "dallocx",        "operator new",    "operator new[]", "__libc_malloc",
+      "__libc_calloc", "__libc_realloc", "__libc_memalign", "__builtin_new",  "__builtin_vec_new",
+      "tc_malloc",     "tc_calloc",      "tc_realloc",      "tc_new",         "tc_newarray"};
   std::size_t paren = name.find('(');
   if (paren != std::string_view::npos) name = name.substr(0, paren);
   if (name.starts_with("je_")) name.remove_prefix(3);  // jemalloc built with a prefix

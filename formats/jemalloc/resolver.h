@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <span>
 #include <string>
-#include <utility>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "fg/builder.h"
@@ -54,8 +54,8 @@ class ResolvedAddresses {
 /// What Symbolizer::prefetch can start on while a dump is parsed: the
 /// modules, in maps order, and file offsets of `preview`'s addresses that
 /// ResolvedAddresses will symbolize.
-std::vector<std::pair<std::string, std::vector<std::uint64_t>>> prefetch_work(const DumpPreview& preview,
-                                                                              const SymbolizeOptions& options);
+std::vector<std::pair<std::string, std::vector<std::uint64_t>>> prefetch_work(
+    const DumpPreview& preview, const SymbolizeOptions& options);
 
 /// True for the file name of a jemalloc library ("libjemalloc.so.2").
 bool is_allocator_module(std::string_view path);

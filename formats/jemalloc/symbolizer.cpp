@@ -19,8 +19,8 @@ struct Symbolizer::Module {
   std::string recorded;
   std::string found;  // the file opened
   ModuleState state = ModuleState::kUnopened;
-  bool loaded = false;  // load_module() ran; open_module() has the architecture check left
-  std::string reason;  // for kMissing and kUnusable
+  bool loaded = false;         // load_module() ran; open_module() has the architecture check left
+  std::string reason;          // for kMissing and kUnusable
   Dwfl_Callbacks callbacks{};  // dwfl keeps a pointer to it
   Dwfl* dwfl = nullptr;
   Dwfl_Module* mod = nullptr;
@@ -173,7 +173,8 @@ Symbolizer::Symbolizer(SymbolizeOptions options) : options_(std::move(options)) 
   // '-': no CRC checks of debuglink targets (build-ids are checked instead).
   // libdwfl looks for DIR/.build-id/ only under absolute directories.
   debuginfo_path_ = "-:.debug:/usr/lib/debug";
-  if (!options_.sysroot.empty()) debuginfo_path_ += ":" + absolute(join_path(options_.sysroot, "/usr/lib/debug"));
+  if (!options_.sysroot.empty())
+    debuginfo_path_ += ":" + absolute(join_path(options_.sysroot, "/usr/lib/debug"));
   for (const std::string& dir : options_.symbol_paths) debuginfo_path_ += ":" + absolute(dir);
   debuginfo_path_ptr_ = debuginfo_path_.data();
 }
@@ -238,7 +239,8 @@ std::string Symbolizer::describe(const std::string& path) {
 void Symbolizer::load_module(Module& m) {
   m.loaded = true;
   std::vector<std::string> candidates;
-  for (const std::string& dir : options_.symbol_paths) candidates.push_back(join_path(dir, base_name(m.recorded)));
+  for (const std::string& dir : options_.symbol_paths)
+    candidates.push_back(join_path(dir, base_name(m.recorded)));
   candidates.push_back(options_.sysroot.empty() ? m.recorded : join_path(options_.sysroot, m.recorded));
   for (const std::string& c : candidates)
     if (is_regular_file(c)) {
@@ -290,7 +292,8 @@ void Symbolizer::open_module(Module& m) {
   m.state = ModuleState::kOpen;
 }
 
-const std::vector<SymbolizedFrame>& Symbolizer::symbolize(const std::string& path, std::uint64_t file_offset) {
+const std::vector<SymbolizedFrame>& Symbolizer::symbolize(const std::string& path,
+                                                          std::uint64_t file_offset) {
   settle();
   Module& m = module(path);
   if (m.state == ModuleState::kUnopened) open_module(m);

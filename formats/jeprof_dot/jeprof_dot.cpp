@@ -44,7 +44,8 @@ Sniff sniff(std::string_view head, std::string_view) {
   if (head.substr(0, 7) != "digraph" && head.substr(0, 14) != "strict digraph") return Sniff::kNo;
   const bool legend = head.find("Legend [") != std::string_view::npos;
   for (std::string_view unit : {"Total MB:", "Total objects:", "Total B:", "Total samples:"})
-    if (legend && head.substr(0, 9) == "digraph \"" && head.find(unit) != std::string_view::npos) return Sniff::kYes;
+    if (legend && head.substr(0, 9) == "digraph \"" && head.find(unit) != std::string_view::npos)
+      return Sniff::kYes;
   return Sniff::kMaybe;
 }
 

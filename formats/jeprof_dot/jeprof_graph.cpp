@@ -113,8 +113,9 @@ JeprofGraph Parser::parse() {
 void Parser::legend(Agraph_t* g) {
   Agnode_t* legend = agnode(g, const_cast<char*>("Legend"), 0);
   if (!legend)
-    fail("digraph", "not a jeprof call graph: no Legend node (fg reads the DOT of jeprof and pprof.pl; "
-                    "DOT from go tool pprof or fg itself is not read)");
+    fail("digraph",
+         "not a jeprof call graph: no Legend node (fg reads the DOT of jeprof and pprof.pl; "
+         "DOT from go tool pprof or fg itself is not read)");
   const std::string label = label_of(legend);
   for (std::size_t at = 0; at < label.size();) {
     std::size_t end = label.find("\\l", at);
@@ -129,7 +130,8 @@ void Parser::legend(Agraph_t* g) {
   if (m.empty()) fail("Legend", "not a jeprof call graph: the Legend has no 'Total <unit>: <value>' line");
   out_.unit = m[1].str();
   if (out_.unit == "MB") {
-    out_.value_type = "space", out_.value_unit = "bytes", out_.scale = 1048576, out_.resolution = 0.1 * 1048576;
+    out_.value_type = "space", out_.value_unit = "bytes", out_.scale = 1048576,
+    out_.resolution = 0.1 * 1048576;
     out_.truncated = false;
   } else if (out_.unit == "B") {
     out_.value_type = "space", out_.value_unit = "bytes";
@@ -160,7 +162,8 @@ void Parser::nodes(Agraph_t* g) {
     }
     NodeLabel parsed;
     if (!parse_node_label(label, parsed))
-      fail(id, "node " + id + ": label \"" + label + "\" is not jeprof's \"name\\n<flat> (<%>)\\rof <cum> (<%>)\\r\"");
+      fail(id, "node " + id + ": label \"" + label +
+                   "\" is not jeprof's \"name\\n<flat> (<%>)\\rof <cum> (<%>)\\r\"");
     JeprofNode node;
     node.id = id;
     node.label = parsed.name;
@@ -181,7 +184,8 @@ void Parser::edges(Agraph_t* g) {
     for (Agedge_t* e = agfstout(g, n); e; e = agnxtout(g, e)) {
       const std::string edge = std::string(agnameof(agtail(e))) + " -> " + agnameof(aghead(e));
       const auto caller = index.find(agtail(e)), callee = index.find(aghead(e));
-      if (caller == index.end() || callee == index.end()) fail(edge, "edge " + edge + ": an edge of the Legend");
+      if (caller == index.end() || callee == index.end())
+        fail(edge, "edge " + edge + ": an edge of the Legend");
       const std::string label = label_of(e);
       const std::optional<double> w = number(label);
       if (!w) fail(edge, "edge " + edge + ": label \"" + label + "\" is not a number");
@@ -222,7 +226,8 @@ std::string rebuild_name(std::string_view label_name) {
     if (end == std::string_view::npos) end = label_name.size();
     const std::string_view part = label_name.substr(at, end - at);
     if (!out.empty()) out += open > 0 || (!part.empty() && (part[0] == '(' || part[0] == '[')) ? " " : "::";
-    for (const char c : part) open += c == '(' || c == '[' || c == '<' ? 1 : c == ')' || c == ']' || c == '>' ? -1 : 0;
+    for (const char c : part)
+      open += c == '(' || c == '[' || c == '<' ? 1 : c == ')' || c == ']' || c == '>' ? -1 : 0;
     if (open < 0) open = 0;
     out += part;
     at = end + kNewline.size();

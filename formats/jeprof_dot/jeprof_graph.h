@@ -28,10 +28,10 @@
 namespace fg::formats::jeprof_dot {
 
 struct JeprofNode {
-  std::string id;      ///< the DOT node name, "N12"
-  std::string label;   ///< the name part of the label as written, "\n" separated
-  std::string name;    ///< the function name rebuilt from it (see rebuild_name)
-  double flat = 0;     ///< in whole units (bytes for MB)
+  std::string id;     ///< the DOT node name, "N12"
+  std::string label;  ///< the name part of the label as written, "\n" separated
+  std::string name;   ///< the function name rebuilt from it (see rebuild_name)
+  double flat = 0;    ///< in whole units (bytes for MB)
   double cum = 0;
 };
 
@@ -41,14 +41,14 @@ struct JeprofEdge {
 };
 
 struct JeprofGraph {
-  std::string program;      ///< the legend's first line
-  std::string unit;         ///< as written: "MB", "B", "objects", "samples"
-  std::string value_type;   ///< the profile column: "space", "objects" or "samples"
-  std::string value_unit;   ///< "bytes" or "count"
-  double scale = 1;         ///< whole units per written unit (2^20 for MB)
-  double resolution = 1;    ///< one step of the last written digit, in whole units
-  bool truncated = true;    ///< values were truncated ("%d"), not rounded ("%.1f" for MB)
-  double total = 0;         ///< "Total <unit>:", in whole units
+  std::string program;              ///< the legend's first line
+  std::string unit;                 ///< as written: "MB", "B", "objects", "samples"
+  std::string value_type;           ///< the profile column: "space", "objects" or "samples"
+  std::string value_unit;           ///< "bytes" or "count"
+  double scale = 1;                 ///< whole units per written unit (2^20 for MB)
+  double resolution = 1;            ///< one step of the last written digit, in whole units
+  bool truncated = true;            ///< values were truncated ("%d"), not rounded ("%.1f" for MB)
+  double total = 0;                 ///< "Total <unit>:", in whole units
   std::vector<std::string> legend;  ///< the legend's lines
   std::vector<JeprofNode> nodes;    ///< in declaration order, the Legend left out
   std::vector<JeprofEdge> edges;

@@ -43,8 +43,8 @@ class Reconciler {
   JeprofGraph& g_;
   bool negative_ = false;  // some value is negative (a diff): zeros may be either side
   std::vector<std::vector<std::size_t>> out_, in_;  // per node: edge indices, self-edges left out
-  std::vector<Box> flat_, cum_, weight_;  // each value's range, fixed before anything moves
-  std::vector<Box> plus_, minus_;         // scratch
+  std::vector<Box> flat_, cum_, weight_;            // each value's range, fixed before anything moves
+  std::vector<Box> plus_, minus_;                   // scratch
 };
 
 // A little inside the printed digits' range, so that what unfolding

@@ -1,7 +1,7 @@
 #include "formats/jeprof_dot/unfold.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -19,7 +19,7 @@ constexpr const char* kDroppedCallers = "[callers dropped by jeprof]";
 struct Out {
   std::uint32_t callee = 0;  ///< node index, or kDroppedNode
   double weight = 0;
-  std::uint32_t edge = 0;    ///< index into JeprofGraph::edges
+  std::uint32_t edge = 0;  ///< index into JeprofGraph::edges
 };
 constexpr std::uint32_t kDroppedNode = UINT32_MAX;
 
@@ -85,12 +85,12 @@ class Unfolder {
     StackId parent = 0;
     std::uint32_t node = 0;  ///< node index, or kDroppedNode
     double amount = 0;
-    bool leave = false;      ///< the walk leaves `node`: it is no longer on the path
+    bool leave = false;  ///< the walk leaves `node`: it is no longer on the path
   };
   const JeprofGraph& g_;
   ProfileBuilder& b_;
   std::size_t max_;
-  std::size_t planned_ = 0;  // tree nodes made or waiting in work_
+  std::size_t planned_ = 0;           // tree nodes made or waiting in work_
   std::vector<std::uint32_t> first_;  // out_[first_[v] .. first_[v + 1]) are v's callees
   std::vector<Out> out_;
   std::vector<double> in_sum_;
@@ -223,7 +223,8 @@ void Unfolder::emit(StackId s, double amount) {
   const double x = amount + carry_;
   // Signed shares of values that nearly cancel can grow along a path.
   if (!(std::fabs(x) < 0x1p62))
-    throw Error("unfolding the call graph gives values out of range (values of mixed sign that nearly cancel)");
+    throw Error(
+        "unfolding the call graph gives values out of range (values of mixed sign that nearly cancel)");
   const std::int64_t value = std::llround(x);
   carry_ = x - static_cast<double>(value);
   if (value != 0) b_.add_sample(s, {&value, 1});

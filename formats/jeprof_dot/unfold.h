@@ -37,9 +37,9 @@
 namespace fg::formats::jeprof_dot {
 
 struct UnfoldResult {
-  std::size_t stacks = 0;          ///< tree nodes made
-  std::size_t recursive_edges = 0; ///< edges not unfolded because they close a cycle on some path
-  bool truncated = false;          ///< the limit was reached: deeper values were kept by the caller
+  std::size_t stacks = 0;            ///< tree nodes made
+  std::size_t recursive_edges = 0;   ///< edges not unfolded because they close a cycle on some path
+  bool truncated = false;            ///< the limit was reached: deeper values were kept by the caller
   std::vector<FrameId> node_frames;  ///< the frame made for each node of the graph, in its order
 };
 

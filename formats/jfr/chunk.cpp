@@ -16,7 +16,9 @@ std::int64_t ChunkHeader::to_ns(std::int64_t ticks) const {
   return saturate(start_ns + wide_ns(static_cast<__int128>(ticks) - start_ticks, ticks_per_second));
 }
 
-std::int64_t ChunkHeader::ticks_to_ns(std::int64_t ticks) const { return saturate(wide_ns(ticks, ticks_per_second)); }
+std::int64_t ChunkHeader::ticks_to_ns(std::int64_t ticks) const {
+  return saturate(wide_ns(ticks, ticks_per_second));
+}
 
 namespace {
 
@@ -45,7 +47,8 @@ ChunkHeader parse_header(std::string_view bytes, const std::string& file, const 
   if (h.size < kChunkHeaderSize)
     c.fail_at(offset + 8, chunk + ": chunk size " + std::to_string(h.size) + " is smaller than its header");
   if (h.ticks_per_second <= 0)
-    c.fail_at(offset + 56, chunk + ": ticks per second " + std::to_string(h.ticks_per_second) + " is not positive");
+    c.fail_at(offset + 56,
+              chunk + ": ticks per second " + std::to_string(h.ticks_per_second) + " is not positive");
   return h;
 }
 
@@ -99,7 +102,8 @@ std::string_view ChunkReader::take(std::uint64_t n) {
 // the input's size is the chunk's offset plus them.
 std::string ChunkReader::lost(std::uint64_t bytes) const {
   const std::uint64_t total = offset_ + bytes;
-  return std::to_string(bytes) + " bytes, " + std::to_string(total ? bytes * 100 / total : 0) + "% of the file";
+  return std::to_string(bytes) + " bytes, " + std::to_string(total ? bytes * 100 / total : 0) +
+         "% of the file";
 }
 
 // Ends the input at an incomplete chunk: a warning, or an error for the first.
@@ -134,9 +138,9 @@ std::optional<Chunk> ChunkReader::next() {
   const std::string_view bytes = take(h.size);
   if (bytes.size() < h.size) {
     if (index_ == 0)
-      Cursor({}, file_, offset_ + 8).fail(chunk + ": chunk size " + std::to_string(h.size) +
-                                          " runs past the end of the file (" + std::to_string(bytes.size()) +
-                                          " bytes left)");
+      Cursor({}, file_, offset_ + 8)
+          .fail(chunk + ": chunk size " + std::to_string(h.size) + " runs past the end of the file (" +
+                std::to_string(bytes.size()) + " bytes left)");
     incomplete(chunk + " is truncated: its header says " + std::to_string(h.size) + " bytes, " +
                    std::to_string(bytes.size()) + " remain",
                offset_, bytes.size());

@@ -82,14 +82,17 @@ class ChunkReader {
   /// memory: for a large chunk whose pools are read and whose events are
   /// being read in order. Nothing for other inputs.
   void release_before(std::uint64_t offset) {
-    if (whole_) whole_->release(static_cast<std::size_t>(offset));
-    else if (mapped_) input_.release_mapped(static_cast<std::size_t>(offset));
+    if (whole_)
+      whole_->release(static_cast<std::size_t>(offset));
+    else if (mapped_)
+      input_.release_mapped(static_cast<std::size_t>(offset));
   }
   /// Lets the pages of a mapped file within [begin, end) (offsets in the
   /// file) leave memory for now: those of a large chunk's pools, once read.
   /// Reading them again brings them back. Nothing for other inputs.
   void drop(std::uint64_t begin, std::uint64_t end) {
-    if (mapped_ && !whole_) input_.drop_mapped(static_cast<std::size_t>(begin), static_cast<std::size_t>(end));
+    if (mapped_ && !whole_)
+      input_.drop_mapped(static_cast<std::size_t>(begin), static_cast<std::size_t>(end));
   }
   /// The size of the input when it is a mapped file, read in place.
   std::optional<std::uint64_t> mapped_size() const {
@@ -104,7 +107,7 @@ class ChunkReader {
   Input& input_;
   Diagnostics& diagnostics_;
   const std::string& file_;
-  std::optional<InputBytes> whole_;  // a gzipped file inflated whole
+  std::optional<InputBytes> whole_;         // a gzipped file inflated whole
   std::optional<std::string_view> mapped_;  // the file's bytes, or whole_'s
   std::string buf_;
   std::uint64_t offset_ = 0;  // of the next chunk in the file

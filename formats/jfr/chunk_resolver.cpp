@@ -9,9 +9,12 @@ namespace fg::formats::jfr {
 
 FrameKind frame_kind(const std::string* type_name, std::uint64_t key) {
   static const std::pair<std::string_view, FrameKind> kNames[] = {
-      {"Interpreted", FrameKind::kInterpreted}, {"JIT compiled", FrameKind::kJit},
-      {"Inlined", FrameKind::kInlined},         {"Native", FrameKind::kNative},
-      {"C++", FrameKind::kCpp},                 {"Kernel", FrameKind::kKernel},
+      {"Interpreted", FrameKind::kInterpreted},
+      {"JIT compiled", FrameKind::kJit},
+      {"Inlined", FrameKind::kInlined},
+      {"Native", FrameKind::kNative},
+      {"C++", FrameKind::kCpp},
+      {"Kernel", FrameKind::kKernel},
       {"C1 compiled", FrameKind::kC1Compiled},
   };
   if (type_name)
@@ -29,7 +32,11 @@ std::size_t ChunkResolver::FrameKeyHash::operator()(const FrameKey& k) const {
 
 ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const TraceTree& tree,
                              const NamingOptions& naming, bool threads, std::vector<bool>* stand_ins)
-    : builder_(builder), pools_(pools), tree_(tree), naming_(naming), threads_(threads),
+    : builder_(builder),
+      pools_(pools),
+      tree_(tree),
+      naming_(naming),
+      threads_(threads),
       stand_ins_(threads ? nullptr : stand_ins),
       kernel_known_(pools.enum_has("jdk.types.FrameType", "Kernel")),
       frames_by_index_(pools.frames.size(), U64Map::kMissing),
@@ -82,7 +89,8 @@ void ChunkResolver::find_made(const NewNode* nodes, std::size_t count) {
 NodeLister::NodeLister(const TraceTree& tree)
     : tree_(tree), used_(tree.trace_count()), claimed_(tree.node_count()) {}
 
-std::uint32_t NodeLister::leaf(std::uint32_t position, bool list, std::vector<NewNode>& out, std::uint32_t& listed) {
+std::uint32_t NodeLister::leaf(std::uint32_t position, bool list, std::vector<NewNode>& out,
+                               std::uint32_t& listed) {
   listed = 0;
   if (position == U64Map::kMissing) return U64Map::kMissing;
   const StackTraceRef& t = tree_.at(position);
@@ -139,11 +147,12 @@ FrameId ChunkResolver::make_frame(const FrameRef& f, FrameKind kind) {
   if (auto m = pools_.methods.find(f.method); m != pools_.methods.end()) {
     const std::string* method = pools_.symbol(m->second.name);
     const std::string* cls = nullptr;
-    if (auto c = pools_.classes.find(m->second.cls); c != pools_.classes.end()) cls = pools_.symbol(c->second.name);
-    const bool native_code =
-        (kind == FrameKind::kNative && kernel_known_) || kind == FrameKind::kCpp || kind == FrameKind::kKernel;
-    name = method_frame_name(cls ? *cls : std::string_view{}, method ? *method : std::string_view{}, native_code,
-                             naming_);
+    if (auto c = pools_.classes.find(m->second.cls); c != pools_.classes.end())
+      cls = pools_.symbol(c->second.name);
+    const bool native_code = (kind == FrameKind::kNative && kernel_known_) || kind == FrameKind::kCpp ||
+                             kind == FrameKind::kKernel;
+    name = method_frame_name(cls ? *cls : std::string_view{}, method ? *method : std::string_view{},
+                             native_code, naming_);
   }
   // --lines is the converter's naming option: the line is part of the name
   // (as jfrconv writes it), so the frame does not carry it a second time as

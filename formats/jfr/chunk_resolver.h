@@ -37,8 +37,10 @@ class PairIds {
   }
   /// Stores `id` for the pair unless it has one.
   void insert(std::uint64_t first, std::uint64_t second, std::uint32_t id) {
-    if (packs(first, second)) fast_.insert(first << kBits | second, id);
-    else slow_.emplace(std::pair{first, second}, id);
+    if (packs(first, second))
+      fast_.insert(first << kBits | second, id);
+    else
+      slow_.emplace(std::pair{first, second}, id);
   }
 
  private:
@@ -109,8 +111,8 @@ class ChunkResolver {
   /// in *stand_ins (by frame id) to be given its kind at the end, as
   /// merge_compilation_kinds() would; tier() and node_stack() tell the
   /// weight of each tier where.
-  ChunkResolver(ProfileBuilder& builder, const Pools& pools, const TraceTree& tree, const NamingOptions& naming,
-                bool threads, std::vector<bool>* stand_ins = nullptr);
+  ChunkResolver(ProfileBuilder& builder, const Pools& pools, const TraceTree& tree,
+                const NamingOptions& naming, bool threads, std::vector<bool>* stand_ins = nullptr);
 
   /// Before make(): the stacks of a hand-off's `count` listed nodes that
   /// the builder holds already, found in as many rounds as the longest
@@ -186,22 +188,24 @@ class ChunkResolver {
   std::vector<FrameId> frames_by_index_;
   std::vector<FrameKind> kinds_by_index_;  // set with frames_by_index_
   std::unordered_map<FrameKey, FrameId, FrameKeyHash> frames_;
-  PairIds<24> stacks_;        // by (leaf node, thread), with threads
+  PairIds<24> stacks_;              // by (leaf node, thread), with threads
   BigVector<StackId> node_stacks_;  // by trace node, without threads; kMissing until made
   // find_made()'s: each listed node's round, by node (the first is 0), and the nodes by round.
   std::vector<std::uint8_t> rounds_;
   std::vector<std::uint32_t> round_starts_;
   std::vector<const NewNode*> by_round_;
-  std::vector<std::uint32_t> path_;   // thread_stack()'s nodes
+  std::vector<std::uint32_t> path_;  // thread_stack()'s nodes
   // The last lookup: events of one thread come in runs.
   struct Last {
     std::uint64_t first = 0, second = 0;
     std::uint32_t id = U64Map::kMissing;  // kMissing: none yet
-    bool is(std::uint64_t a, std::uint64_t b) const { return id != U64Map::kMissing && a == first && b == second; }
+    bool is(std::uint64_t a, std::uint64_t b) const {
+      return id != U64Map::kMissing && a == first && b == second;
+    }
   };
   Last last_labels_;
-  PairIds<16> labels_;        // by (thread, state + 1, or 0 without a state)
-  PairIds<1> class_frames_;   // by (class, outside a TLAB)
+  PairIds<16> labels_;       // by (thread, state + 1, or 0 without a state)
+  PairIds<1> class_frames_;  // by (class, outside a TLAB)
 };
 
 }  // namespace fg::formats::jfr

@@ -10,7 +10,8 @@ constexpr std::uint64_t kChunkHeaderSize = 68;
 
 // Which of a list of wanted names each field of a class is, found once per pool.
 struct Slots {
-  explicit Slots(const ClassDesc& c, std::initializer_list<std::string_view> names) : role(c.fields.size(), -1) {
+  explicit Slots(const ClassDesc& c, std::initializer_list<std::string_view> names)
+      : role(c.fields.size(), -1) {
     int k = 0;
     for (std::string_view n : names) {
       if (const int i = c.field_index(n); i >= 0 && role[static_cast<std::size_t>(i)] < 0)
@@ -98,11 +99,20 @@ class PoolReader {
       for (std::size_t i = 0; i < cls.fields.size(); ++i) {
         const FieldDesc& f = cls.fields[i];
         switch (s.wanted(i)) {
-          case 0: t.os_name = read_text(f); break;
-          case 1: t.os_thread_id = read_integer(c_, meta_, f); break;
-          case 2: t.java_name = read_text(f); break;
-          case 3: t.java_thread_id = read_integer(c_, meta_, f); break;
-          default: skip_field(c_, meta_, f);
+          case 0:
+            t.os_name = read_text(f);
+            break;
+          case 1:
+            t.os_thread_id = read_integer(c_, meta_, f);
+            break;
+          case 2:
+            t.java_name = read_text(f);
+            break;
+          case 3:
+            t.java_thread_id = read_integer(c_, meta_, f);
+            break;
+          default:
+            skip_field(c_, meta_, f);
         }
       }
     }
@@ -119,8 +129,10 @@ class PoolReader {
       Ref& r = into[static_cast<std::uint64_t>(c_.read_long())];
       for (std::size_t i = 0; i < cls.fields.size(); ++i) {
         const int w = s.wanted(i);
-        if (w < 0) skip_field(c_, meta_, cls.fields[i]);
-        else r.*(w == 0 ? first : second) = static_cast<std::uint64_t>(read_integer(c_, meta_, cls.fields[i]));
+        if (w < 0)
+          skip_field(c_, meta_, cls.fields[i]);
+        else
+          r.*(w == 0 ? first : second) = static_cast<std::uint64_t>(read_integer(c_, meta_, cls.fields[i]));
       }
     }
   }
@@ -145,14 +157,18 @@ class PoolReader {
         const FieldDesc& f = cls.fields[i];
         const ClassDesc& type = *f.desc;
         switch (s.wanted(i)) {
-          case 0: truncated = read_integer(c_, meta_, f) != 0; break;
+          case 0:
+            truncated = read_integer(c_, meta_, f) != 0;
+            break;
           case 1:
-            if (f.array && !f.constant_pool && type.encoding == Encoding::kStruct && frames_.size() == begin) {
+            if (f.array && !f.constant_pool && type.encoding == Encoding::kStruct &&
+                frames_.size() == begin) {
               frames(type);
               break;
             }
             [[fallthrough]];
-          default: skip_field(c_, meta_, f);
+          default:
+            skip_field(c_, meta_, f);
         }
       }
       if (frames_.size() >= U64Map::kMissing) c_.fail("a stack trace of more than 2^32 - 1 frames");
@@ -178,7 +194,8 @@ class PoolReader {
     std::vector<std::uint32_t>& frames_ = out_.batch.frames;
     if (frame_class_ != &frame) {  // the same class for every trace: its slots found once
       frame_class_ = &frame;
-      frame_slots_.emplace(frame, std::initializer_list<std::string_view>{"method", "lineNumber", "bytecodeIndex", "type"});
+      frame_slots_.emplace(
+          frame, std::initializer_list<std::string_view>{"method", "lineNumber", "bytecodeIndex", "type"});
       usual_ = usual_layout(frame, *frame_slots_);
     }
     const Slots& s = *frame_slots_;
@@ -210,11 +227,20 @@ class PoolReader {
         for (std::size_t i = 0; i < frame.fields.size(); ++i) {
           const FieldDesc& f = frame.fields[i];
           switch (s.wanted(i)) {
-            case 0: r.method = static_cast<std::uint64_t>(read_integer(c_, meta_, f)); break;
-            case 1: r.line = static_cast<std::int32_t>(read_integer(c_, meta_, f)); break;
-            case 2: r.bci = static_cast<std::int32_t>(read_integer(c_, meta_, f)); break;
-            case 3: r.type = static_cast<std::uint64_t>(read_integer(c_, meta_, f)); break;
-            default: skip_field(c_, meta_, f);
+            case 0:
+              r.method = static_cast<std::uint64_t>(read_integer(c_, meta_, f));
+              break;
+            case 1:
+              r.line = static_cast<std::int32_t>(read_integer(c_, meta_, f));
+              break;
+            case 2:
+              r.bci = static_cast<std::int32_t>(read_integer(c_, meta_, f));
+              break;
+            case 3:
+              r.type = static_cast<std::uint64_t>(read_integer(c_, meta_, f));
+              break;
+            default:
+              skip_field(c_, meta_, f);
           }
         }
         frames_.push_back(index_of(r.method, r.line, r.bci, r.type));
@@ -262,11 +288,13 @@ class PoolReader {
       i = dense[slot] = next;  // index_of() found the slot empty
     } else if (!keep_lines_ && type < 256 && method < (std::uint64_t{1} << 56)) {
       const std::uint64_t key = method << 8 | type;
-      if (const std::uint32_t known = pools_.frame_index.packed.find(key); known != U64Map::kMissing) return known;
+      if (const std::uint32_t known = pools_.frame_index.packed.find(key); known != U64Map::kMissing)
+        return known;
       i = pools_.frame_index.packed.insert(key, next);
     } else {
       const std::array<std::uint64_t, 3> key{
-          method, type, std::uint64_t{static_cast<std::uint32_t>(line)} << 32 | static_cast<std::uint32_t>(bci)};
+          method, type,
+          std::uint64_t{static_cast<std::uint32_t>(line)} << 32 | static_cast<std::uint32_t>(bci)};
       i = pools_.frame_index.other.try_emplace(key, next).first->second;
     }
     if (i == next) {
@@ -297,7 +325,7 @@ void read_checkpoint(Cursor& rec, const ChunkMetadata& meta, Pools& pools, bool 
   rec.read_long();  // start time
   rec.read_long();  // duration
   delta = rec.read_long();
-  rec.u8();         // type mask
+  rec.u8();  // type mask
   out.done_at = rec.offset();
   PoolReader reader(rec, meta, pools, keep_lines, out);
   for (std::uint64_t n = rec.read_count("constant pool", 2); n > 0; --n) {
@@ -355,7 +383,8 @@ void Pools::clear() {
 }
 
 std::size_t Pools::FrameIndex::Hash::operator()(const std::array<std::uint64_t, 3>& k) const {
-  const std::uint64_t h = k[0] * 0x9E3779B97F4A7C15ull ^ k[1] * 0xC2B2AE3D27D4EB4Full ^ k[2] * 0x165667B19E3779F9ull;
+  const std::uint64_t h =
+      k[0] * 0x9E3779B97F4A7C15ull ^ k[1] * 0xC2B2AE3D27D4EB4Full ^ k[2] * 0x165667B19E3779F9ull;
   return static_cast<std::size_t>(h ^ (h >> 29));
 }
 
@@ -363,7 +392,9 @@ std::uint32_t StackTracePool::add(std::uint64_t key) {
   if (size_ >= U64Map::kMissing) throw Error("more than 2^32 - 1 stack traces in one chunk");
   const auto next = static_cast<std::uint32_t>(size_);
   if (key < direct_limit_) {
-    if (key >= direct_.size()) direct_.resize(std::max<std::uint64_t>(key + 1, std::min(direct_limit_, 2 * direct_.size())), U64Map::kMissing);
+    if (key >= direct_.size())
+      direct_.resize(std::max<std::uint64_t>(key + 1, std::min(direct_limit_, 2 * direct_.size())),
+                     U64Map::kMissing);
     std::uint32_t& p = direct_[key];
     if (p == U64Map::kMissing) {
       // A key read before the limit rose past it is in the index.
@@ -437,7 +468,8 @@ void TraceTree::add(const TraceBatch& batch) {
     for (std::size_t i = 0; i < active;) {
       Lane& l = lanes[i];
       if (l.making) {
-        for (std::uint32_t d = l.lo + 1; d <= l.depth; ++d) l.at = node_of(paths_[l.end - d], l.at, frames[l.end - d]);
+        for (std::uint32_t d = l.lo + 1; d <= l.depth; ++d)
+          l.at = node_of(paths_[l.end - d], l.at, frames[l.end - d]);
       } else {
         const std::uint32_t f = l.end - l.probe;  // the probed path's frame
         if (const std::uint32_t known = find(paths_[f], frames[f]); known != U64Map::kMissing) {
@@ -531,7 +563,8 @@ void TraceTree::grow(unsigned doublings) {
   old.swap(slots_);
   shift_ -= doublings;
   for (const Slot& s : old)
-    if (s.node != U64Map::kMissing) slots_[probe(s.path, s.frame)] = s;  // each (path, frame) once: an empty slot
+    if (s.node != U64Map::kMissing)
+      slots_[probe(s.path, s.frame)] = s;  // each (path, frame) once: an empty slot
 }
 
 void TraceTree::reserve(std::size_t nodes) {

@@ -26,7 +26,6 @@
 
 #include "fg/big_table.h"
 #include "fg/string_pool.h"
-
 #include "formats/jfr/cursor.h"
 #include "formats/jfr/metadata.h"
 
@@ -54,7 +53,7 @@ struct FrameRef {
   std::uint64_t method = 0;  ///< key into the Method pool
   std::int32_t line = 0;     ///< -1 (0xFFFFFFFF) for native and hidden frames
   std::int32_t bci = 0;
-  std::uint64_t type = 0;    ///< key into the FrameType pool
+  std::uint64_t type = 0;  ///< key into the FrameType pool
 };
 
 /// A node of the tree of a chunk's stack traces (TraceTree): a frame below
@@ -88,8 +87,10 @@ class StackTracePool {
     return index_.find(key);
   }
   void prefetch(std::uint64_t key) const {
-    if (key < direct_.size()) __builtin_prefetch(&direct_[key]);
-    else index_.prefetch(key);
+    if (key < direct_.size())
+      __builtin_prefetch(&direct_[key]);
+    else
+      index_.prefetch(key);
   }
   /// Before a pool of `count` entries: widens the keys kept by key.
   void expect(std::uint64_t count) { direct_limit_ = std::min(kMaxDirect, direct_limit_ + 4 * count + 1024); }
@@ -104,8 +105,8 @@ class StackTracePool {
   // the file, never more than some 6 times the pools' size.
   static constexpr std::uint64_t kMaxDirect = std::uint64_t{1} << 24;
   BigVector<std::uint32_t> direct_;  // position by key, for keys below its size; kMissing: none
-  std::uint64_t direct_limit_ = 0;     // keys below it go to direct_
-  U64Map index_;                       // the other keys (and any added before the limit rose past them)
+  std::uint64_t direct_limit_ = 0;   // keys below it go to direct_
+  U64Map index_;                     // the other keys (and any added before the limit rose past them)
   std::size_t size_ = 0;
 };
 
@@ -182,7 +183,9 @@ class TraceTree {
     return i;
   }
   // The node of (path, frame), or U64Map::kMissing.
-  std::uint32_t find(std::uint64_t path, std::uint32_t frame) const { return slots_[probe(path, frame)].node; }
+  std::uint32_t find(std::uint64_t path, std::uint32_t frame) const {
+    return slots_[probe(path, frame)].node;
+  }
   // The node of `path` (ending in `frame`, below `parent`), made when new.
   std::uint32_t node_of(std::uint64_t path, std::uint32_t parent, std::uint32_t frame);
   // Doubles the index `doublings` times.
@@ -194,12 +197,13 @@ class TraceTree {
 
   BigVector<TraceNode> nodes_{TraceNode{}};
   BigVector<Slot> slots_ = BigVector<Slot>(1024, kEmpty);
-  unsigned shift_ = 64 - 10;  // slot_of() takes the top bits
-  bool stale_ = false;        // slots_ holds a cleared chunk's nodes
+  unsigned shift_ = 64 - 10;          // slot_of() takes the top bits
+  bool stale_ = false;                // slots_ holds a cleared chunk's nodes
   std::vector<std::uint64_t> paths_;  // add()'s: the hash of each frame's path, by frame of the batch
-  std::vector<std::uint8_t> roots_;   // add()'s: 1 at each trace's last frame (its root), by frame of the batch
+  std::vector<std::uint8_t>
+      roots_;  // add()'s: 1 at each trace's last frame (its root), by frame of the batch
   std::vector<std::uint32_t> leaves_;  // add()'s: the node of each trace of the batch
-  BigVector<StackTraceRef> traces_;  // by position
+  BigVector<StackTraceRef> traces_;    // by position
 };
 
 /// The pools of one chunk.

@@ -51,7 +51,8 @@ __attribute__((target("avx512f,avx512bw,bmi,bmi2,popcnt"))) std::uint64_t Cursor
   while (made < count && data_.size() - pos_ >= kWideReadable) {
     const char* const p = begin + pos_;
     prefetch_ahead(p);
-    const std::uint64_t more = _mm512_movepi8_mask(_mm512_loadu_si512(p));  // bit i: byte i continues a varint
+    const std::uint64_t more =
+        _mm512_movepi8_mask(_mm512_loadu_si512(p));  // bit i: byte i continues a varint
     std::uint64_t run = more & more >> 1;
     run &= run >> 2;
     run &= run >> 4;
@@ -59,7 +60,8 @@ __attribute__((target("avx512f,avx512bw,bmi,bmi2,popcnt"))) std::uint64_t Cursor
     const std::uint64_t groups = std::min<std::uint64_t>(count - made, _mm_popcnt_u64(ends) / 4);
     if (run != 0 || groups == 0) break;
     const std::uint64_t starts = ends << 1 | 1;
-    const auto last_end = static_cast<unsigned>(_tzcnt_u64(_pdep_u64(std::uint64_t{1} << (4 * groups - 1), ends)));
+    const auto last_end =
+        static_cast<unsigned>(_tzcnt_u64(_pdep_u64(std::uint64_t{1} << (4 * groups - 1), ends)));
     const std::uint64_t in_groups = last_end == 63 ? ~std::uint64_t{0} : (std::uint64_t{2} << last_end) - 1;
     const std::uint64_t first = _pdep_u64(0x1111111111111111ull, starts) & in_groups;
     const std::uint64_t fourth = _pdep_u64(0x8888888888888888ull, starts) & in_groups;
@@ -76,7 +78,8 @@ __attribute__((target("avx512f,avx512bw,bmi,bmi2,popcnt"))) std::uint64_t Cursor
       __m512i v = _mm512_and_si512(b0, low7);
       v = _mm512_mask_or_epi32(v, two, v, _mm512_slli_epi32(_mm512_and_si512(b1, low7), 7));
       v = _mm512_mask_or_epi32(v, three, v, _mm512_slli_epi32(_mm512_and_si512(b2, low7), 14));
-      const auto f = static_cast<__mmask16>(first >> (16 * g)), l = static_cast<__mmask16>(fourth >> (16 * g));
+      const auto f = static_cast<__mmask16>(first >> (16 * g)),
+                 l = static_cast<__mmask16>(fourth >> (16 * g));
       _mm512_storeu_si512(f_out, _mm512_maskz_compress_epi32(f, v));
       _mm512_storeu_si512(l_out, _mm512_maskz_compress_epi32(l, v));
       f_out += _mm_popcnt_u32(f);
@@ -231,8 +234,11 @@ StringValue Cursor::read_string() {
   StringValue v;
   const std::uint8_t enc = u8();
   switch (enc) {
-    case 0: break;
-    case 1: v.encoding = StringEncoding::kEmpty; break;
+    case 0:
+      break;
+    case 1:
+      v.encoding = StringEncoding::kEmpty;
+      break;
     case 2:
       v.encoding = StringEncoding::kConstantPool;
       v.key = static_cast<std::uint64_t>(read_long());
@@ -256,7 +262,8 @@ StringValue Cursor::read_string() {
       pos_ += n;
       break;
     }
-    default: fail_at(at, "unknown string encoding " + std::to_string(enc));
+    default:
+      fail_at(at, "unknown string encoding " + std::to_string(enc));
   }
   return v;
 }
@@ -266,14 +273,20 @@ void Cursor::skip_string() {
   const std::uint8_t enc = u8();
   switch (enc) {
     case 0:
-    case 1: return;
-    case 2: varint(); return;
+    case 1:
+      return;
+    case 2:
+      varint();
+      return;
     case 3:
-    case 5: pos_ += read_count("string byte"); return;
+    case 5:
+      pos_ += read_count("string byte");
+      return;
     case 4:
       for (std::uint64_t n = read_count("UTF-16 string unit"); n > 0; --n) varint();
       return;
-    default: fail_at(at, "unknown string encoding " + std::to_string(enc));
+    default:
+      fail_at(at, "unknown string encoding " + std::to_string(enc));
   }
 }
 

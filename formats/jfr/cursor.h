@@ -28,7 +28,7 @@ enum class StringEncoding : std::uint8_t {
   kEmpty = 1,
   kConstantPool = 2,  ///< a varint key into the java.lang.String pool
   kUtf8 = 3,
-  kUtf16 = 4,         ///< varint count, then one varint per UTF-16 code unit
+  kUtf16 = 4,  ///< varint count, then one varint per UTF-16 code unit
   kLatin1 = 5,
 };
 
@@ -149,7 +149,9 @@ class Cursor {
   /// The next `n` bytes, to be read without checks (unchecked_varint()),
   /// when that many remain and integers are varints; else nullptr.
   /// skip_to() then moves past what was read.
-  const char* unchecked(std::size_t n) const { return compressed_ && remaining() >= n ? data_.data() + pos_ : nullptr; }
+  const char* unchecked(std::size_t n) const {
+    return compressed_ && remaining() >= n ? data_.data() + pos_ : nullptr;
+  }
   /// Moves to `p`, a pointer unchecked() gave, advanced by at most the `n` bytes asked for.
   void skip_to(const char* p) { pos_ = static_cast<std::size_t>(p - data_.data()); }
   /// The varint at `p`, which the caller knows has 9 readable bytes; moves `p` past it.
@@ -259,8 +261,10 @@ class Cursor {
       }
       const unsigned first = 4 + (e >> 1 & 7), second = 4 + (e >> 4 & 7);
       const char* const q = p + first;
-      const std::uint64_t method1 = short_varint(p, e >> 7 & 1), type1 = short_varint(p + 3 + (e >> 8 & 3), e >> 10 & 1);
-      const std::uint64_t method2 = short_varint(q, e >> 11 & 1), type2 = short_varint(q + 3 + (e >> 12 & 3), e >> 14 & 1);
+      const std::uint64_t method1 = short_varint(p, e >> 7 & 1),
+                          type1 = short_varint(p + 3 + (e >> 8 & 3), e >> 10 & 1);
+      const std::uint64_t method2 = short_varint(q, e >> 11 & 1),
+                          type2 = short_varint(q + 3 + (e >> 12 & 3), e >> 14 & 1);
       pos_ += first;
       each(method1, type1);
       pos_ += second;

@@ -39,23 +39,29 @@ bool selected(JfrOptions::Events events, EventType t) {
   switch (events) {
     case E::kDefault:
     case E::kCpu:
-    case E::kWall: return event_group(t) == "cpu/wall";
-    case E::kAlloc: return event_group(t) == "alloc";
-    case E::kLive: return t == EventType::kLiveObject;
-    case E::kNativeMem: return t == EventType::kMalloc || t == EventType::kFree;
-    case E::kLock: return t == EventType::kMonitorEnter || t == EventType::kThreadPark;
-    case E::kNativeLock: return t == EventType::kNativeLock;
+    case E::kWall:
+      return event_group(t) == "cpu/wall";
+    case E::kAlloc:
+      return event_group(t) == "alloc";
+    case E::kLive:
+      return t == EventType::kLiveObject;
+    case E::kNativeMem:
+      return t == EventType::kMalloc || t == EventType::kFree;
+    case E::kLock:
+      return t == EventType::kMonitorEnter || t == EventType::kThreadPark;
+    case E::kNativeLock:
+      return t == EventType::kNativeLock;
   }
   return false;
 }
 
 EventPlan::EventPlan(EventType type, const ClassDesc& cls, bool timed) : type_(type), cls_(&cls) {
   static const std::pair<std::string_view, Role> kRoles[] = {
-      {"startTime", Role::kTime},     {"sampledThread", Role::kThread}, {"eventThread", Role::kThread},
-      {"stackTrace", Role::kStack},   {"state", Role::kState},          {"samples", Role::kSamples},
-      {"objectClass", Role::kClass},  {"monitorClass", Role::kClass},   {"parkedClass", Role::kClass},
+      {"startTime", Role::kTime},      {"sampledThread", Role::kThread}, {"eventThread", Role::kThread},
+      {"stackTrace", Role::kStack},    {"state", Role::kState},          {"samples", Role::kSamples},
+      {"objectClass", Role::kClass},   {"monitorClass", Role::kClass},   {"parkedClass", Role::kClass},
       {"allocationSize", Role::kSize}, {"weight", Role::kSize},          {"size", Role::kSize},
-      {"tlabSize", Role::kTlab},      {"duration", Role::kDuration},    {"address", Role::kAddress},
+      {"tlabSize", Role::kTlab},       {"duration", Role::kDuration},    {"address", Role::kAddress},
   };
   bool have_thread = false;
   for (const FieldDesc& f : cls.fields) {
@@ -76,20 +82,39 @@ EventPlan::EventPlan(EventType type, const ClassDesc& cls, bool timed) : type_(t
 
 void EventPlan::set(EventRecord& e, Role role, std::int64_t v) {
   switch (role) {
-    case Role::kTime: e.time = v; break;
-    case Role::kThread: e.thread = static_cast<std::uint64_t>(v); break;
-    case Role::kStack: e.stack = static_cast<std::uint64_t>(v); break;
+    case Role::kTime:
+      e.time = v;
+      break;
+    case Role::kThread:
+      e.thread = static_cast<std::uint64_t>(v);
+      break;
+    case Role::kStack:
+      e.stack = static_cast<std::uint64_t>(v);
+      break;
     case Role::kState:
       e.state = static_cast<std::uint64_t>(v);
       e.has_state = true;
       break;
-    case Role::kSamples: e.samples = v; break;
-    case Role::kClass: e.cls = static_cast<std::uint64_t>(v); break;
-    case Role::kSize: e.size = v; break;
-    case Role::kTlab: e.tlab = v; break;
-    case Role::kDuration: e.duration = v; break;
-    case Role::kAddress: e.address = static_cast<std::uint64_t>(v); break;
-    case Role::kSkip: break;
+    case Role::kSamples:
+      e.samples = v;
+      break;
+    case Role::kClass:
+      e.cls = static_cast<std::uint64_t>(v);
+      break;
+    case Role::kSize:
+      e.size = v;
+      break;
+    case Role::kTlab:
+      e.tlab = v;
+      break;
+    case Role::kDuration:
+      e.duration = v;
+      break;
+    case Role::kAddress:
+      e.address = static_cast<std::uint64_t>(v);
+      break;
+    case Role::kSkip:
+      break;
   }
 }
 
@@ -110,11 +135,20 @@ EventRecord EventPlan::decode_unchecked(const char*& p) const {
     }
     std::int64_t v = 0;
     switch (s.read) {
-      case IntegerRead::kLong: v = static_cast<std::int64_t>(Cursor::unchecked_varint(p)); break;
-      case IntegerRead::kInt: v = static_cast<std::int32_t>(static_cast<std::uint32_t>(Cursor::unchecked_varint(p))); break;
-      case IntegerRead::kShort: v = static_cast<std::int16_t>(static_cast<std::uint16_t>(Cursor::unchecked_varint(p))); break;
-      case IntegerRead::kByte: v = static_cast<std::int8_t>(*p++); break;
-      case IntegerRead::kOther: break;  // not with unchecked_bytes()
+      case IntegerRead::kLong:
+        v = static_cast<std::int64_t>(Cursor::unchecked_varint(p));
+        break;
+      case IntegerRead::kInt:
+        v = static_cast<std::int32_t>(static_cast<std::uint32_t>(Cursor::unchecked_varint(p)));
+        break;
+      case IntegerRead::kShort:
+        v = static_cast<std::int16_t>(static_cast<std::uint16_t>(Cursor::unchecked_varint(p)));
+        break;
+      case IntegerRead::kByte:
+        v = static_cast<std::int8_t>(*p++);
+        break;
+      case IntegerRead::kOther:
+        break;  // not with unchecked_bytes()
     }
     set(e, s.role, v);
   }

@@ -51,16 +51,16 @@ bool selected(JfrOptions::Events events, EventType t);
 
 /// The fields of one event that a sample needs; absent fields keep these values.
 struct EventRecord {
-  std::int64_t time = 0;       ///< ticks
-  std::uint64_t thread = 0;    ///< Thread pool key
-  std::uint64_t stack = 0;     ///< StackTrace pool key; 0: none
-  std::uint64_t state = 0;     ///< ThreadState pool key
+  std::int64_t time = 0;     ///< ticks
+  std::uint64_t thread = 0;  ///< Thread pool key
+  std::uint64_t stack = 0;   ///< StackTrace pool key; 0: none
+  std::uint64_t state = 0;   ///< ThreadState pool key
   bool has_state = false;
-  std::int64_t samples = 1;    ///< samples folded into this event
-  std::uint64_t cls = 0;       ///< Class pool key of the allocated or locked class; 0: none
-  std::int64_t size = 0;       ///< bytes (allocation size, sample weight, malloc size)
-  std::int64_t tlab = -1;      ///< tlabSize; -1 when the event has none
-  std::int64_t duration = 0;   ///< ticks
+  std::int64_t samples = 1;   ///< samples folded into this event
+  std::uint64_t cls = 0;      ///< Class pool key of the allocated or locked class; 0: none
+  std::int64_t size = 0;      ///< bytes (allocation size, sample weight, malloc size)
+  std::int64_t tlab = -1;     ///< tlabSize; -1 when the event has none
+  std::int64_t duration = 0;  ///< ticks
   std::uint64_t address = 0;
 };
 
@@ -84,7 +84,17 @@ class EventPlan {
 
  private:
   enum class Role : std::uint8_t {
-    kSkip, kTime, kThread, kStack, kState, kSamples, kClass, kSize, kTlab, kDuration, kAddress,
+    kSkip,
+    kTime,
+    kThread,
+    kStack,
+    kState,
+    kSamples,
+    kClass,
+    kSize,
+    kTlab,
+    kDuration,
+    kAddress,
   };
   struct Step {
     Role role;

@@ -12,14 +12,22 @@ namespace detail {
 
 std::vector<ValueType> columns_for(Events e) {
   switch (e) {
-    case Events::kDefault: return {{"samples", "count"}};
-    case Events::kCpu: return {{"cpu", "count"}};
-    case Events::kWall: return {{"wall", "count"}};
-    case Events::kAlloc: return {{"alloc_objects", "count"}, {"alloc_space", "bytes"}};
-    case Events::kLive: return {{"live_objects", "count"}, {"live_space", "bytes"}};
-    case Events::kNativeMem: return {{"malloc_calls", "count"}, {"malloc_space", "bytes"}};
-    case Events::kLock: return {{"lock_count", "count"}, {"lock_time", "nanoseconds"}};
-    case Events::kNativeLock: return {{"native_lock_count", "count"}, {"native_lock_time", "nanoseconds"}};
+    case Events::kDefault:
+      return {{"samples", "count"}};
+    case Events::kCpu:
+      return {{"cpu", "count"}};
+    case Events::kWall:
+      return {{"wall", "count"}};
+    case Events::kAlloc:
+      return {{"alloc_objects", "count"}, {"alloc_space", "bytes"}};
+    case Events::kLive:
+      return {{"live_objects", "count"}, {"live_space", "bytes"}};
+    case Events::kNativeMem:
+      return {{"malloc_calls", "count"}, {"malloc_space", "bytes"}};
+    case Events::kLock:
+      return {{"lock_count", "count"}, {"lock_time", "nanoseconds"}};
+    case Events::kNativeLock:
+      return {{"native_lock_count", "count"}, {"native_lock_time", "nanoseconds"}};
   }
   return {};
 }
@@ -33,7 +41,8 @@ std::string os_summary(const std::string& text) {
     std::string_view line(text.data() + b, e - b);
     if (line.rfind("PRETTY_NAME=", 0) == 0) {
       line.remove_prefix(12);
-      if (line.size() >= 2 && line.front() == '"' && line.back() == '"') line = line.substr(1, line.size() - 2);
+      if (line.size() >= 2 && line.front() == '"' && line.back() == '"')
+        line = line.substr(1, line.size() - 2);
       parts.emplace_back(line);
     } else if (line.rfind("uname:", 0) == 0) {
       line.remove_prefix(6);
@@ -54,7 +63,8 @@ std::vector<std::string> state_names(const std::string& list) {
   for (std::size_t b = 0, e; b < list.size(); b = e + 1) {
     e = std::min(list.find(',', b), list.size());
     std::string s = list.substr(b, e - b);
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
     if (!s.empty()) out.push_back(s);
   }
   return out;
@@ -93,7 +103,8 @@ Profile Reader::run() {
   spare_pools_.reset();
   finish_leaks();
   for (const std::string& s : states_)
-    if (!states_matched_.count(s)) throw UsageError("--state " + s + ": the recording has no such thread state");
+    if (!states_matched_.count(s))
+      throw UsageError("--state " + s + ": the recording has no such thread state");
   fill_metadata();
   report();
   builder_.metadata().default_value = builder_.peek().value_types()[column_].type;
@@ -115,7 +126,7 @@ void Reader::fill_metadata() {
                                                          : "JDK Flight Recorder");
   if (!info_["jvm_version"].empty() || !info_["jvm_name"].empty()) {
     // The JDK's jvmVersion already starts with the VM's name; async-profiler's is the bare version.
-    const std::string& name = info_["jvm_name"], &version = info_["jvm_version"];
+    const std::string &name = info_["jvm_name"], &version = info_["jvm_version"];
     p.emplace_back("jvm", version.rfind(name, 0) == 0 ? version : name + (name.empty() ? "" : " ") + version);
   }
   if (!info_["os"].empty()) p.emplace_back("os", os_summary(info_["os"]));
@@ -132,8 +143,9 @@ void Reader::report() {
     note_(file_ + ": " + std::to_string(truncated_) +
           " stack traces were cut by the recorder's stack depth (their root frames are missing)");
   if (opt_.events == Events::kCpu && !any_default_state_)
-    note_(file_ + ": no samples in async-profiler's cpu state (STATE_DEFAULT): JDK recordings have none; "
-                  "read them without --cpu");
+    note_(file_ +
+          ": no samples in async-profiler's cpu state (STATE_DEFAULT): JDK recordings have none; "
+          "read them without --cpu");
   else if (opt_.events == Events::kDefault || !any_selected())
     note_(file_ + ": " + what_was_read() + other_events());
 }
@@ -174,8 +186,9 @@ std::string Reader::other_events() const {
 // The kinds of event other than the default, by their event_group() (the
 // option that selects them, without its "--").
 constexpr std::pair<std::string_view, Events> kByGroup[] = {
-    {"alloc", Events::kAlloc}, {"live", Events::kLive},       {"nativemem", Events::kNativeMem},
-    {"lock", Events::kLock},   {"nativelock", Events::kNativeLock},
+    {"alloc", Events::kAlloc},           {"live", Events::kLive},
+    {"nativemem", Events::kNativeMem},   {"lock", Events::kLock},
+    {"nativelock", Events::kNativeLock},
 };
 
 std::optional<Events> Reader::sole_other_kind() const {
@@ -223,7 +236,8 @@ Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics)
   const auto* g = std::find_if(std::begin(detail::kByGroup), std::end(detail::kByGroup),
                                [&](const auto& e) { return e.second == *other; });
   if (options.note)
-    options.note(input.name() + ": drawn from --" + std::string(g->first) + ", the one kind of event it holds");
+    options.note(input.name() + ": drawn from --" + std::string(g->first) +
+                 ", the one kind of event it holds");
   return p;
 }
 

@@ -130,10 +130,18 @@ void ChunkMetadata::check(const Cursor& where) {
   constexpr std::uint32_t kCap = 1u << 24;
   for (auto& [id, cls] : by_id_) {
     switch (cls.encoding) {
-      case Encoding::kStruct: cls.min_bytes = 0; break;
-      case Encoding::kFloat: cls.min_bytes = 4; break;
-      case Encoding::kDouble: cls.min_bytes = 8; break;
-      default: cls.min_bytes = 1; break;
+      case Encoding::kStruct:
+        cls.min_bytes = 0;
+        break;
+      case Encoding::kFloat:
+        cls.min_bytes = 4;
+        break;
+      case Encoding::kDouble:
+        cls.min_bytes = 8;
+        break;
+      default:
+        cls.min_bytes = 1;
+        break;
     }
   }
   for (int round = 0; round < kMaxDepth; ++round) {
@@ -176,14 +184,28 @@ void skip_value(Cursor& c, const ChunkMetadata& meta, const ClassDesc& type, boo
   }
   switch (type.encoding) {
     case Encoding::kBoolean:
-    case Encoding::kByte: c.skip(1); return;
+    case Encoding::kByte:
+      c.skip(1);
+      return;
     case Encoding::kChar:
-    case Encoding::kShort: c.read_short(); return;
-    case Encoding::kInt: c.read_int(); return;
-    case Encoding::kLong: c.read_long(); return;
-    case Encoding::kFloat: c.skip(4); return;
-    case Encoding::kDouble: c.skip(8); return;
-    case Encoding::kString: c.skip_string(); return;
+    case Encoding::kShort:
+      c.read_short();
+      return;
+    case Encoding::kInt:
+      c.read_int();
+      return;
+    case Encoding::kLong:
+      c.read_long();
+      return;
+    case Encoding::kFloat:
+      c.skip(4);
+      return;
+    case Encoding::kDouble:
+      c.skip(8);
+      return;
+    case Encoding::kString:
+      c.skip_string();
+      return;
     case Encoding::kStruct:
       if (type.min_bytes == 0) return;  // only empty structs: nothing is encoded
       if (depth > kMaxDepth) c.fail("inline structs nested too deeply (type " + type.name + ")");

@@ -41,9 +41,9 @@ struct ClassDesc;
 
 struct FieldDesc {
   std::string name;
-  std::uint64_t type = 0;       ///< class id of the field's type
-  bool constant_pool = false;   ///< the value is a varint key into that type's pool
-  bool array = false;           ///< dimension 1: a count, then the elements
+  std::uint64_t type = 0;      ///< class id of the field's type
+  bool constant_pool = false;  ///< the value is a varint key into that type's pool
+  bool array = false;          ///< dimension 1: a count, then the elements
   /// The type's class and encoding, resolved by ChunkMetadata::check().
   const ClassDesc* desc = nullptr;
   Encoding encoding = Encoding::kStruct;
@@ -52,7 +52,7 @@ struct FieldDesc {
 struct ClassDesc {
   std::uint64_t id = 0;
   std::string name;
-  std::string super_type;       ///< "jdk.jfr.Event" for events, "" for most others
+  std::string super_type;  ///< "jdk.jfr.Event" for events, "" for most others
   bool simple_type = false;
   Encoding encoding = Encoding::kStruct;
   std::vector<FieldDesc> fields;
@@ -108,23 +108,34 @@ inline IntegerRead integer_read(const FieldDesc& field) {
   if (field.constant_pool) return IntegerRead::kLong;
   switch (field.encoding) {
     case Encoding::kBoolean:
-    case Encoding::kByte: return IntegerRead::kByte;
+    case Encoding::kByte:
+      return IntegerRead::kByte;
     case Encoding::kChar:
-    case Encoding::kShort: return IntegerRead::kShort;
-    case Encoding::kInt: return IntegerRead::kInt;
-    case Encoding::kLong: return IntegerRead::kLong;
-    default: return IntegerRead::kOther;
+    case Encoding::kShort:
+      return IntegerRead::kShort;
+    case Encoding::kInt:
+      return IntegerRead::kInt;
+    case Encoding::kLong:
+      return IntegerRead::kLong;
+    default:
+      return IntegerRead::kOther;
   }
 }
 
 /// Reads one value of `field`, whose integer_read() is `how`, as an integer.
-inline std::int64_t read_integer(Cursor& c, const ChunkMetadata& meta, const FieldDesc& field, IntegerRead how) {
+inline std::int64_t read_integer(Cursor& c, const ChunkMetadata& meta, const FieldDesc& field,
+                                 IntegerRead how) {
   switch (how) {
-    case IntegerRead::kLong: return c.read_long();
-    case IntegerRead::kInt: return c.read_int();
-    case IntegerRead::kShort: return c.read_short();
-    case IntegerRead::kByte: return static_cast<std::int8_t>(c.u8());
-    case IntegerRead::kOther: break;
+    case IntegerRead::kLong:
+      return c.read_long();
+    case IntegerRead::kInt:
+      return c.read_int();
+    case IntegerRead::kShort:
+      return c.read_short();
+    case IntegerRead::kByte:
+      return static_cast<std::int8_t>(c.u8());
+    case IntegerRead::kOther:
+      break;
   }
   skip_field(c, meta, field);
   return 0;

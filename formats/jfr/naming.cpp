@@ -8,23 +8,33 @@ namespace {
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 }  // namespace
 
-std::string java_class_name(std::string_view s, std::size_t start, bool dotted, const NamingOptions& options) {
+std::string java_class_name(std::string_view s, std::size_t start, bool dotted,
+                            const NamingOptions& options) {
   std::size_t end = s.size();
   if (start > 0 && start < s.size()) {
     switch (s[start]) {
-      case 'B': return "byte";
-      case 'C': return "char";
-      case 'S': return "short";
-      case 'I': return "int";
-      case 'J': return "long";
-      case 'Z': return "boolean";
-      case 'F': return "float";
-      case 'D': return "double";
+      case 'B':
+        return "byte";
+      case 'C':
+        return "char";
+      case 'S':
+        return "short";
+      case 'I':
+        return "int";
+      case 'J':
+        return "long";
+      case 'Z':
+        return "boolean";
+      case 'F':
+        return "float";
+      case 'D':
+        return "double";
       case 'L':
         ++start;
         if (end > start) --end;
         break;
-      default: break;
+      default:
+        break;
     }
   }
   start = std::min(start, end);
@@ -75,8 +85,10 @@ std::string method_frame_name(std::string_view class_symbol, std::string_view me
 void append_location(std::string& name, std::int32_t line, std::int32_t bci, const NamingOptions& options) {
   const std::uint32_t l = static_cast<std::uint32_t>(line) & 0xFFFF;
   const std::uint32_t b = static_cast<std::uint32_t>(bci) & 0xFFFF;
-  if (options.lines && l != 0) name += ':' + std::to_string(l);
-  else if (options.bci && b != 0) name += '@' + std::to_string(b);
+  if (options.lines && l != 0)
+    name += ':' + std::to_string(l);
+  else if (options.bci && b != 0)
+    name += '@' + std::to_string(b);
 }
 
 std::string thread_frame_name(const std::string* name, std::uint64_t tid) {

@@ -36,8 +36,8 @@ std::string allocated_class_name(std::string_view symbol, const NamingOptions& o
 /// A Java method frame: `class.method`, or `method` when `class_symbol` is
 /// empty or `native_code` (a C, C++ or kernel frame), or `class` when the
 /// method name is empty.
-std::string method_frame_name(std::string_view class_symbol, std::string_view method,
-                              bool native_code, const NamingOptions& options);
+std::string method_frame_name(std::string_view class_symbol, std::string_view method, bool native_code,
+                              const NamingOptions& options);
 
 /// Appends ":line" (options.lines, line != 0) or else "@bci" (options.bci,
 /// bci != 0) as the converter does: both as 16-bit values, so a JDK line

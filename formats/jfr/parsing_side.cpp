@@ -1,11 +1,10 @@
 // The parsing side of the JFR reader: each chunk's metadata and pools, its
 // trace tree's batches, and its selected events, folded into samples.
-#include "formats/jfr/reader.h"
-
 #include <algorithm>
 
 #include "fg/run_beside.h"
 #include "fg/time_bound.h"
+#include "formats/jfr/reader.h"
 
 namespace fg::formats::jfr::detail {
 
@@ -125,8 +124,9 @@ namespace {
 // in the tree and, with `list`, the new nodes of its path into `nodes`.
 // Both are lookups into tables of hundreds of thousands of entries, each
 // fetched a few events ahead. `positions` is scratch room.
-void find_traces(const StackTracePool& traces, NodeLister& lister, bool list, std::vector<DecodedEvent>& batch,
-                 std::vector<NewNode>& nodes, std::vector<std::uint32_t>& positions) {
+void find_traces(const StackTracePool& traces, NodeLister& lister, bool list,
+                 std::vector<DecodedEvent>& batch, std::vector<NewNode>& nodes,
+                 std::vector<std::uint32_t>& positions) {
   constexpr std::size_t kAheadBy = 8;
   positions.resize(batch.size());
   for (std::size_t i = 0; i < batch.size(); ++i) {
@@ -152,11 +152,19 @@ void find_traces(const StackTracePool& traces, NodeLister& lister, bool list, st
 // nodes, so not before the pools are read and the tree built.
 class Reader::ChunkEvents {
  public:
-  ChunkEvents(Reader& r, ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, Cursor& chunk, const Emit& emit,
-              const std::function<void()>* pools_read, std::uint64_t first_pool)
-      : r_(r), chunks_(chunks), pc_(std::move(pc)), chunk_(chunk), emit_(emit), pools_read_(pools_read),
-        first_pool_(first_pool), index_(pc_->index), plans_(pc_->meta, r.opt_.events, r.filter_.timed),
-        jvm_(pc_->meta.find("jdk.JVMInformation")), os_(pc_->meta.find("jdk.OSInformation")),
+  ChunkEvents(Reader& r, ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, Cursor& chunk,
+              const Emit& emit, const std::function<void()>* pools_read, std::uint64_t first_pool)
+      : r_(r),
+        chunks_(chunks),
+        pc_(std::move(pc)),
+        chunk_(chunk),
+        emit_(emit),
+        pools_read_(pools_read),
+        first_pool_(first_pool),
+        index_(pc_->index),
+        plans_(pc_->meta, r.opt_.events, r.filter_.timed),
+        jvm_(pc_->meta.find("jdk.JVMInformation")),
+        os_(pc_->meta.find("jdk.OSInformation")),
         most_samples_(std::max<std::size_t>(r.opt_.most_folded_samples, 1)),
         whole_(r.opt_.leak ? nullptr : &r.chunk_samples_) {
     batch_.reserve(kBatch);
@@ -217,30 +225,35 @@ class Reader::ChunkEvents {
   std::vector<InfoRecord> info_records_;
   std::vector<DecodedEvent> batch_;
   ChunkSamples* whole_;
-  std::size_t events_folded_ = 0;  // into `whole_` since it was cleared
-  std::optional<NodeLister> lister_;      // the tree of the chunk's traces, once built
-  std::vector<std::uint32_t> positions_;  // find_traces()' scratch room
+  std::size_t events_folded_ = 0;          // into `whole_` since it was cleared
+  std::optional<NodeLister> lister_;       // the tree of the chunk's traces, once built
+  std::vector<std::uint32_t> positions_;   // find_traces()' scratch room
   std::vector<std::uint32_t> fold_slots_;  // fold_by_node()'s
 };
 
-void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, Cursor& chunk, const Emit& emit,
-                          const std::function<void()>* pools_read, std::uint64_t first_pool) {
+void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, Cursor& chunk,
+                          const Emit& emit, const std::function<void()>* pools_read,
+                          std::uint64_t first_pool) {
   Filter& f = filter_;
   f.span.add(pc->header);
   const TimeSpan& s = f.span;
-  if (!opt_.time_from.empty()) f.from_ns = fg::parse_time_bound("--time-from", opt_.time_from, s.start_ns, s.end_ns);
+  if (!opt_.time_from.empty())
+    f.from_ns = fg::parse_time_bound("--time-from", opt_.time_from, s.start_ns, s.end_ns);
   if (!opt_.time_to.empty()) f.to_ns = fg::parse_time_bound("--time-to", opt_.time_to, s.start_ns, s.end_ns);
   f.timed = !opt_.time_from.empty() || !opt_.time_to.empty() || opt_.leak;
   f.states_pending = pools_read && state_filter();
-  if (f.states_pending) f.states.reset();
-  else allow_states(pc->pools);
+  if (f.states_pending)
+    f.states.reset();
+  else
+    allow_states(pc->pools);
   ChunkEvents(*this, chunks, std::move(pc), chunk, emit, pools_read, first_pool).run();
 }
 
 std::size_t Reader::ChunkEvents::fast_bytes() const {
   std::size_t unchecked_bytes = 0;
   for (const auto& [id, cls] : pc_->meta.classes())
-    if (const EventPlan* plan = plans_.find(id)) unchecked_bytes = std::max(unchecked_bytes, plan->unchecked_bytes());
+    if (const EventPlan* plan = plans_.find(id))
+      unchecked_bytes = std::max(unchecked_bytes, plan->unchecked_bytes());
   return unchecked_bytes == 0 ? SIZE_MAX : unchecked_bytes + 18;
 }
 
@@ -254,7 +267,8 @@ void Reader::ChunkEvents::run() {
       const std::uint64_t size = static_cast<std::uint32_t>(Cursor::unchecked_varint(q));
       const std::uint64_t type = Cursor::unchecked_varint(q);
       const EventPlan* plan = plans_.find(type);
-      if (type > 1 && type < counts_.size() && plan && plan->unchecked_bytes() != 0 && size <= chunk_.remaining()) {
+      if (type > 1 && type < counts_.size() && plan && plan->unchecked_bytes() != 0 &&
+          size <= chunk_.remaining()) {
         const EventRecord e = plan->decode_unchecked(q);
         if (static_cast<std::uint64_t>(q - p) <= size) {
           ++counts_[type];
@@ -289,8 +303,10 @@ void Reader::ChunkEvents::read_checked() {
   if (const EventPlan* plan = plans_.find(type)) {
     select(*plan, plan->decode(rec, meta), at);
   } else if ((jvm_ && type == jvm_->id) || (os_ && type == os_->id)) {
-    if (pools_read_) info_records_.push_back({meta.find(type), std::string(rec.rest()), rec.offset()});
-    else read_info(*pc_, *meta.find(type), rec, tail_);
+    if (pools_read_)
+      info_records_.push_back({meta.find(type), std::string(rec.rest()), rec.offset()});
+    else
+      read_info(*pc_, *meta.find(type), rec, tail_);
   }
 }
 
@@ -379,7 +395,8 @@ void Reader::ChunkEvents::finish() {
   emit_(Parsed{index_, {}, nullptr, {}, {}, std::move(tail_)});
 }
 
-bool Reader::to_sample(const ParsedChunk& pc, const EventPlan& plan, const EventRecord& e, DecodedEvent& d) const {
+bool Reader::to_sample(const ParsedChunk& pc, const EventPlan& plan, const EventRecord& e,
+                       DecodedEvent& d) const {
   const EventType type = plan.type();
   const Filter& f = filter_;
   const std::int64_t ns = f.timed ? pc.header.to_ns(e.time) : 0;
@@ -417,7 +434,8 @@ bool Reader::to_sample(const ParsedChunk& pc, const EventPlan& plan, const Event
 const TraceTree& Reader::await_tree(std::size_t index) {
   std::unique_lock lock(progress_mutex_);
   progress_.wait(lock, [&] { return trees_built_ > index || resolving_failed_; });
-  if (trees_built_ <= index) throw Error("stopped: the resolving side failed");  // not seen: handoff() throws that side's error
+  if (trees_built_ <= index)
+    throw Error("stopped: the resolving side failed");  // not seen: handoff() throws that side's error
   return tree_;
 }
 
@@ -430,7 +448,10 @@ void Reader::read_info(const ParsedChunk& pc, const ClassDesc& cls, Cursor& rec,
     }
     const StringValue v = rec.read_string();
     if (const std::string* text = pc.pools.text(v))
-      tail.info.emplace_back(f.name == "osVersion" ? "os" : f.name == "jvmName" ? "jvm_name" : "jvm_version", *text);
+      tail.info.emplace_back(f.name == "osVersion" ? "os"
+                             : f.name == "jvmName" ? "jvm_name"
+                                                   : "jvm_version",
+                             *text);
   }
 }
 

@@ -141,7 +141,7 @@ class StackTiers {
   // whose methods ran in several tiers has millions) the index of its
   // weights in mixed(s), its set's table.
   std::vector<std::int64_t> weight_;
-  std::vector<std::uint8_t> tier_;  // kNone, kMixed or the FrameKind of every weight
+  std::vector<std::uint8_t> tier_;                 // kNone, kMixed or the FrameKind of every weight
   std::array<std::vector<TierWeights>, 2> mixed_;  // by set_of()
   std::vector<TierWeights>& mixed(StackId s) { return mixed_[set_of(s)]; }
   const std::vector<TierWeights>& mixed(StackId s) const { return mixed_[set_of(s)]; }
@@ -188,7 +188,11 @@ void fold_by_node(std::vector<DecodedEvent>& batch, std::vector<std::uint32_t>& 
 class Reader {
  public:
   Reader(Input& input, const ReadOptions& options, Diagnostics& diagnostics)
-      : input_(input), file_(input.name()), opt_(options.jfr), note_(options.note), diag_(diagnostics),
+      : input_(input),
+        file_(input.name()),
+        opt_(options.jfr),
+        note_(options.note),
+        diag_(diagnostics),
         builder_(columns_for(options.jfr.events)),
         naming_{opt_.simple, opt_.dot, opt_.norm, opt_.lines, opt_.bci},
         labels_(options.labels || opt_.threads),
@@ -285,8 +289,9 @@ class Reader {
   // end): then merge_compilation_kinds() runs on the finished profile.
   bool stand_in_tiers_;
   std::size_t column_;
-  std::vector<bool> stand_ins_;             // by frame id
-  std::vector<std::int64_t> through_;  // by node of the chunk's trace tree: the weight of its traces, then through it
+  std::vector<bool> stand_ins_;  // by frame id
+  std::vector<std::int64_t>
+      through_;  // by node of the chunk's trace tree: the weight of its traces, then through it
   StackTiers tier_weights_;
   // The resolving side's progress, which the parsing side waits for in await_tree().
   std::mutex progress_mutex_;
@@ -297,12 +302,12 @@ class Reader {
   std::optional<Pools> spare_pools_;  // a finished chunk's, for their room
   static constexpr std::size_t kSpareBatches = 8;
   std::vector<TraceBatch> spare_batches_;  // added to the tree, for their room
-  ChunkState chunk_;                  // the chunk being resolved
-  TraceTree tree_;                    // its stack traces
-  std::size_t chunks_ = 0;            // begun
-  TimeSpan span_;  // of the chunks begun
-  std::string version_;  // of the first chunk
-  std::vector<std::string> states_;  // --state names, upper case
+  ChunkState chunk_;                       // the chunk being resolved
+  TraceTree tree_;                         // its stack traces
+  std::size_t chunks_ = 0;                 // begun
+  TimeSpan span_;                          // of the chunks begun
+  std::string version_;                    // of the first chunk
+  std::vector<std::string> states_;        // --state names, upper case
   // The parsing side's filters, for the chunk it reads.
   struct Filter {
     TimeSpan span;  // of the chunks parsed so far
@@ -313,19 +318,19 @@ class Reader {
     // theirs, and their samples are filtered as they go over.
     bool states_pending = false;
   } filter_;
-  std::unordered_set<std::string> states_matched_;  // set by the parsing side
-  bool any_default_state_ = false;                  // the same
+  std::unordered_set<std::string> states_matched_;    // set by the parsing side
+  bool any_default_state_ = false;                    // the same
   std::map<std::string, std::uint64_t> type_counts_;  // every event type of the file
-  std::array<Selected, kEventTypes> selected_{};  // by EventType
-  ChunkSamples chunk_samples_;  // the parsing side's, kept for their room (chunks are alike)
-  std::vector<Ready> ready_;  // add_events()' samples, kept for their room
+  std::array<Selected, kEventTypes> selected_{};      // by EventType
+  ChunkSamples chunk_samples_;             // the parsing side's, kept for their room (chunks are alike)
+  std::vector<Ready> ready_;               // add_events()' samples, kept for their room
   std::vector<std::uint32_t> fold_slots_;  // fold_by_node()'s scratch room
   std::uint64_t no_stack_ = 0;
   std::uint64_t truncated_ = 0;  // stack traces cut by the recorder, among those used
   std::unordered_map<std::uint64_t, PendingMalloc> leaks_;
   std::vector<MallocEvent> chunk_mallocs_;
   std::int64_t leak_lo_ = INT64_MAX, leak_hi_ = INT64_MIN;  // times of malloc/free events
-  std::map<std::string, std::string> info_;  // jvm, os
+  std::map<std::string, std::string> info_;                 // jvm, os
   bool async_profiler_ = false, jdk_ = false;
   bool threaded_ = false;  // the parsing side has a thread of its own
   // A chunk whose events are worth reading beside its pools: in smaller

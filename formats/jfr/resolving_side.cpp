@@ -1,12 +1,11 @@
 // The resolving side of the JFR reader: a chunk's trace tree, then its
 // samples' stacks, frames and labels into the profile's builder, and the
 // frame kinds of the Java tiers decided at the end.
-#include "formats/jfr/reader.h"
-
 #include <algorithm>
 
 #include "fg/java_frames.h"
 #include "fg/run_beside.h"
+#include "formats/jfr/reader.h"
 
 namespace fg::formats::jfr::detail {
 
@@ -27,7 +26,8 @@ void Reader::add_tier_weights() {
     }
   };
   constexpr std::size_t kWorthAThread = 100'000;  // nodes
-  run_beside(nodes >= kWorthAThread, [&] { add(1); }, [&] { add(0); });
+  run_beside(
+      nodes >= kWorthAThread, [&] { add(1); }, [&] { add(0); });
 }
 
 // Each stack's frame, with the stand-ins given their kinds: decided on two
@@ -123,8 +123,10 @@ void Reader::end_chunk(ChunkTail&& tail) {
   std::stable_sort(chunk_mallocs_.begin(), chunk_mallocs_.end(),
                    [](const MallocEvent& a, const MallocEvent& b) { return a.ticks < b.ticks; });
   for (const MallocEvent& m : chunk_mallocs_) {
-    if (m.malloc) leaks_[m.address] = *m.malloc;
-    else leaks_.erase(m.address);
+    if (m.malloc)
+      leaks_[m.address] = *m.malloc;
+    else
+      leaks_.erase(m.address);
   }
   chunk_mallocs_.clear();
   truncated_ += tail.truncated;
@@ -143,14 +145,16 @@ void Reader::end_chunk(ChunkTail&& tail) {
 // millions, looked up at random: each pass fetches its lookups a few events
 // ahead, so that their cache misses overlap. The builder sees the same calls
 // in the same order as event by event.
-void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events, const std::vector<NewNode>& nodes) {
+void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events,
+                        const std::vector<NewNode>& nodes) {
   constexpr std::size_t kAheadBy = 8;
   ready_.clear();
   if (!opt_.threads) st.resolve->find_made(nodes.data(), nodes.size());
   std::size_t made = 0;  // of `nodes`
   for (std::size_t i = 0; i < events.size(); ++i) {
     if (i + kAheadBy < events.size()) st.resolve->prefetch(events[i + kAheadBy].node);
-    if (made + events[i].new_nodes > nodes.size()) throw Error("internal: event lists more nodes than were handed over");
+    if (made + events[i].new_nodes > nodes.size())
+      throw Error("internal: event lists more nodes than were handed over");
     st.resolve->make(nodes.data() + made, events[i].new_nodes);
     made += events[i].new_nodes;
     Ready r;
@@ -165,7 +169,8 @@ void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events,
     }
     if (i + kAheadBy < ready_.size() && ready_[i + kAheadBy].labels == 0)
       builder_.prefetch_unlabeled_values(ready_[i + kAheadBy].stack);
-    builder_.add_sample(ready_[i].stack, std::span<const std::int64_t>(ready_[i].values, n), ready_[i].labels);
+    builder_.add_sample(ready_[i].stack, std::span<const std::int64_t>(ready_[i].values, n),
+                        ready_[i].labels);
     if (stand_in_tiers_) through_[ready_[i].node] += ready_[i].values[column_];
   }
   if (stand_in_tiers_) tier_weights_.resize(builder_.stack_count());
@@ -178,7 +183,8 @@ bool Reader::on_event(ChunkState& st, const DecodedEvent& e, Ready& out) {
   sel.events += e.events;
   sel.samples += e.samples;
   StackId stack = st.resolve->stack(e.node, e.thread);
-  const LabelSetId labels = labels_ ? st.resolve->labels(e.thread, is_sample(e.type) && e.has_state, e.state) : 0;
+  const LabelSetId labels =
+      labels_ ? st.resolve->labels(e.thread, is_sample(e.type) && e.has_state, e.state) : 0;
   if (opt_.leak) {  // a free counts with or without a stack
     leak_lo_ = std::min(leak_lo_, e.ns);
     leak_hi_ = std::max(leak_hi_, e.ns);

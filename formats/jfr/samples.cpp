@@ -77,22 +77,27 @@ template <typename Entry>
 Entry& ChunkSamples::Blocks<Entry>::room(std::size_t i) {
   const std::size_t block = i >> kBlockBits;
   if (block == blocks_.size()) blocks_.emplace_back();
-  if (!blocks_[block]) blocks_[block].reset(HugePageAllocator<Entry>().allocate(std::size_t{1} << kBlockBits));
+  if (!blocks_[block])
+    blocks_[block].reset(HugePageAllocator<Entry>().allocate(std::size_t{1} << kBlockBits));
   return at(i);
 }
 
 void ChunkSamples::add_slow(const DecodedEvent& e) {
   if (!wide_ && !narrow(e)) widen();
-  if (wide_) add_slow(wide_blocks_, e);
-  else add_slow(narrow_blocks_, e);
+  if (wide_)
+    add_slow(wide_blocks_, e);
+  else
+    add_slow(narrow_blocks_, e);
 }
 
 template <typename Entry>
 void ChunkSamples::add_slow(Blocks<Entry>& blocks, const DecodedEvent& e) {
   const auto push = [&](bool indexed) {
     Entry& x = blocks.room(size_++);
-    if constexpr (std::is_same_v<Entry, Narrow>) x = to_narrow(e);
-    else x = to_wide(e);
+    if constexpr (std::is_same_v<Entry, Narrow>)
+      x = to_narrow(e);
+    else
+      x = to_wide(e);
     if (indexed) set_in_slots(x);
   };
   if (e.negative()) return push(false);
@@ -159,8 +164,10 @@ void ChunkSamples::release_before(std::size_t end) {
   constexpr std::size_t kKept = std::size_t{1} << 20;  // bytes of an index
   if (slots_.size() * sizeof(slots_[0]) > kKept) BigVector<std::uint64_t>().swap(slots_);
   if (direct_.size() * sizeof(direct_[0]) > kKept) BigVector<std::uint32_t>().swap(direct_);
-  if (wide_) wide_blocks_.release_before(end);
-  else narrow_blocks_.release_before(end);
+  if (wide_)
+    wide_blocks_.release_before(end);
+  else
+    narrow_blocks_.release_before(end);
 }
 
 }  // namespace fg::formats::jfr

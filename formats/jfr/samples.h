@@ -57,8 +57,8 @@ struct DecodedEvent {
 
   /// A hash of the trace `trace` (a pool key or a tree node) and the labels.
   std::uint64_t hash(std::uint64_t trace) const {
-    return (trace * 0x9E3779B97F4A7C15ull ^ thread * 0xC2B2AE3D27D4EB4Full ^ (state + cls * 0x165667B19E3779F9ull) ^
-            static_cast<std::uint64_t>(type) << 1) *
+    return (trace * 0x9E3779B97F4A7C15ull ^ thread * 0xC2B2AE3D27D4EB4Full ^
+            (state + cls * 0x165667B19E3779F9ull) ^ static_cast<std::uint64_t>(type) << 1) *
            0x94D049BB133111EBull;
   }
   /// Whether a value is negative (a corrupt field): such a sample is never
@@ -115,8 +115,10 @@ class ChunkSamples {
       if (slot != 0 && (slot & ~kIndexMask) == h << 32) i = slot & kIndexMask;
     }
     if (i == 0) return;
-    if (wide_) __builtin_prefetch(&wide_blocks_.at(i - 1));
-    else __builtin_prefetch(&narrow_blocks_.at(i - 1));
+    if (wide_)
+      __builtin_prefetch(&wide_blocks_.at(i - 1));
+    else
+      __builtin_prefetch(&narrow_blocks_.at(i - 1));
   }
   /// Forgets every sample, keeping the room.
   void clear();
@@ -157,7 +159,9 @@ class ChunkSamples {
     return x.stack == e.stack && x.thread == e.thread && x.state == e.state && x.type == e.type &&
            ((x.flags & kHasState) != 0) == e.has_state;  // e is narrow(): no class, not outside a TLAB
   }
-  static bool same_sample(const Wide& x, const DecodedEvent& e) { return x.stack == e.stack && same_labels(x, e); }
+  static bool same_sample(const Wide& x, const DecodedEvent& e) {
+    return x.stack == e.stack && same_labels(x, e);
+  }
   // Whether a sample is found through slots_, and marking it so.
   static bool in_slots(const Narrow& x) { return (x.flags & kInSlots) != 0; }
   static bool in_slots(const Wide& x) { return x.in_slots; }
@@ -199,7 +203,9 @@ class ChunkSamples {
 
    private:
     struct Free {
-      void operator()(Entry* b) const { HugePageAllocator<Entry>().deallocate(b, std::size_t{1} << kBlockBits); }
+      void operator()(Entry* b) const {
+        HugePageAllocator<Entry>().deallocate(b, std::size_t{1} << kBlockBits);
+      }
     };
     std::vector<std::unique_ptr<Entry[], Free>> blocks_;
   };

@@ -22,8 +22,8 @@
 #include "fg/granularity.h"
 #include "formats/gzip.h"
 #include "formats/handoff.h"
-#include "pprof/profile.pb.h"  // generated in the build tree
 #include "formats/pprof/wire_check.h"
+#include "pprof/profile.pb.h"  // generated in the build tree
 
 namespace fg::formats::pprof {
 
@@ -43,13 +43,13 @@ struct RawLabel {
   std::int64_t key = 0, str = 0, num = 0, unit = 0;
 };
 struct Decoded {
-  std::size_t first = 0;                     // the index of the batch's first sample
+  std::size_t first = 0;  // the index of the batch's first sample
   std::vector<FrameId> frames;
-  std::vector<std::uint32_t> frame_ends;     // per sample: the end of its frames
-  std::vector<std::int64_t> values;          // `columns` per sample
+  std::vector<std::uint32_t> frame_ends;  // per sample: the end of its frames
+  std::vector<std::int64_t> values;       // `columns` per sample
   std::vector<RawLabel> labels;
   std::vector<std::uint32_t> label_ends;
-  std::exception_ptr error;                  // decoding sample first + size() failed
+  std::exception_ptr error;  // decoding sample first + size() failed
   std::size_t size() const { return frame_ends.size(); }
   void clear(std::size_t at) {
     first = at;
@@ -66,11 +66,20 @@ struct Decoded {
 // format, or one it ignores) by its wire type.
 void skip_field(ByteCursor& c, std::uint64_t tag, const std::string& where) {
   switch (tag & 7) {
-    case 0: c.varint(); break;
-    case 1: c.skip(8); break;
-    case 2: c.skip(c.varint()); break;
-    case 5: c.skip(4); break;
-    default: c.fail(where + ": unknown wire type " + std::to_string(tag & 7));
+    case 0:
+      c.varint();
+      break;
+    case 1:
+      c.skip(8);
+      break;
+    case 2:
+      c.skip(c.varint());
+      break;
+    case 5:
+      c.skip(4);
+      break;
+    default:
+      c.fail(where + ": unknown wire type " + std::to_string(tag & 7));
   }
 }
 
@@ -137,8 +146,8 @@ class Reader {
   std::string_view str(std::int64_t index, const std::string& where, const char* what) const {
     if (index < 0 || index >= pb_.string_table_size())
       fail(where, std::string(what) + " string index " + std::to_string(index) +
-                      " is out of range (the string table has " +
-                      std::to_string(pb_.string_table_size()) + " entries)");
+                      " is out of range (the string table has " + std::to_string(pb_.string_table_size()) +
+                      " entries)");
     return pb_.string_table(static_cast<int>(index));
   }
   void read_functions();
@@ -187,11 +196,12 @@ void Reader::read_functions() {
     const auto& f = pb_.function(i);
     const std::string where = "function " + std::to_string(i);
     if (f.id() == 0) fail(where, "function id 0 is reserved");
-    const std::string_view name = str(f.name(), where, "name"), system = str(f.system_name(), where, "system name");
+    const std::string_view name = str(f.name(), where, "name"),
+                           system = str(f.system_name(), where, "system name");
     const std::string_view file = str(f.filename(), where, "file name");
-    FunctionId id = per_function_ ? b_->function(name, system) : b_->function(name, system, file, f.start_line());
-    if (!functions_.add(f.id(), id))
-      fail(where, "function id " + std::to_string(f.id()) + " appears twice");
+    FunctionId id =
+        per_function_ ? b_->function(name, system) : b_->function(name, system, file, f.start_line());
+    if (!functions_.add(f.id(), id)) fail(where, "function id " + std::to_string(f.id()) + " appears twice");
   }
 }
 
@@ -202,7 +212,8 @@ void Reader::read_mappings() {
     if (m.id() == 0) fail(where, "mapping id 0 is reserved");
     std::string_view name = str(m.filename(), where, "file name");
     std::size_t slash = name.find_last_of('/');
-    MappingInfo info{b_->intern(name), std::string(slash == std::string_view::npos ? name : name.substr(slash + 1)),
+    MappingInfo info{b_->intern(name),
+                     std::string(slash == std::string_view::npos ? name : name.substr(slash + 1)),
                      m.memory_start(), m.file_offset()};
     if (!mappings_.add(m.id(), std::move(info)))
       fail(where, "mapping id " + std::to_string(m.id()) + " appears twice");
@@ -236,23 +247,33 @@ void Reader::read_locations() {
     while (!c.at_end()) {
       const std::uint64_t tag = c.varint();
       switch (tag) {
-        case 1 << 3: id = c.varint(); break;
-        case 2 << 3: mapping_id = c.varint(); break;
-        case 3 << 3: address = c.varint(); break;
+        case 1 << 3:
+          id = c.varint();
+          break;
+        case 2 << 3:
+          mapping_id = c.varint();
+          break;
+        case 3 << 3:
+          address = c.varint();
+          break;
         case 4 << 3 | 2: {
           ByteCursor l = c.sub(c.varint(), "line");
           std::uint64_t function_id = 0;
           std::int64_t line = 0;
           while (!l.at_end()) {
             const std::uint64_t t = l.varint();
-            if (t == (1 << 3)) function_id = l.varint();
-            else if (t == (2 << 3)) line = static_cast<std::int64_t>(l.varint());
-            else skip_field(l, t, where);
+            if (t == (1 << 3))
+              function_id = l.varint();
+            else if (t == (2 << 3))
+              line = static_cast<std::int64_t>(l.varint());
+            else
+              skip_field(l, t, where);
           }
           lines.emplace_back(function_id, line);
           break;
         }
-        default: skip_field(c, tag, where);
+        default:
+          skip_field(c, tag, where);
       }
     }
     if (id == 0) fail(where, "location id 0 is reserved");
@@ -276,7 +297,8 @@ void Reader::read_locations() {
         fail(where, "line " + std::to_string(k) + ": function id " + std::to_string(lines[k].first) +
                         " names no function");
       FrameKind kind = k == lines.size() - 1 ? FrameKind::kNative : FrameKind::kInlined;
-      frames.push_back(per_function_ ? b_->frame(*f, kind) : b_->frame(*f, kind, lines[k].second, address, module));
+      frames.push_back(per_function_ ? b_->frame(*f, kind)
+                                     : b_->frame(*f, kind, lines[k].second, address, module));
     }
     total_frames += frames.size();
     if (!locations_.add(id, static_cast<std::uint32_t>(location_begin_.size() - 1)))
@@ -307,8 +329,14 @@ void Reader::decode_sample(std::size_t i, std::vector<std::uint64_t>& locations,
   while (!c.at_end()) {
     const std::uint64_t tag = c.varint();
     switch (tag) {
-      case 1 << 3 | 0: case 1 << 3 | 2: numbers(tag, locations); break;
-      case 2 << 3 | 0: case 2 << 3 | 2: numbers(tag, out.values); break;
+      case 1 << 3 | 0:
+      case 1 << 3 | 2:
+        numbers(tag, locations);
+        break;
+      case 2 << 3 | 0:
+      case 2 << 3 | 2:
+        numbers(tag, out.values);
+        break;
       case 3 << 3 | 2: {
         ByteCursor l = c.sub(c.varint(), "label");
         std::int64_t field[5] = {0, 0, 0, 0, 0};
@@ -321,7 +349,8 @@ void Reader::decode_sample(std::size_t i, std::vector<std::uint64_t>& locations,
         out.labels.push_back({field[1], field[2], field[3], field[4]});
         break;
       }
-      default: skip_field(c, tag, "sample " + std::to_string(i));
+      default:
+        skip_field(c, tag, "sample " + std::to_string(i));
     }
   }
   if (out.values.size() - values_before != columns_)
@@ -330,7 +359,9 @@ void Reader::decode_sample(std::size_t i, std::vector<std::uint64_t>& locations,
                                             " sample types");
   for (std::size_t k = locations.size(); k-- > 0;) {  // leaf first in the file
     const std::uint32_t* loc = locations_.find(locations[k]);
-    if (!loc) fail("sample " + std::to_string(i), "location id " + std::to_string(locations[k]) + " names no location");
+    if (!loc)
+      fail("sample " + std::to_string(i),
+           "location id " + std::to_string(locations[k]) + " names no location");
     out.frames.insert(out.frames.end(), location_frames_.begin() + location_begin_[*loc],
                       location_frames_.begin() + location_begin_[*loc + 1]);
   }
@@ -369,7 +400,8 @@ std::size_t count_location_ids(const std::vector<std::string_view>& samples) {
       const auto tag = static_cast<unsigned char>(s[pos]);
       if (tag == (1 << 3 | 2)) {  // packed location ids with a one- or two-byte length
         std::size_t len = static_cast<unsigned char>(s[pos + 1]), start = pos + 2;
-        if (len >= 0x80 && pos + 2 < s.size()) len = (len & 0x7f) | std::size_t(static_cast<unsigned char>(s[pos + 2])) << 7, ++start;
+        if (len >= 0x80 && pos + 2 < s.size())
+          len = (len & 0x7f) | std::size_t(static_cast<unsigned char>(s[pos + 2])) << 7, ++start;
         const std::size_t end = std::min(s.size(), start + len);
         for (std::size_t i = start; i < end; ++i) n += static_cast<unsigned char>(s[i]) < 0x80;
         pos = end;
@@ -401,7 +433,8 @@ void Reader::add_samples(const Decoded& d) {
     const std::size_t count = std::min(kLanes, d.size() - first);
     for (std::size_t j = 0; j < count; ++j) {
       const std::size_t n = first + j;
-      lanes[j] = {d.frames.data() + (n == 0 ? 0 : d.frame_ends[n - 1]), d.frames.data() + d.frame_ends[n], kRootStack};
+      lanes[j] = {d.frames.data() + (n == 0 ? 0 : d.frame_ends[n - 1]), d.frames.data() + d.frame_ends[n],
+                  kRootStack};
     }
     for (bool more = true; more;) {
       more = false;
@@ -510,8 +543,10 @@ Profile Reader::run() {
   m.duration_ns = pb_.duration_nanos();
   m.default_value = std::string(str(pb_.default_sample_type(), "profile", "default sample type"));
   for (std::int64_t c : pb_.comment()) m.comments.emplace_back(str(c, "profile", "comment"));
-  if (pb_.drop_frames() != 0) m.properties.emplace_back("drop_frames", str(pb_.drop_frames(), "profile", "drop_frames"));
-  if (pb_.keep_frames() != 0) m.properties.emplace_back("keep_frames", str(pb_.keep_frames(), "profile", "keep_frames"));
+  if (pb_.drop_frames() != 0)
+    m.properties.emplace_back("drop_frames", str(pb_.drop_frames(), "profile", "drop_frames"));
+  if (pb_.keep_frames() != 0)
+    m.properties.emplace_back("keep_frames", str(pb_.keep_frames(), "profile", "keep_frames"));
   // pprof names a report after the first mapping, the main binary.
   if (pb_.mapping_size() > 0) {
     const auto& main = pb_.mapping(0);
@@ -723,8 +758,12 @@ Profile read_bytes(std::string_view bytes, const std::string& name, const ReadOp
     const std::size_t start = static_cast<std::size_t>(c.offset());
     const std::uint64_t tag = c.varint();
     switch (tag & 7) {  // a wrong wire type is check_wire()'s to report
-      case 0: c.varint(); break;
-      case 1: c.skip(8); break;
+      case 0:
+        c.varint();
+        break;
+      case 1:
+        c.skip(8);
+        break;
       case 2: {
         const std::uint64_t n = c.varint();
         if (tag == (2 << 3 | 2) || tag == (4 << 3 | 2)) {
@@ -736,7 +775,9 @@ Profile read_bytes(std::string_view bytes, const std::string& name, const ReadOp
         c.skip(n);
         break;
       }
-      default: c.skip(4); break;
+      default:
+        c.skip(4);
+        break;
     }
     tables.append(bytes.substr(start, static_cast<std::size_t>(c.offset()) - start));
   }
@@ -744,7 +785,8 @@ Profile read_bytes(std::string_view bytes, const std::string& name, const ReadOp
   auto* pb = google::protobuf::Arena::CreateMessage<fg::pprof::Profile>(&arena);
   if (!pb->ParseFromString(tables)) throw Error(name + ": not a valid profile.proto message");
   std::string().swap(tables);
-  Reader reader(*pb, std::move(samples), std::move(locations), name, diagnostics, std::move(release), options.frames);
+  Reader reader(*pb, std::move(samples), std::move(locations), name, diagnostics, std::move(release),
+                options.frames);
   Profile profile = reader.run();
   checked();
   reader.warn();
@@ -762,8 +804,8 @@ Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics)
   // error reported, even if the reader failed first on the same fault.
   if (bytes.size() < (1 << 20) || std::thread::hardware_concurrency() < 2) {
     check_wire(bytes, name);
-    return read_bytes(bytes, name, options, diagnostics, [] {},
-                      [&whole](std::size_t offset) { whole.release(offset); });
+    return read_bytes(
+        bytes, name, options, diagnostics, [] {}, [&whole](std::size_t offset) { whole.release(offset); });
   }
   // Pages are given back only once the check is past them (it is quicker
   // than the reader: in practice, once it has finished).

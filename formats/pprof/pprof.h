@@ -10,8 +10,8 @@
 // no mapping), counted in one warning; it keeps its module at every
 // granularity, so that call graphs show it per module as pprof does.
 // Negative values make a difference profile (go tool pprof -diff_base):
-// read as a base and a new column per sample type (diff_from_deltas()). Malformed protobuf is reported at its byte offset; ids that point
-// nowhere and string indices out of range name the sample or entry.
+// read as a base and a new column per sample type (diff_from_deltas()). Malformed protobuf is reported at its
+// byte offset; ids that point nowhere and string indices out of range name the sample or entry.
 //
 // Writing: a gzipped profile.proto of any profile, every value column,
 // labels, frames with file and line, inlined frames folded back into one
@@ -37,7 +37,6 @@ Sniff sniff(std::string_view head, std::string_view filename);
 
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics);
 
-void write(const Profile& profile, const WriteOptions& options, std::ostream& out,
-           Diagnostics& diagnostics);
+void write(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics& diagnostics);
 
 }  // namespace fg::formats::pprof

@@ -57,12 +57,10 @@ constexpr Field kFunction[] = {{1, kVarint, nullptr, false},
                                {5, kVarint, nullptr, false}};
 constexpr Message kFunctionMsg{"Function", kFunction, 5};
 constexpr Field kProfile[] = {
-    {1, kBytes, &kValueTypeMsg, false}, {2, kBytes, &kSampleMsg, false},
-    {3, kBytes, &kMappingMsg, false},   {4, kBytes, &kLocationMsg, false},
-    {5, kBytes, &kFunctionMsg, false},  {6, kBytes, nullptr, false},
-    {7, kVarint, nullptr, false},       {8, kVarint, nullptr, false},
-    {9, kVarint, nullptr, false},       {10, kVarint, nullptr, false},
-    {11, kBytes, &kValueTypeMsg, false}, {12, kVarint, nullptr, false},
+    {1, kBytes, &kValueTypeMsg, false}, {2, kBytes, &kSampleMsg, false},     {3, kBytes, &kMappingMsg, false},
+    {4, kBytes, &kLocationMsg, false},  {5, kBytes, &kFunctionMsg, false},   {6, kBytes, nullptr, false},
+    {7, kVarint, nullptr, false},       {8, kVarint, nullptr, false},        {9, kVarint, nullptr, false},
+    {10, kVarint, nullptr, false},      {11, kBytes, &kValueTypeMsg, false}, {12, kVarint, nullptr, false},
     {13, kVarint, nullptr, true},       {14, kVarint, nullptr, false}};
 constexpr Message kProfileMsg{"Profile", kProfile, 14};
 
@@ -74,12 +72,21 @@ const Field* find(const Message& m, int number) {
 
 void skip_value(ByteCursor& c, int wire, std::uint64_t number) {
   switch (wire) {
-    case kVarint: c.varint(); break;
-    case kFixed64: c.skip(8, "fixed64 field"); break;
-    case kFixed32: c.skip(4, "fixed32 field"); break;
-    case kBytes: c.skip(c.varint(), "field " + std::to_string(number)); break;
-    default: c.fail("field " + std::to_string(number) + " has wire type " + std::to_string(wire) +
-                    ", which protobuf does not define");
+    case kVarint:
+      c.varint();
+      break;
+    case kFixed64:
+      c.skip(8, "fixed64 field");
+      break;
+    case kFixed32:
+      c.skip(4, "fixed32 field");
+      break;
+    case kBytes:
+      c.skip(c.varint(), "field " + std::to_string(number));
+      break;
+    default:
+      c.fail("field " + std::to_string(number) + " has wire type " + std::to_string(wire) +
+             ", which protobuf does not define");
   }
 }
 
@@ -91,8 +98,9 @@ void walk(ByteCursor c, const Message& m) {
     std::uint64_t tag = c.varint();
     std::uint64_t number = tag >> 3;
     int wire = static_cast<int>(tag & 7);
-    if (number == 0) throw ParseError(SourcePosition::binary(c.position().file, start),
-                                      "field number 0 in " + std::string(m.name));
+    if (number == 0)
+      throw ParseError(SourcePosition::binary(c.position().file, start),
+                       "field number 0 in " + std::string(m.name));
     const Field* f = number <= 1000 ? find(m, static_cast<int>(number)) : nullptr;
     if (!f) {  // unknown fields are allowed, as protobuf allows them
       skip_value(c, wire, number);

@@ -53,8 +53,8 @@ std::vector<std::string> profile_labels(const Profile& p, std::size_t column, st
       const auto ns = static_cast<std::int64_t>(units::scale(total, unit, "nanoseconds").value);
       if (ns != 0) ratio = "(" + units::percentage(ns, m.duration_ns) + ")";
     }
-    l.push_back("Duration: " + units::label(m.duration_ns, "nanoseconds") + ", Total samples = " +
-                format_value(total) + " " + ratio);
+    l.push_back("Duration: " + units::label(m.duration_ns, "nanoseconds") +
+                ", Total samples = " + format_value(total) + " " + ratio);
   }
   if (!m.filters.empty()) {  // pprof's legendActiveFilters
     l.push_back("Active filters:");

@@ -71,7 +71,7 @@ struct NameText {
   std::string escaped;  // the name through xml_escape
   bool plain = false;   // ASCII that escaping leaves as it is: a prefix of n chars is n bytes
   bool has_colour = false;
-  Rgb colour;           // the frame's colour outside a differential graph
+  Rgb colour;  // the frame's colour outside a differential graph
 };
 
 // Writing into room made beforehand (Writer::frame_room).
@@ -134,8 +134,8 @@ class Writer {
   std::ostream& out_;
   std::string buf_;
   std::vector<char> frame_buf_;
-  std::string cut_;          // an escaped name cut to fit
-  std::string count_name_;   // escaped
+  std::string cut_;         // an escaped name cut to fit
+  std::string count_name_;  // escaped
   double total_ = 0;
   // A fixed-point column's unit (ValueType::decimals): 10^decimals.
   double unit_ = 1;
@@ -157,7 +157,7 @@ class Writer {
     }
     return put(p, std::string_view(t).substr(dot));
   }
-  std::optional<std::size_t> base_col_;  // the base column of a differential graph
+  std::optional<std::size_t> base_col_;   // the base column of a differential graph
   std::vector<std::uint32_t> name_slot_;  // per frame: index into names_ + 1, or 0
   std::vector<NameText> names_;
   NameText root_text_{std::string(kRootLabel), true, false, {}};
@@ -170,8 +170,8 @@ NameText& Writer::name_text(FrameId f) {
   NameText t;
   const std::string_view name = p_.frame_name(f);
   xml_escape(t.escaped, name);
-  t.plain = t.escaped == name &&
-            std::all_of(name.begin(), name.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x80; });
+  t.plain = t.escaped == name && std::all_of(name.begin(), name.end(),
+                                             [](char ch) { return static_cast<unsigned char>(ch) < 0x80; });
   names_.push_back(std::move(t));
   slot = static_cast<std::uint32_t>(names_.size());
   return names_.back();
@@ -192,33 +192,43 @@ void Writer::header(const Canvas& c) {
   if (title.empty()) title = o_.flame_chart ? "Flame Chart" : o_.inverted ? "Icicle Graph" : "Flame Graph";
   const std::string fs = perl_number(o_.font_size), ts = perl_number(o_.font_size + 5);
 
-  buf_ += "<?xml version=\"1.0\" standalone=\"no\"?>\n"
-          "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
-          "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n";
-  buf_ += "<svg version=\"1.1\" width=\"" + w + "\" height=\"" + h + "\" onload=\"fg_init()\" viewBox=\"0 0 " +
-          w + " " + h + "\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n";
+  buf_ +=
+      "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+      "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
+      "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n";
+  buf_ += "<svg version=\"1.1\" width=\"" + w + "\" height=\"" + h +
+          "\" onload=\"fg_init()\" viewBox=\"0 0 " + w + " " + h +
+          "\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n";
   buf_ += "<!-- Flame graph drawn by fg-convert. -->\n";
   if (!o_.notes.empty()) {
     buf_ += "<desc id=\"notes\">";
     xml_escape(buf_, o_.notes);
     buf_ += "</desc>\n";
   }
-  buf_ += "<defs>\n\t<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\" >\n"
-          "\t\t<stop stop-color=\"" + bg1 + "\" offset=\"5%\" />\n"
-          "\t\t<stop stop-color=\"" + bg2 + "\" offset=\"95%\" />\n\t</linearGradient>\n";
+  buf_ +=
+      "<defs>\n\t<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\" >\n"
+      "\t\t<stop stop-color=\"" +
+      bg1 +
+      "\" offset=\"5%\" />\n"
+      "\t\t<stop stop-color=\"" +
+      bg2 + "\" offset=\"95%\" />\n\t</linearGradient>\n";
   if (c.image_width != o_.width)
-    buf_ += "\t<pattern id=\"hatch\" patternUnits=\"userSpaceOnUse\" width=\"4\" height=\"4\">"
-            "<rect width=\"4\" height=\"4\" fill=\"rgb(225,225,225)\" />"
-            "<path d=\"M-1,1 l2,-2 M0,4 l4,-4 M3,5 l2,-2\" stroke=\"rgb(140,140,140)\" stroke-width=\"1\" />"
-            "</pattern>\n";
+    buf_ +=
+        "\t<pattern id=\"hatch\" patternUnits=\"userSpaceOnUse\" width=\"4\" height=\"4\">"
+        "<rect width=\"4\" height=\"4\" fill=\"rgb(225,225,225)\" />"
+        "<path d=\"M-1,1 l2,-2 M0,4 l4,-4 M3,5 l2,-2\" stroke=\"rgb(140,140,140)\" stroke-width=\"1\" />"
+        "</pattern>\n";
   buf_ += "</defs>\n";
   buf_ += "<style type=\"text/css\">\n\ttext { font-family:";
   xml_escape(buf_, o_.font_type);
-  buf_ += "; font-size:" + fs + "px; fill:rgb(0,0,0); }\n"
+  buf_ += "; font-size:" + fs +
+          "px; fill:rgb(0,0,0); }\n"
           "\t#search, #ignorecase { opacity:0.1; cursor:pointer; }\n"
           "\t#search:hover, #search.show, #ignorecase:hover, #ignorecase.show { opacity:1; }\n"
           "\t#subtitle { text-anchor:middle; font-color:rgb(160,160,160); }\n"
-          "\t#title { text-anchor:middle; font-size:" + ts + "px}\n"
+          "\t#title { text-anchor:middle; font-size:" +
+          ts +
+          "px}\n"
           "\t#unzoom { cursor:pointer; }\n"
           "\t#frames > *:hover { stroke:black; stroke-width:0.5; cursor:pointer; }\n"
           "\t.hide { display:none; }\n\t.parent { opacity:0.5; }\n</style>\n";
@@ -313,13 +323,19 @@ void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layou
     colour = frame_color(o_.colors, o_.hash, "");
   } else {
     std::string_view suffix = frame_kind_suffix(p_.frame(f).kind);
-    if (suffix.empty() && name == "--") colour = {160, 160, 160};
-    else if (suffix.empty() && name == "-") colour = {200, 200, 200};
-    else if (layout.diff) colour = diff_color(r.self_delta, layout.max_abs_delta, o_.negate, o_.colorblind);
-    else if (text.has_colour) colour = text.colour;
+    if (suffix.empty() && name == "--")
+      colour = {160, 160, 160};
+    else if (suffix.empty() && name == "-")
+      colour = {200, 200, 200};
+    else if (layout.diff)
+      colour = diff_color(r.self_delta, layout.max_abs_delta, o_.negate, o_.colorblind);
+    else if (text.has_colour)
+      colour = text.colour;
     else {
-      if (suffix.empty()) colour = frame_color(o_.colors, o_.hash, name);
-      else colour = frame_color(o_.colors, o_.hash, std::string(name).append(suffix));
+      if (suffix.empty())
+        colour = frame_color(o_.colors, o_.hash, name);
+      else
+        colour = frame_color(o_.colors, o_.hash, std::string(name).append(suffix));
       text.colour = colour;
       text.has_colour = true;
     }
@@ -426,7 +442,8 @@ void Writer::removed_frame(const Removed& m, const Canvas& c, std::int64_t base_
   *p++ = ' ';
   p = put(p, count_name_);
   p = put(p, " in the base, ");
-  p = write_fixed(p, base_total ? 100.0 * static_cast<double>(m.rect.width) / static_cast<double>(base_total) : 0, 2);
+  p = write_fixed(
+      p, base_total ? 100.0 * static_cast<double>(m.rect.width) / static_cast<double>(base_total) : 0, 2);
   p = put(p, "% of it)</title><rect x=\"");
   p = write_fixed(p, m.x, 1);
   p = put(p, "\" y=\"");
@@ -435,7 +452,8 @@ void Writer::removed_frame(const Removed& m, const Canvas& c, std::int64_t base_
   p = write_fixed(p, m.w, 1);
   p = put(p, "\" height=\"");
   p = write_fixed(p, y2 - y1, 1);
-  p = put(p, "\" fill=\"url(#hatch)\" stroke=\"rgb(160,160,160)\" stroke-width=\"0.5\" rx=\"2\" ry=\"2\" />\n");
+  p = put(p,
+          "\" fill=\"url(#hatch)\" stroke=\"rgb(160,160,160)\" stroke-width=\"0.5\" rx=\"2\" ry=\"2\" />\n");
   end_frame(frame_text(p, p_.frame_name(f), text, m.x, m.w, y1, y2));
 }
 
@@ -476,8 +494,10 @@ void Writer::run() {
   }
   constexpr std::string_view kRemovedCaption = "only in the base";
   if (!removed.empty())  // room for the band's caption too
-    c.image_width = std::max(c.image_width, std::ceil(band_left + static_cast<double>(kRemovedCaption.size()) *
-                                                                      o_.font_size * o_.font_width + kXPad));
+    c.image_width = std::max(
+        c.image_width,
+        std::ceil(band_left + static_cast<double>(kRemovedCaption.size()) * o_.font_size * o_.font_width +
+                  kXPad));
   c.height = (max_depth + 1) * c.frame_height + c.ypad1 + c.ypad2;
   if (!o_.subtitle.empty()) c.height += c.ypad3;
   header(c);
@@ -511,8 +531,8 @@ void require_something_to_draw(const CallTree& tree, std::size_t col) {
   if (total > 0) return;
   std::string where;
   for (const std::string& s : tree.profile().metadata().sources) where += s + ": ";
-  throw Error(where + "nothing to draw: the total of value column '" + tree.profile().value_types()[col].type +
-              "' is " + std::to_string(total));
+  throw Error(where + "nothing to draw: the total of value column '" +
+              tree.profile().value_types()[col].type + "' is " + std::to_string(total));
 }
 
 void check_write_options(const WriteOptions& options) {
@@ -522,8 +542,7 @@ void check_write_options(const WriteOptions& options) {
   parse_min_width(options.flame.min_width, &percent);
 }
 
-void write_flamegraph(const Profile& profile, const WriteOptions& options, std::ostream& out,
-                      Diagnostics&) {
+void write_flamegraph(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics&) {
   check_write_options(options);
   std::size_t col = options.value ? profile.find_value(*options.value) : profile.default_value_index();
   std::optional<Profile> coarse, reversed;

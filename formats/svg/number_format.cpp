@@ -42,7 +42,8 @@ char* write_grouped(char* p, std::int64_t v) {
 
 char* write_scaled(char* p, std::int64_t units, int digits, bool negative) {
   if (units < 0 || negative) *p++ = '-';
-  const std::uint64_t u = units < 0 ? 0 - static_cast<std::uint64_t>(units) : static_cast<std::uint64_t>(units);
+  const std::uint64_t u =
+      units < 0 ? 0 - static_cast<std::uint64_t>(units) : static_cast<std::uint64_t>(units);
   if (digits == 0) return std::to_chars(p, p + kMaxNumberChars, u).ptr;
   // Constant divisors, which compile to multiplications.
   const std::uint64_t whole = digits == 1 ? u / 10 : u / 100;

@@ -85,8 +85,7 @@ std::string_view resolve(std::string_view palette, std::string_view name) {
     if (ends_with(name, "_[j]")) return contains(name, "/") ? "green" : "aqua";
     if (contains(name, "::")) return "yellow";
     auto slash = name.find('/');
-    if (slash != std::string_view::npos && name.find(".js", slash) != std::string_view::npos)
-      return "green";
+    if (slash != std::string_view::npos && name.find(".js", slash) != std::string_view::npos) return "green";
     if (contains(name, ":")) return "aqua";
     if (name == " ") return "green";
     if (contains(name, "_[k]")) return "orange";
@@ -97,9 +96,9 @@ std::string_view resolve(std::string_view palette, std::string_view name) {
   return palette;
 }
 
-constexpr std::string_view kPalettes[] = {"hot",   "mem",  "io",    "wakeup", "chain",
-                                          "java",  "js",   "perl",  "red",    "green",
-                                          "blue",  "aqua", "yellow", "purple", "orange"};
+constexpr std::string_view kPalettes[] = {"hot",  "mem",  "io",     "wakeup", "chain",
+                                          "java", "js",   "perl",   "red",    "green",
+                                          "blue", "aqua", "yellow", "purple", "orange"};
 
 }  // namespace
 
@@ -157,19 +156,24 @@ Rgb diff_color(std::int64_t delta, std::int64_t max, bool negate, bool colorblin
     auto mix = [f](int to) { return static_cast<int>(255 + (to - 255) * f); };
     return {mix(end.r), mix(end.g), mix(end.b)};
   }
-  if (delta > 0) c.g = c.b = static_cast<int>(210 * (m - static_cast<double>(delta)) / m);
-  else if (delta < 0) c.r = c.g = static_cast<int>(210 * (m + static_cast<double>(delta)) / m);
+  if (delta > 0)
+    c.g = c.b = static_cast<int>(210 * (m - static_cast<double>(delta)) / m);
+  else if (delta < 0)
+    c.r = c.g = static_cast<int>(210 * (m + static_cast<double>(delta)) / m);
   return c;
 }
 
 std::pair<std::string, std::string> background(std::string_view bg, std::string_view palette) {
   if (bg.empty()) {
-    if (palette == "mem") bg = "green";
-    else if (palette == "io" || palette == "wakeup" || palette == "chain") bg = "blue";
+    if (palette == "mem")
+      bg = "green";
+    else if (palette == "io" || palette == "wakeup" || palette == "chain")
+      bg = "blue";
     else if (palette == "red" || palette == "green" || palette == "blue" || palette == "aqua" ||
              palette == "yellow" || palette == "purple" || palette == "orange")
       bg = "grey";
-    else bg = "yellow";
+    else
+      bg = "yellow";
   }
   if (bg == "yellow") return {"#eeeeee", "#eeeeb0"};
   if (bg == "blue") return {"#eeeeee", "#e0e0ff"};
@@ -178,8 +182,7 @@ std::pair<std::string, std::string> background(std::string_view bg, std::string_
   auto hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
   if (bg.size() == 7 && bg[0] == '#' && std::all_of(bg.begin() + 1, bg.end(), hex))
     return {std::string(bg), std::string(bg)};
-  throw UsageError("--bgcolors " + std::string(bg) +
-                   ": expected yellow, blue, green, grey or #rrggbb");
+  throw UsageError("--bgcolors " + std::string(bg) + ": expected yellow, blue, green, grey or #rrggbb");
 }
 
 }  // namespace fg::formats::svg

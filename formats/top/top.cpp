@@ -11,9 +11,9 @@
 #include "fg/call_graph.h"
 #include "fg/error.h"
 #include "fg/units.h"
+#include "formats/deepflow/json_escape.h"
 #include "formats/report/delta_view.h"
 #include "formats/report/profile_labels.h"
-#include "formats/deepflow/json_escape.h"
 #include "formats/report/table_text.h"
 
 namespace fg::formats::top {
@@ -28,14 +28,15 @@ struct Table {
   std::vector<std::uint32_t> rows;  // shown, in order
   std::size_t dropped = 0;          // under the node fraction
   std::int64_t cutoff = 0;
-  std::string unit;                 // of the column
+  std::string unit;  // of the column
   std::size_t column = 0;
   std::string type;
 };
 
 Table make_table(const Profile& given, WriteOptions o) {
   if (o.node_fraction < 0 || o.node_fraction > 1)
-    throw UsageError("--node-fraction " + std::to_string(o.node_fraction) + ": expected a fraction from 0 to 1");
+    throw UsageError("--node-fraction " + std::to_string(o.node_fraction) +
+                     ": expected a fraction from 0 to 1");
   Table t;
   if (std::optional<Profile> deltas = report::delta_view(given, o))
     t.held = std::make_shared<const Profile>(std::move(*deltas));
@@ -106,7 +107,6 @@ Scale scale_for(const Table& t) {
 
 std::string scaled(std::int64_t v, const Scale& s) { return units::scaled_label(v, s.from, s.to); }
 
-
 }  // namespace
 
 void write_text(const Profile& p, const WriteOptions& o, std::ostream& out, Diagnostics&) {
@@ -115,10 +115,10 @@ void write_text(const Profile& p, const WriteOptions& o, std::ostream& out, Diag
   std::int64_t shown = 0;
   for (std::uint32_t n : t.rows) shown += t.graph.nodes[n].flat;
   for (const std::string& line : report::profile_labels(*t.profile, t.column, t.graph.total,
-                                                         [&s](std::int64_t v) { return scaled(v, s); }))
+                                                        [&s](std::int64_t v) { return scaled(v, s); }))
     out << line << '\n';
-  out << "Showing nodes accounting for " << scaled(shown, s) << ", " << percent(shown, t.graph.total) << " of "
-      << scaled(t.graph.total, s) << " total\n";
+  out << "Showing nodes accounting for " << scaled(shown, s) << ", " << percent(shown, t.graph.total)
+      << " of " << scaled(t.graph.total, s) << " total\n";
   if (t.dropped > 0) out << "Dropped " << t.dropped << " nodes (cum <= " << scaled(t.cutoff, s) << ")\n";
   char line[128];
   std::snprintf(line, sizeof line, "%10s %6s %6s %10s %6s\n", "flat", "flat%", "sum%", "cum", "cum%");
@@ -146,11 +146,10 @@ void write_csv(const Profile& p, const WriteOptions& o, std::ostream& out, Diagn
       s.pop_back();  // the number alone in CSV
       return s;
     };
-    out << node.flat << ',' << pct(node.flat) << ',' << pct(sum) << ',' << node.cum << ',' << pct(node.cum) << ','
-        << report::csv_field(row_name(node)) << '\n';
+    out << node.flat << ',' << pct(node.flat) << ',' << pct(sum) << ',' << node.cum << ',' << pct(node.cum)
+        << ',' << report::csv_field(row_name(node)) << '\n';
   }
 }
-
 
 void write_markdown(const Profile& p, const WriteOptions& o, std::ostream& out, Diagnostics&) {
   Table t = make_table(p, o);
@@ -161,8 +160,8 @@ void write_markdown(const Profile& p, const WriteOptions& o, std::ostream& out, 
     const CallGraphNode& node = t.graph.nodes[n];
     sum += node.flat;
     out << "| " << scaled(node.flat, s) << " | " << percent(node.flat, t.graph.total) << " | "
-        << percent(sum, t.graph.total) << " | " << scaled(node.cum, s) << " | " << percent(node.cum, t.graph.total)
-        << " | " << report::markdown_cell(row_name(node)) << " |\n";
+        << percent(sum, t.graph.total) << " | " << scaled(node.cum, s) << " | "
+        << percent(node.cum, t.graph.total) << " | " << report::markdown_cell(row_name(node)) << " |\n";
   }
 }
 
@@ -210,7 +209,8 @@ void write_json(const Profile& p, const WriteOptions& o, std::ostream& out, Diag
   deepflow::append_json_string(j, t.type, replaced);
   j += ",\"unit\":";
   deepflow::append_json_string(j, t.unit, replaced);
-  j += ",\"total\":" + std::to_string(t.graph.total) + ",\"dropped\":" + std::to_string(t.dropped) + ",\"rows\":[";
+  j += ",\"total\":" + std::to_string(t.graph.total) + ",\"dropped\":" + std::to_string(t.dropped) +
+       ",\"rows\":[";
   std::int64_t sum = 0;
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     const CallGraphNode& node = t.graph.nodes[t.rows[i]];
@@ -222,9 +222,13 @@ void write_json(const Profile& p, const WriteOptions& o, std::ostream& out, Diag
     };
     j += i ? ",{\"name\":" : "{\"name\":";
     deepflow::append_json_string(j, node.name, replaced);
-    j += ",\"flat\":" + std::to_string(node.flat) + ",\"flat_pct\":" + pct(node.flat) + ",\"sum_pct\":" + pct(sum) +
-         ",\"cum\":" + std::to_string(node.cum) + ",\"cum_pct\":" + pct(node.cum) + ",\"inline\":\"" +
-         (node.inlined ? "inline" : node.partly_inlined ? "partial-inline" : "") + "\"}";
+    j += ",\"flat\":" + std::to_string(node.flat) + ",\"flat_pct\":" + pct(node.flat) +
+         ",\"sum_pct\":" + pct(sum) + ",\"cum\":" + std::to_string(node.cum) +
+         ",\"cum_pct\":" + pct(node.cum) + ",\"inline\":\"" +
+         (node.inlined          ? "inline"
+          : node.partly_inlined ? "partial-inline"
+                                : "") +
+         "\"}";
   }
   out << j << "]}\n";
 }

@@ -24,7 +24,8 @@ void write_csv(const Profile& profile, const WriteOptions& options, std::ostream
 /// The table as JSON: {"type","unit","total","dropped","rows":[{"name",
 /// "flat","flat_pct","sum_pct","cum","cum_pct","inline"}]}, integer values
 /// in the column's unit.
-void write_json(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics& diagnostics);
+void write_json(const Profile& profile, const WriteOptions& options, std::ostream& out,
+                Diagnostics& diagnostics);
 /// The table as a Markdown table (values scaled as in the text layout).
 void write_markdown(const Profile& profile, const WriteOptions& options, std::ostream& out,
                     Diagnostics& diagnostics);

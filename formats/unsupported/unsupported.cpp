@@ -37,7 +37,8 @@ bool perf_frame(std::string_view l) {
   if (i == std::string_view::npos) return false;
   const std::size_t digits = i;
   while (i < l.size() && is_hex(l[i])) ++i;
-  return i > digits && i < l.size() && l[i] == ' ' && l.back() == ')' && l.find(" (", i) != std::string_view::npos;
+  return i > digits && i < l.size() && l[i] == ' ' && l.back() == ')' &&
+         l.find(" (", i) != std::string_view::npos;
 }
 
 // perf script's event line: "comm pid[/tid] [cpu] time: [period] event:",
@@ -80,8 +81,8 @@ std::string_view heap_kind(std::string_view l) {
   constexpr std::string_view kStart = "heap profile:";
   if (!l.starts_with(kStart)) return {};
   std::size_t i = kStart.size();
-  if (!(digits(l, i) && take(l, i, ':') && digits(l, i) && take(l, i, '[') && digits(l, i) && take(l, i, ':') &&
-        digits(l, i) && take(l, i, ']') && take(l, i, '@')))
+  if (!(digits(l, i) && take(l, i, ':') && digits(l, i) && take(l, i, '[') && digits(l, i) &&
+        take(l, i, ':') && digits(l, i) && take(l, i, ']') && take(l, i, '@')))
     return {};
   while (i < l.size() && l[i] == ' ') ++i;
   return l.substr(i);
@@ -119,7 +120,8 @@ std::optional<std::string> legacy_text(std::string_view head) {
   if (l.starts_with("--- threadz ") || l.starts_with("--- Thread ")) return "thread profile";
   if (l == "--- heapz 1 ---") return "Java heap profile";
   if (l == "--- mutex:") return "Go mutex profile";
-  if (const std::string_view kind = go_count_kind(l); !kind.empty()) return "Go " + std::string(kind) + " profile";
+  if (const std::string_view kind = go_count_kind(l); !kind.empty())
+    return "Go " + std::string(kind) + " profile";
   return std::nullopt;
 }
 

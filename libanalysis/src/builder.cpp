@@ -39,8 +39,8 @@ FunctionId ProfileBuilder::function(std::string_view name, std::string_view syst
   return id;
 }
 
-FrameId ProfileBuilder::frame(FunctionId function, FrameKind kind, std::int64_t line,
-                              std::uint64_t address, StringId module) {
+FrameId ProfileBuilder::frame(FunctionId function, FrameKind kind, std::int64_t line, std::uint64_t address,
+                              StringId module) {
   auto next = static_cast<FrameId>(profile_.frames_.size());
   FrameId id;
   if (line == 0 && address == 0 && module == 0 && kind == FrameKind::kNative) {
@@ -58,9 +58,7 @@ FrameId ProfileBuilder::frame(FunctionId function, FrameKind kind, std::int64_t 
   return id;
 }
 
-FrameId ProfileBuilder::frame(std::string_view name, FrameKind kind) {
-  return frame(function(name), kind);
-}
+FrameId ProfileBuilder::frame(std::string_view name, FrameKind kind) { return frame(function(name), kind); }
 
 StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
   auto next = static_cast<StackId>(profile_.stack_count());
@@ -87,11 +85,14 @@ StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
   return id;
 }
 
-StackId ProfileBuilder::stack(std::span<const FrameId> root_to_leaf) { return extend(kRootStack, root_to_leaf); }
+StackId ProfileBuilder::stack(std::span<const FrameId> root_to_leaf) {
+  return extend(kRootStack, root_to_leaf);
+}
 
 StackId ProfileBuilder::extend(StackId parent, std::span<const FrameId> frames) {
   std::size_t i = 0;
-  while (i < frames.size() && std::size_t(parent) + 1 != profile_.stack_count()) parent = stack(parent, frames[i++]);
+  while (i < frames.size() && std::size_t(parent) + 1 != profile_.stack_count())
+    parent = stack(parent, frames[i++]);
   const std::size_t n = frames.size() - i;
   if (n == 0) return parent;
   // `parent` is the newest node, so it has no children: as stack() would
@@ -134,11 +135,12 @@ LabelSetId ProfileBuilder::labels(std::vector<Label> labels) {
   return it->second;
 }
 
-void ProfileBuilder::add_sample(StackId stack, std::span<const std::int64_t> values,
-                                LabelSetId labels, std::int64_t timestamp) {
+void ProfileBuilder::add_sample(StackId stack, std::span<const std::int64_t> values, LabelSetId labels,
+                                std::int64_t timestamp) {
   const std::size_t n = profile_.value_types_.size();
-  if (values.size() != n) throw Error("sample has " + std::to_string(values.size()) +
-                                      " values, the profile has " + std::to_string(n) + " columns");
+  if (values.size() != n)
+    throw Error("sample has " + std::to_string(values.size()) + " values, the profile has " +
+                std::to_string(n) + " columns");
   for (std::int64_t v : values) {
     if (v == INT64_MIN || __builtin_add_overflow(profile_.magnitude_, v < 0 ? -v : v, &profile_.magnitude_))
       throw Error("values add up to more than 2^63 - 1 (9223372036854775807), which fg cannot total");
@@ -185,9 +187,8 @@ void ProfileBuilder::set_decimals(int decimals) {
   for (std::int64_t& v : profile_.values_) v *= factor;
 }
 
-void ProfileBuilder::add_sample(std::span<const FrameId> root_to_leaf,
-                                std::span<const std::int64_t> values, LabelSetId labels,
-                                std::int64_t timestamp) {
+void ProfileBuilder::add_sample(std::span<const FrameId> root_to_leaf, std::span<const std::int64_t> values,
+                                LabelSetId labels, std::int64_t timestamp) {
   add_sample(stack(root_to_leaf), values, labels, timestamp);
 }
 
@@ -195,12 +196,13 @@ void ProfileBuilder::index_samples() {
   for (; samples_indexed_ < profile_.samples_.size(); ++samples_indexed_) {
     const Sample& s = profile_.samples_[samples_indexed_];
     if (s.timestamp == kNoTimestamp && s.labels != 0)
-      samples_by_key_.insert(std::uint64_t(s.labels) << 32 | s.stack, static_cast<std::uint32_t>(samples_indexed_));
+      samples_by_key_.insert(std::uint64_t(s.labels) << 32 | s.stack,
+                             static_cast<std::uint32_t>(samples_indexed_));
   }
 }
 
-StackId ProfileBuilder::add_node(StackId parent, FrameId frame,
-                                 std::span<const std::int64_t> self_values, LabelSetId labels) {
+StackId ProfileBuilder::add_node(StackId parent, FrameId frame, std::span<const std::int64_t> self_values,
+                                 LabelSetId labels) {
   StackId s = stack(parent, frame);
   bool any = std::any_of(self_values.begin(), self_values.end(), [](std::int64_t v) { return v != 0; });
   if (any) add_sample(s, self_values, labels);
@@ -221,7 +223,8 @@ void ProfileBuilder::set_recorded_graph(RecordedCallGraph graph) {
   if (graph.column >= profile_.value_types_.size()) throw Error("recorded call graph: column out of range");
   // The flat values added up (pprof's node and edge cut-offs) stay inside
   // 64 bits; what one node or caller -> callee pair gathers saturates.
-  if (std::fabs(static_cast<double>(graph.total)) >= 0x1p62) throw Error("recorded call graph: total too large (past 2^62)");
+  if (std::fabs(static_cast<double>(graph.total)) >= 0x1p62)
+    throw Error("recorded call graph: total too large (past 2^62)");
   double flat = 0;
   for (const RecordedCallGraph::Node& n : graph.nodes) flat += std::fabs(static_cast<double>(n.flat));
   if (flat >= 0x1p62) throw Error("recorded call graph: values too large (the flat values add up past 2^62)");

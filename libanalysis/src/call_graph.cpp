@@ -9,8 +9,8 @@
 #include <tuple>
 
 #include "fg/names.h"
-#include "sample_paths.h"
 #include "fg/string_pool.h"
+#include "sample_paths.h"
 
 namespace fg {
 
@@ -27,7 +27,8 @@ std::vector<std::string> report_names(const Profile& p) {
   for (FunctionId f = 0; f < p.function_count(); ++f) {
     const Function& fn = p.function(f);
     const std::string_view name = p.str(fn.name);
-    names[f] = fn.system_name == 0 || p.str(fn.system_name) == name ? simplify_cpp_name(name) : std::string(name);
+    names[f] =
+        fn.system_name == 0 || p.str(fn.system_name) == name ? simplify_cpp_name(name) : std::string(name);
   }
   return names;
 }
@@ -42,8 +43,10 @@ std::string printable_name(const CallGraphNode& n) {
     out = buf;
   }
   out += n.function;
-  if (n.line != 0) out += " " + n.file + ":" + std::to_string(n.line);
-  else if (!n.file.empty()) out += " " + n.file;
+  if (n.line != 0)
+    out += " " + n.file + ":" + std::to_string(n.line);
+  else if (!n.file.empty())
+    out += " " + n.file;
   if (out.empty()) out = "<unknown>";
   return out;
 }
@@ -139,13 +142,17 @@ class EdgeCounter {
   }
 
  private:
-  static std::uint64_t key(std::uint32_t caller, std::uint32_t callee) { return std::uint64_t(caller) << 32 | callee; }
+  static std::uint64_t key(std::uint32_t caller, std::uint32_t callee) {
+    return std::uint64_t(caller) << 32 | callee;
+  }
   std::size_t pair(std::uint32_t caller, std::uint32_t callee) const {
     return std::size_t((*slots_)[caller]) * slot_count_ + (*slots_)[callee];
   }
   void prefetch(std::uint32_t caller, std::uint32_t callee) const {
-    if (slots_) __builtin_prefetch(&pairs_[pair(caller, callee)]);
-    else index_.prefetch(key(caller, callee));
+    if (slots_)
+      __builtin_prefetch(&pairs_[pair(caller, callee)]);
+    else
+      index_.prefetch(key(caller, callee));
   }
   // The edge of (caller, callee), or `next` when there was none (it is
   // then that edge's).
@@ -328,7 +335,8 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
           part.seen[n] = stamp;
           part.cum[n] += v;
         }
-        if (o.edges && callee != UINT32_MAX && callee != n) part.steps.push_back({n, callee, callee_inlined, false});
+        if (o.edges && callee != UINT32_MAX && callee != n)
+          part.steps.push_back({n, callee, callee_inlined, false});
         callee = n;
         callee_inlined = x & 1;
       }
@@ -349,7 +357,8 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
   g.edges = merged_edges(parts, used);
   if (base_total > 0) g.total = base_total;
   // A filtered profile keeps percentages of the whole, as pprof's reports.
-  else if (o.column < p.metadata().unfiltered_totals.size()) g.total = p.metadata().unfiltered_totals[o.column];
+  else if (o.column < p.metadata().unfiltered_totals.size())
+    g.total = p.metadata().unfiltered_totals[o.column];
   return g;
 }
 
@@ -379,38 +388,40 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
       std::vector<EdgeCounter::Step> steps;  // of the sample walked
     };
     std::array<std::unique_ptr<Part>, 2> parts;
-    const std::size_t used = in_parts(p.sample_count(), [&](std::size_t begin, std::size_t end, std::size_t k) {
-      parts[k] = std::make_unique<Part>(slots, slot_count);
-      EdgeCounter& counter = parts[k]->counter;
-      std::vector<EdgeCounter::Step>& steps = parts[k]->steps;
-      auto valued = [&](std::size_t i) { return p.values(i)[column] != 0; };
-      each_sample_path(p, begin, end, valued, [&](std::size_t i, std::span<const FrameId> path) {
-        if (also) (*also)(k, i, path);
-        const std::int64_t v = p.values(i)[column];
-        const auto stamp = static_cast<std::uint32_t>(i);
-        // From the leaf up: each kept node and the next kept node above it.
-        std::uint32_t callee = UINT32_MAX;
-        bool callee_inlined = false, skipped = false;
-        steps.clear();
-        for (FrameId f : path) {
-          const std::uint32_t x = packed[f];
-          if (x == kDropped) {
-            skipped = true;
-            continue;
-          }
-          const std::uint32_t n = x >> 1;
-          if (callee != UINT32_MAX && callee != n && (!callees || (*callees)[callee]))
-            steps.push_back({n, callee, callee_inlined, skipped});
-          callee = n;
-          callee_inlined = x & 1;
-          skipped = false;
-        }
-        if (!steps.empty()) counter.add(steps, v, stamp);
-      });
-    });
+    const std::size_t used =
+        in_parts(p.sample_count(), [&](std::size_t begin, std::size_t end, std::size_t k) {
+          parts[k] = std::make_unique<Part>(slots, slot_count);
+          EdgeCounter& counter = parts[k]->counter;
+          std::vector<EdgeCounter::Step>& steps = parts[k]->steps;
+          auto valued = [&](std::size_t i) { return p.values(i)[column] != 0; };
+          each_sample_path(p, begin, end, valued, [&](std::size_t i, std::span<const FrameId> path) {
+            if (also) (*also)(k, i, path);
+            const std::int64_t v = p.values(i)[column];
+            const auto stamp = static_cast<std::uint32_t>(i);
+            // From the leaf up: each kept node and the next kept node above it.
+            std::uint32_t callee = UINT32_MAX;
+            bool callee_inlined = false, skipped = false;
+            steps.clear();
+            for (FrameId f : path) {
+              const std::uint32_t x = packed[f];
+              if (x == kDropped) {
+                skipped = true;
+                continue;
+              }
+              const std::uint32_t n = x >> 1;
+              if (callee != UINT32_MAX && callee != n && (!callees || (*callees)[callee]))
+                steps.push_back({n, callee, callee_inlined, skipped});
+              callee = n;
+              callee_inlined = x & 1;
+              skipped = false;
+            }
+            if (!steps.empty()) counter.add(steps, v, stamp);
+          });
+        });
     edges = merged_edges(parts, used);
   }
-  const std::int64_t cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(g.flat_sum) * edge_fraction));
+  const std::int64_t cutoff =
+      std::llabs(static_cast<std::int64_t>(static_cast<double>(g.flat_sum) * edge_fraction));
   std::erase_if(edges, [cutoff](const CallGraphEdge& e) { return std::llabs(e.weight) < cutoff; });
   return edges;
 }
@@ -432,7 +443,8 @@ std::vector<std::uint32_t> sorted(const CallGraph& g, bool cum_first) {
   for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     const CallGraphNode &x = g.nodes[a], &y = g.nodes[b];
-    std::int64_t xf = std::llabs(x.flat), yf = std::llabs(y.flat), xc = std::llabs(x.cum), yc = std::llabs(y.cum);
+    std::int64_t xf = std::llabs(x.flat), yf = std::llabs(y.flat), xc = std::llabs(x.cum),
+                 yc = std::llabs(y.cum);
     if (cum_first ? xc != yc : xf != yf) return cum_first ? xc > yc : xf > yf;
     if (x.name != y.name) return x.name < y.name;  // pprof breaks ties by name
     if (cum_first ? xf != yf : xc != yc) return cum_first ? xf > yf : xc > yc;

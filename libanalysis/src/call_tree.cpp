@@ -45,8 +45,10 @@ void CallTree::mark_stored() {
   for (StackId s = 1; s < n; ++s) {
     const StackId up = parent(s);
     const std::uint64_t bit = std::uint64_t(1) << (up & 63);
-    if (up == s - 1) stored_[up >> 6] &= ~bit;
-    else stored_[up >> 6] |= bit;
+    if (up == s - 1)
+      stored_[up >> 6] &= ~bit;
+    else
+      stored_[up >> 6] |= bit;
   }
   for (std::size_t i = 0; i < profile.sample_count(); ++i) {
     const StackId s = profile.sample(i).stack;
@@ -87,7 +89,8 @@ void CallTree::sum_totals(BigVector<T>& totals) const {
     while (!stored(up)) up = parent(up);
     const T* src = t + std::size_t(r) * columns_;
     T* dst = t + std::size_t(rank(up)) * columns_;
-    if (columns_ == 1) *dst += *src;
+    if (columns_ == 1)
+      *dst += *src;
     else
       for (std::size_t c = 0; c < columns_; ++c) dst[c] += src[c];
   }
@@ -99,8 +102,10 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
   mark_stored();
   narrow_ = profile.magnitude() <= INT32_MAX;
   const auto totals = [this] {
-    if (narrow_) sum_totals(total32_);
-    else sum_totals(total_);
+    if (narrow_)
+      sum_totals(total32_);
+    else
+      sum_totals(total_);
   };
 
   // Children lists of kept stored nodes (every child, kept or not: a narrow
@@ -114,8 +119,10 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
   const auto list_children = [&] {
     const auto each_listed = [&](bool backwards, auto&& f) {
       if (pruned_) {
-        if (backwards) std::for_each(listed_kids.rbegin(), listed_kids.rend(), f);
-        else std::for_each(listed_kids.begin(), listed_kids.end(), f);
+        if (backwards)
+          std::for_each(listed_kids.rbegin(), listed_kids.rend(), f);
+        else
+          std::for_each(listed_kids.begin(), listed_kids.end(), f);
       } else if (backwards) {
         for (StackId s = static_cast<StackId>(n); s-- > 1;)
           if (stored(parent(s))) f(s);
@@ -144,8 +151,10 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
     // made on this thread while another sums.
     constexpr std::size_t kWorthAThread = 500'000;  // stacks
     summed_ = options.totals;
-    if (summed_) run_beside(n >= kWorthAThread, totals, list_children);
-    else list_children();
+    if (summed_)
+      run_beside(n >= kWorthAThread, totals, list_children);
+    else
+      list_children();
   } else {
     totals();
     // Which nodes are kept, and the slots of the stored ones. Parents come

@@ -50,9 +50,7 @@ std::int64_t TextCursor::read_int64() {
   return negative ? static_cast<std::int64_t>(0 - value) : static_cast<std::int64_t>(value);
 }
 
-SourcePosition TextCursor::position() const {
-  return SourcePosition::text(file_, line_, column());
-}
+SourcePosition TextCursor::position() const { return SourcePosition::text(file_, line_, column()); }
 
 void TextCursor::fail(const std::string& message) const { throw ParseError(position(), message); }
 

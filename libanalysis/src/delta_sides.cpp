@@ -40,8 +40,10 @@ Profile diff_from_deltas(const Profile& deltas, std::size_t* labelled) {
     if (!unmarked[s.labels]) {
       std::vector<Label> kept;
       for (const Label& l : deltas.labels(s.labels)) {
-        if (deltas.str(l.key) == kDiffBaseLabel) marked[s.labels] = true;
-        else kept.push_back(import.label(l));
+        if (deltas.str(l.key) == kDiffBaseLabel)
+          marked[s.labels] = true;
+        else
+          kept.push_back(import.label(l));
       }
       unmarked[s.labels] = b.labels(std::move(kept));
     }

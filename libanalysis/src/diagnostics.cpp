@@ -5,8 +5,7 @@ namespace fg {
 Diagnostics::Diagnostics(bool strict, Sink sink, std::size_t max_printed_per_kind)
     : strict_(strict), sink_(std::move(sink)), max_printed_(max_printed_per_kind) {}
 
-void Diagnostics::warn(const SourcePosition& where, const std::string& kind,
-                       const std::string& message) {
+void Diagnostics::warn(const SourcePosition& where, const std::string& kind, const std::string& message) {
   if (strict_) throw ParseError(where, message);
   ++total_;
   Kind& k = kinds_[kind];

@@ -2,8 +2,8 @@
 
 #include <array>
 #include <cmath>
-#include <optional>
 #include <cstdio>
+#include <optional>
 #include <vector>
 
 #include "fg/builder.h"
@@ -47,9 +47,10 @@ void add_side(const Profile& from, std::size_t column, std::size_t side, Profile
 // product taken in integers when it fits (as Perl does).
 std::int64_t scaled(std::int64_t v, std::int64_t new_total, std::int64_t base_total) {
   std::int64_t product;
-  const double q = __builtin_mul_overflow(v, new_total, &product)
-                       ? static_cast<double>(v) * static_cast<double>(new_total) / static_cast<double>(base_total)
-                       : static_cast<double>(product) / static_cast<double>(base_total);
+  const double q =
+      __builtin_mul_overflow(v, new_total, &product)
+          ? static_cast<double>(v) * static_cast<double>(new_total) / static_cast<double>(base_total)
+          : static_cast<double>(product) / static_cast<double>(base_total);
   return static_cast<std::int64_t>(q);
 }
 
@@ -65,7 +66,8 @@ void scale_base_per_path(Rows& rows, F f) {
   for (std::size_t i = 0; i < rows.keys.size(); ++i) {
     const auto next = static_cast<std::uint32_t>(raw.size());
     path_of[i] = paths.insert(rows.keys[i].first, next);
-    if (path_of[i] == next) raw.push_back(0), scaled_sum.push_back(0), first.push_back(static_cast<std::uint32_t>(i));
+    if (path_of[i] == next)
+      raw.push_back(0), scaled_sum.push_back(0), first.push_back(static_cast<std::uint32_t>(i));
     raw[path_of[i]] += rows.values[i][0];
   }
   for (std::size_t i = 0; i < rows.keys.size(); ++i) {
@@ -123,9 +125,11 @@ Diff diff_profiles(const Profile& base_in, const Profile& next_in, const DiffOpt
       words = "absolute values";
       break;
     case Normalization::kRate:
-      if (!(o.rate > 0) || !std::isfinite(o.rate)) throw UsageError("--normalize-by: expected a positive factor");
+      if (!(o.rate > 0) || !std::isfinite(o.rate))
+        throw UsageError("--normalize-by: expected a positive factor");
       scale = o.rate;
-      scale_base_per_path(rows, [&](std::int64_t v) { return static_cast<std::int64_t>(static_cast<double>(v) * o.rate); });
+      scale_base_per_path(
+          rows, [&](std::int64_t v) { return static_cast<std::int64_t>(static_cast<double>(v) * o.rate); });
       std::snprintf(buf, sizeof buf, "base multiplied by %.6g", o.rate);
       words = buf;
       break;

@@ -139,11 +139,11 @@ void dump_profile(const Profile& p, std::ostream& out) {
 
   // The recorded call graph, in its own order (the recording's).
   if (const RecordedCallGraph* g = p.recorded_graph()) {
-    out << "recorded graph: value " << g->column << ", total " << g->total << ", " << g->nodes.size() << " nodes, "
-        << g->edges.size() << " edges\n";
+    out << "recorded graph: value " << g->column << ", total " << g->total << ", " << g->nodes.size()
+        << " nodes, " << g->edges.size() << " edges\n";
     for (std::size_t i = 0; i < g->nodes.size(); ++i)
-      out << "node " << i << ": " << frame_text[g->nodes[i].frame] << " | flat " << g->nodes[i].flat << " cum "
-          << g->nodes[i].cum << '\n';
+      out << "node " << i << ": " << frame_text[g->nodes[i].frame] << " | flat " << g->nodes[i].flat
+          << " cum " << g->nodes[i].cum << '\n';
     for (const RecordedCallGraph::Edge& e : g->edges)
       out << "edge " << e.caller << " -> " << e.callee << " | " << e.weight << '\n';
   }

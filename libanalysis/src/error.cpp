@@ -33,8 +33,6 @@ std::string SourcePosition::to_string() const {
 }
 
 ParseError::ParseError(SourcePosition position, const std::string& message)
-    : Error(position.to_string() + ": " + message),
-      position_(std::move(position)),
-      message_(message) {}
+    : Error(position.to_string() + ": " + message), position_(std::move(position)), message_(message) {}
 
 }  // namespace fg

@@ -20,10 +20,11 @@
 namespace fg {
 
 bool FilterOptions::empty() const {
-  return !normalize_names && focus.empty() && ignore.empty() && hide.empty() && show.empty() && show_from.empty() &&
-         prune_from.empty() && tag_focus.empty() && tag_ignore.empty() && include.empty() && exclude.empty() &&
-         skip == 0 && threads == ThreadMode::kLabel && thread.empty() && time_from.empty() && time_to.empty() &&
-         !collapse_recursion && rename.empty() && max_depth == 0 && !invert && min_percent == 0;
+  return !normalize_names && focus.empty() && ignore.empty() && hide.empty() && show.empty() &&
+         show_from.empty() && prune_from.empty() && tag_focus.empty() && tag_ignore.empty() &&
+         include.empty() && exclude.empty() && skip == 0 && threads == ThreadMode::kLabel && thread.empty() &&
+         time_from.empty() && time_to.empty() && !collapse_recursion && rename.empty() && max_depth == 0 &&
+         !invert && min_percent == 0;
 }
 
 namespace {
@@ -113,9 +114,12 @@ class SampleFilter {
     for (std::size_t i = 0; i < include_.size(); ++i) add(include_matched_[i], "--include", o_.include[i]);
     for (std::size_t i = 0; i < exclude_.size(); ++i) add(exclude_matched_[i], "--exclude", o_.exclude[i]);
     const std::tuple<const FrameMatcher*, const char*, const std::string*> by_frame[] = {
-        {&focus_, "--focus", &o_.focus},          {&ignore_, "--ignore", &o_.ignore},
-        {&hide_, "--hide", &o_.hide},             {&show_, "--show", &o_.show},
-        {&show_from_, "--show-from", &o_.show_from}, {&prune_from_, "--prune-from", &o_.prune_from}};
+        {&focus_, "--focus", &o_.focus},
+        {&ignore_, "--ignore", &o_.ignore},
+        {&hide_, "--hide", &o_.hide},
+        {&show_, "--show", &o_.show},
+        {&show_from_, "--show-from", &o_.show_from},
+        {&prune_from_, "--prune-from", &o_.prune_from}};
     for (const auto& [matcher, option, re] : by_frame)
       if (*matcher) add(matcher->matched(), option, *re);
     return out;
@@ -136,7 +140,8 @@ class SampleFilter {
       if (stack == kDropped) continue;
       if (stack == kNotMade) {
         frames.clear();
-        for (StackId at = s.stack; at != kRootStack; at = p_.stack(at).parent) frames.push_back(p_.stack(at).frame);
+        for (StackId at = s.stack; at != kRootStack; at = p_.stack(at).parent)
+          frames.push_back(p_.stack(at).frame);
         std::reverse(frames.begin(), frames.end());  // root first
         if (!stack_filters(frames)) {
           if (by_stack) made[s.stack] = kDropped;
@@ -185,9 +190,11 @@ class SampleFilter {
       // limit, each frame's text on its own.
       const std::string text = folded_text(frames);
       auto hits = [&](const filter::Pattern& r) {
-        if (text.size() <= filter::kRegexSubjectLimit || !r.literals.empty()) return filter::regex_find(text, r);
+        if (text.size() <= filter::kRegexSubjectLimit || !r.literals.empty())
+          return filter::regex_find(text, r);
         return std::any_of(frames.begin(), frames.end(), [&](FrameId f) {
-          return filter::regex_find(std::string(p_.frame_name(f)) + std::string(frame_kind_suffix(p_.frame(f).kind)), r);
+          return filter::regex_find(
+              std::string(p_.frame_name(f)) + std::string(frame_kind_suffix(p_.frame(f).kind)), r);
         });
       };
       if (!include_.empty() && !any_marked(include_, include_matched_, hits)) return false;
@@ -201,8 +208,10 @@ class SampleFilter {
       // that matches a frame is known to.
       bool focused = false, ignored = false;
       for (FrameId f : frames) {
-        if (ignore_ && ignore_.matches(f)) ignored = true;
-        else if (!focus_ || focus_.matches(f)) focused = true;
+        if (ignore_ && ignore_.matches(f))
+          ignored = true;
+        else if (!focus_ || focus_.matches(f))
+          focused = true;
       }
       if (ignored || !focused) return false;
       if (hide_) std::erase_if(frames, [&](FrameId f) { return hide_.matches(f); });
@@ -215,10 +224,13 @@ class SampleFilter {
       frames.erase(frames.begin(), it);
     }
     if (prune_from_) {  // up to the leafmost match
-      auto it = std::find_if(frames.rbegin(), frames.rend(), [&](FrameId f) { return prune_from_.matches(f); });
+      auto it =
+          std::find_if(frames.rbegin(), frames.rend(), [&](FrameId f) { return prune_from_.matches(f); });
       if (it != frames.rend()) frames.erase(it.base(), frames.end());
     }
-    if (o_.skip) frames.erase(frames.begin(), frames.begin() + static_cast<std::ptrdiff_t>(std::min(o_.skip, frames.size())));
+    if (o_.skip)
+      frames.erase(frames.begin(),
+                   frames.begin() + static_cast<std::ptrdiff_t>(std::min(o_.skip, frames.size())));
     return true;
   }
 
@@ -247,8 +259,10 @@ class SampleFilter {
     if (o_.threads != ThreadMode::kLabel) {
       std::vector<Label> kept;
       for (const Label& l : b_.label_set(here.id)) {
-        if (!l.numeric && b_.str_of(l.key) == kThreadLabel) here.thread = std::string(b_.str_of(l.str));
-        else if (b_.str_of(l.key) != kThreadIdLabel) kept.push_back(l);
+        if (!l.numeric && b_.str_of(l.key) == kThreadLabel)
+          here.thread = std::string(b_.str_of(l.str));
+        else if (b_.str_of(l.key) != kThreadIdLabel)
+          kept.push_back(l);
       }
       if (o_.threads == ThreadMode::kFold) here.id = b_.labels(std::move(kept));
     }
@@ -273,7 +287,7 @@ class SampleFilter {
     return b_.stack(out);
   }
 
-  static constexpr StackId kNotMade = UINT32_MAX;     // by_stack: not seen yet
+  static constexpr StackId kNotMade = UINT32_MAX;      // by_stack: not seen yet
   static constexpr StackId kDropped = UINT32_MAX - 1;  // by_stack: the filters drop it
 
   std::vector<LabelsHere> labels_here_;  // by label set of p_
@@ -313,7 +327,8 @@ Profile cut_small(const Profile& p, double percent) {
     path.clear();
     for (StackId at = s.stack; at != kRootStack; at = p.stack(at).parent) path.push_back(at);
     StackId kept = kRootStack;
-    for (auto it = path.rbegin(); it != path.rend() && static_cast<double>(total[*it]) >= floor; ++it) kept = *it;
+    for (auto it = path.rbegin(); it != path.rend() && static_cast<double>(total[*it]) >= floor; ++it)
+      kept = *it;
     b.add_sample(import.stack(kept), p.values(i), import.labels(s.labels), s.timestamp);
   }
   return std::move(b).finish();

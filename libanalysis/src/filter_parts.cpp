@@ -66,8 +66,10 @@ std::optional<Pattern> compile(const std::string& option, const std::string& tex
   std::vector<std::string_view> parts;
   std::size_t start = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\\') ++i;
-    else if (text[i] == '|') parts.push_back(std::string_view(text).substr(start, i - start)), start = i + 1;
+    if (text[i] == '\\')
+      ++i;
+    else if (text[i] == '|')
+      parts.push_back(std::string_view(text).substr(start, i - start)), start = i + 1;
   }
   parts.push_back(std::string_view(text).substr(start));
   for (std::string_view part : parts) {
@@ -114,7 +116,8 @@ TimeWindow time_window(const Profile& p, const FilterOptions& o) {
                      ": the input's samples carry no timestamps");
   const Metadata& m = p.metadata();
   const std::int64_t start = m.start_time_ns != 0 ? m.start_time_ns : first;
-  const std::int64_t end = m.start_time_ns != 0 && m.duration_ns != 0 ? m.start_time_ns + m.duration_ns : last;
+  const std::int64_t end =
+      m.start_time_ns != 0 && m.duration_ns != 0 ? m.start_time_ns + m.duration_ns : last;
   w.active = true;
   if (!o.time_from.empty()) w.from = parse_time_bound("--time-from", o.time_from, start, end);
   if (!o.time_to.empty()) w.to = parse_time_bound("--time-to", o.time_to, start, end);
@@ -156,7 +159,8 @@ std::optional<TagFilter::Match> TagFilter::parse(const std::string& option, cons
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = value.find(',', start);
-    m.regexes.push_back(*compile(option, value.substr(start, comma == std::string::npos ? comma : comma - start)));
+    m.regexes.push_back(
+        *compile(option, value.substr(start, comma == std::string::npos ? comma : comma - start)));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -202,7 +206,8 @@ bool TagFilter::keep(const Sample& s) {
   return true;
 }
 
-Renamer::Renamer(const Profile& p, const std::vector<std::string>& rules) : p_(p), done_(p.frame_count(), UINT32_MAX) {
+Renamer::Renamer(const Profile& p, const std::vector<std::string>& rules)
+    : p_(p), done_(p.frame_count(), UINT32_MAX) {
   for (const std::string& r : rules) {
     const std::size_t eq = r.find('=');
     if (eq == std::string::npos || eq == 0)

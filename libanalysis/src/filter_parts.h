@@ -79,10 +79,10 @@ class TagFilter {
 
  private:
   struct Match {
-    std::string key;                 // "" for any key
-    std::vector<Pattern> regexes;     // string labels
-    bool numeric = false;             // a range instead
-    double lo = 0, hi = 0;            // in `unit`
+    std::string key;               // "" for any key
+    std::vector<Pattern> regexes;  // string labels
+    bool numeric = false;          // a range instead
+    double lo = 0, hi = 0;         // in `unit`
     bool has_lo = false, has_hi = false;
     std::string unit;
   };

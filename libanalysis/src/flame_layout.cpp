@@ -65,7 +65,7 @@ void layout_chart(const CallTree& tree, const FlameLayoutOptions& o, std::option
     std::int64_t start;
     std::int64_t delta;
   };
-  std::vector<Open> open;   // open[d] is the frame at depth d+1
+  std::vector<Open> open;  // open[d] is the frame at depth d+1
   std::vector<StackId> path;
   std::int64_t now = 0;
   std::vector<FlameRect> closed;

@@ -25,9 +25,12 @@ bool drops(const Profile& p, const Frame& f, Granularity g) {
       const Function& fn = p.function(f.function);
       return f.line != 0 || f.address != 0 || module || fn.filename != 0 || fn.start_line != 0;
     }
-    case Granularity::kLine: return f.address != 0 || module;
-    case Granularity::kAddress: return false;
-    case Granularity::kFile: return true;  // names change to files
+    case Granularity::kLine:
+      return f.address != 0 || module;
+    case Granularity::kAddress:
+      return false;
+    case Granularity::kFile:
+      return true;  // names change to files
   }
   return false;
 }

@@ -16,7 +16,6 @@ namespace fg {
 
 namespace {
 
-
 // What a label set contributes to tags: its string labels joined as pprof
 // joins them, and its "bytes" numeric labels (the only numeric label pprof
 // keeps for graphs), each with its formatted name.
@@ -52,7 +51,8 @@ std::vector<LabelInfo> label_infos(const Profile& p) {
     out[id].joined_id = ids.try_emplace(out[id].joined, static_cast<std::uint32_t>(ids.size())).first->second;
     for (const GraphTag& t : out[id].bytes)
       out[id].bytes_keys.push_back(
-          keys.try_emplace({out[id].joined_id, t.name}, static_cast<std::uint32_t>(keys.size())).first->second);
+          keys.try_emplace({out[id].joined_id, t.name}, static_cast<std::uint32_t>(keys.size()))
+              .first->second);
   }
   return out;
 }
@@ -119,7 +119,7 @@ class TagCollector {
     if (at == next) labels_.push_back({node, joined_id, GraphTag{joined, 0, 0, 0, {}}});
     return labels_[at].tag;
   }
-  U64Map index_;  // node << 32 | joined label set -> labels_
+  U64Map index_;                  // node << 32 | joined label set -> labels_
   std::vector<LabelTag> labels_;  // in first-seen order
   // A node's numeric tag of one name under one label set, made on first
   // sight with that sample's value.
@@ -129,10 +129,12 @@ class TagCollector {
     std::uint32_t key;  // LabelInfo::bytes_keys
     GraphTag tag;
   };
-  GraphTag& numeric_tag(std::uint32_t node, std::uint32_t joined_id, std::uint32_t key, const GraphTag& first) {
+  GraphTag& numeric_tag(std::uint32_t node, std::uint32_t joined_id, std::uint32_t key,
+                        const GraphTag& first) {
     const auto next = static_cast<std::uint32_t>(numeric_.size());
     const std::uint32_t at = numeric_index_.insert(std::uint64_t(node) << 32 | key, next);
-    if (at == next) numeric_.push_back({node, joined_id, key, GraphTag{first.name, 0, 0, first.value, first.unit}});
+    if (at == next)
+      numeric_.push_back({node, joined_id, key, GraphTag{first.name, 0, 0, first.value, first.unit}});
     return numeric_[at].tag;
   }
   U64Map numeric_index_;  // node << 32 | key -> numeric_
@@ -155,8 +157,9 @@ class TagWalk {
   /// The walk, when kept_edges() made none.
   void walk() {
     in_parts(p_.sample_count(), [&](std::size_t begin, std::size_t end, std::size_t part) {
-      each_sample_path(p_, begin, end, [&](std::size_t i) { return p_.values(i)[column_] != 0; },
-                       [&](std::size_t i, std::span<const FrameId> path) { visit(part, i, path); });
+      each_sample_path(
+          p_, begin, end, [&](std::size_t i) { return p_.values(i)[column_] != 0; },
+          [&](std::size_t i, std::span<const FrameId> path) { visit(part, i, path); });
     });
   }
   std::vector<NodeTags> take() {
@@ -217,7 +220,8 @@ double edge_entropy(const std::vector<const CallGraphEdge*>& edges, std::int64_t
 
 // pprof's EntropyOrder: nodes that merely pass their weight through score
 // low; entries, leaves and branching nodes high.
-void entropy_sort(const CallGraph& g, const std::vector<CallGraphEdge>& edges, std::vector<std::uint32_t>& nodes) {
+void entropy_sort(const CallGraph& g, const std::vector<CallGraphEdge>& edges,
+                  std::vector<std::uint32_t>& nodes) {
   std::vector<std::vector<const CallGraphEdge*>> in(g.nodes.size()), out(g.nodes.size());
   for (const CallGraphEdge& e : edges) {
     out[e.caller].push_back(&e);
@@ -231,9 +235,10 @@ void entropy_sort(const CallGraph& g, const std::vector<CallGraphEdge>& edges, s
     const double scaled = s * static_cast<double>(node.cum);
     // As Go on amd64: a NaN or infinite score (a zero-weight edge in a
     // diff) converts to INT64_MIN, and the addition wraps.
-    const std::int64_t base = std::isfinite(scaled) && std::fabs(scaled) < 9.2e18 ? static_cast<std::int64_t>(scaled)
-                                                                                  : INT64_MIN;
-    score[n] = static_cast<std::int64_t>(static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(node.flat));
+    const std::int64_t base =
+        std::isfinite(scaled) && std::fabs(scaled) < 9.2e18 ? static_cast<std::int64_t>(scaled) : INT64_MIN;
+    score[n] =
+        static_cast<std::int64_t>(static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(node.flat));
   }
   std::sort(nodes.begin(), nodes.end(), [&](std::uint32_t a, std::uint32_t b) {
     if (score[a] != score[b]) return score[a] > score[b];
@@ -250,7 +255,8 @@ bool tag_kept(const GraphTag& t, std::int64_t cutoff) {
 
 void trim_tags(NodeTags& tags, std::int64_t cutoff) {
   std::erase_if(tags.labels, [&](const GraphTag& t) { return !tag_kept(t, cutoff); });
-  for (auto& [key, list] : tags.numeric) std::erase_if(list, [&](const GraphTag& t) { return !tag_kept(t, cutoff); });
+  for (auto& [key, list] : tags.numeric)
+    std::erase_if(list, [&](const GraphTag& t) { return !tag_kept(t, cutoff); });
 }
 
 // pprof's countTags: the tags with a flat value, which selection counts as
@@ -267,7 +273,8 @@ std::size_t count_tags(const NodeTags& tags) {
 void sort_edges(const CallGraph& g, std::vector<CallGraphEdge>& edges) {
   std::sort(edges.begin(), edges.end(), [&](const CallGraphEdge& a, const CallGraphEdge& b) {
     if (a.weight != b.weight) return std::llabs(a.weight) > std::llabs(b.weight);
-    if (g.nodes[a.caller].name != g.nodes[b.caller].name) return g.nodes[a.caller].name < g.nodes[b.caller].name;
+    if (g.nodes[a.caller].name != g.nodes[b.caller].name)
+      return g.nodes[a.caller].name < g.nodes[b.caller].name;
     return g.nodes[a.callee].name < g.nodes[b.callee].name;
   });
 }
@@ -297,7 +304,7 @@ bool redundant(const std::vector<CallGraphEdge>& edges, const std::vector<bool>&
 // lightest incoming edges first, a residual edge goes when another path
 // joins its ends; the first non-residual edge stops the node's walk.
 std::vector<CallGraphEdge> remove_redundant(const CallGraph& g, const std::vector<std::uint32_t>& nodes,
-                                           std::vector<CallGraphEdge> edges) {
+                                            std::vector<CallGraphEdge> edges) {
   sort_edges(g, edges);  // each node's in-edges are then in pprof's order
   std::vector<std::vector<std::size_t>> in(g.nodes.size());
   for (std::size_t e = 0; e < edges.size(); ++e) in[edges[e].callee].push_back(e);
@@ -335,8 +342,10 @@ TrimmedGraph trim_call_graph(const Profile& p, const CallGraphOptions& go, const
   // values round to 0), then those at or over the node cutoff.
   for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
     if (g.nodes[n].flat == 0 && g.nodes[n].cum == 0 && !g.recorded) continue;
-    if (std::llabs(g.nodes[n].cum) < t.node_cutoff) ++t.dropped_nodes;
-    else t.nodes.push_back(n);
+    if (std::llabs(g.nodes[n].cum) < t.node_cutoff)
+      ++t.dropped_nodes;
+    else
+      t.nodes.push_back(n);
   }
   t.candidates = t.nodes.size();
   const std::vector<LabelInfo> infos = label_infos(p);
@@ -367,8 +376,10 @@ TrimmedGraph trim_call_graph(const Profile& p, const CallGraphOptions& go, const
     }
   }
 
-  t.dropped_edges = static_cast<std::size_t>(std::count_if(
-      edges.begin(), edges.end(), [&](const CallGraphEdge& e) { return std::llabs(e.weight) < t.edge_cutoff; }));
+  t.dropped_edges =
+      static_cast<std::size_t>(std::count_if(edges.begin(), edges.end(), [&](const CallGraphEdge& e) {
+        return std::llabs(e.weight) < t.edge_cutoff;
+      }));
   std::erase_if(edges, [&](const CallGraphEdge& e) { return std::llabs(e.weight) < t.edge_cutoff; });
   t.edges = remove_redundant(g, t.nodes, std::move(edges));
   return t;

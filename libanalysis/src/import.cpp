@@ -21,8 +21,8 @@ FrameId ProfileImporter::frame(FrameId id) {
   if (frames_[id] != kUnset) return frames_[id];
   const Frame& f = from_.frame(id);
   const Function& fn = from_.function(f.function);
-  FunctionId nf = to_.function(from_.str(fn.name), from_.str(fn.system_name), from_.str(fn.filename),
-                               fn.start_line);
+  FunctionId nf =
+      to_.function(from_.str(fn.name), from_.str(fn.system_name), from_.str(fn.filename), fn.start_line);
   return frames_[id] = to_.frame(nf, f.kind, f.line, f.address, string(f.module));
 }
 

@@ -36,8 +36,10 @@ Profile merge(std::span<const Profile> profiles) {
   for (const Profile& p : profiles)
     for (const ValueType& v : p.value_types()) {
       const std::size_t c = column_of(v);
-      if (c == columns.size()) columns.push_back(v);
-      else columns[c].decimals = std::max(columns[c].decimals, v.decimals);
+      if (c == columns.size())
+        columns.push_back(v);
+      else
+        columns[c].decimals = std::max(columns[c].decimals, v.decimals);
     }
 
   ProfileBuilder b(columns);

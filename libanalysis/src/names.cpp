@@ -11,7 +11,7 @@ namespace fg {
 namespace {
 
 bool looks_like_demangled_cpp(std::string_view name) {
-  if (name.find(".<") != std::string_view::npos) return false;  // Java "Class.<init>"
+  if (name.find(".<") != std::string_view::npos) return false;   // Java "Class.<init>"
   if (name.find("]).") != std::string_view::npos) return false;  // Go "pkg.(*T[...]).M"
   return name.find_first_of("<>[]") != std::string_view::npos || name.find("::") != std::string_view::npos;
 }
@@ -56,12 +56,14 @@ std::string shorten_function_name(std::string_view name) {
   static const std::regex anonymous(R"(^\(anonymous namespace\)::)");
   static const std::regex go_version(R"(^(.*?)/v(?:[2-9]|[1-9][0-9]+)([./].*)$)");
   static const std::regex go(R"(^(?:[\w\-\.]+\/)+(.+))");
-  static const std::regex java(R"(^(?:[a-z]\w*\.)*([A-Z][\w\$]*\.(?:<init>|[a-z][\w\$]*(?:\$\d+)?))(?:(?:\()|$))");
+  static const std::regex java(
+      R"(^(?:[a-z]\w*\.)*([A-Z][\w\$]*\.(?:<init>|[a-z][\w\$]*(?:\$\d+)?))(?:(?:\()|$))");
   static const std::regex cpp(R"(^(?:[_a-zA-Z]\w*::)+(_*[A-Z]\w*::~?[_a-zA-Z]\w*(?:<.*>)?))");
   // std::regex backtracks recursively: a hostile name of many kilobytes
   // would exhaust the stack. Names that long are shown whole.
   if (name.size() > 1024) return std::string(name);
-  std::string f = std::regex_replace(std::string(name), anonymous, "", std::regex_constants::format_first_only);
+  std::string f =
+      std::regex_replace(std::string(name), anonymous, "", std::regex_constants::format_first_only);
   f = std::regex_replace(f, go_version, "$1$2", std::regex_constants::format_first_only);
   std::smatch m;
   for (const std::regex* re : {&go, &java, &cpp})

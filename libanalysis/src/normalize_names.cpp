@@ -118,7 +118,8 @@ bool strip_clone_brackets(std::string& s) {
   if (s.empty() || s.back() != ']') return false;
   const std::size_t p = s.rfind(kOpen);
   if (p == kNone || p == 0) return false;
-  if (!clone_suffixes(std::string_view(s).substr(p + kOpen.size(), s.size() - 1 - p - kOpen.size()))) return false;
+  if (!clone_suffixes(std::string_view(s).substr(p + kOpen.size(), s.size() - 1 - p - kOpen.size())))
+    return false;
   s.resize(p);
   return true;
 }

@@ -14,11 +14,16 @@ struct KindInfo {
   std::string_view suffix;
 };
 constexpr KindInfo kKinds[] = {
-    {FrameKind::kNative, "native", ""},         {FrameKind::kKernel, "kernel", "_[k]"},
-    {FrameKind::kJit, "jit", "_[j]"},           {FrameKind::kInlined, "inlined", "_[i]"},
-    {FrameKind::kInterpreted, "interpreted", "_[0]"}, {FrameKind::kC1Compiled, "c1", "_[1]"},
-    {FrameKind::kCpp, "cpp", ""},               {FrameKind::kWaker, "waker", "_[w]"},
-    {FrameKind::kLibrary, "library", ""},       {FrameKind::kUnsymbolized, "unsymbolized", ""},
+    {FrameKind::kNative, "native", ""},
+    {FrameKind::kKernel, "kernel", "_[k]"},
+    {FrameKind::kJit, "jit", "_[j]"},
+    {FrameKind::kInlined, "inlined", "_[i]"},
+    {FrameKind::kInterpreted, "interpreted", "_[0]"},
+    {FrameKind::kC1Compiled, "c1", "_[1]"},
+    {FrameKind::kCpp, "cpp", ""},
+    {FrameKind::kWaker, "waker", "_[w]"},
+    {FrameKind::kLibrary, "library", ""},
+    {FrameKind::kUnsymbolized, "unsymbolized", ""},
 };
 }  // namespace
 
@@ -32,7 +37,8 @@ std::int64_t decimal_factor(int decimals) {
 std::string fixed_point_text(std::int64_t value, int decimals) {
   const std::int64_t factor = decimal_factor(decimals);
   // The magnitude as unsigned: -INT64_MIN does not fit an int64.
-  const std::uint64_t m = value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
+  const std::uint64_t m =
+      value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
   const auto f = static_cast<std::uint64_t>(factor);
   std::string out = value < 0 ? "-" : "";
   out += std::to_string(m / f);
@@ -50,13 +56,20 @@ std::string_view frame_kind_suffix(FrameKind kind) { return kKinds[static_cast<i
 std::optional<FrameKind> frame_kind_from_suffix(std::string_view suffix) {
   if (suffix.size() != 4 || suffix[0] != '_' || suffix[1] != '[' || suffix[3] != ']') return {};
   switch (suffix[2]) {
-    case 'k': return FrameKind::kKernel;
-    case 'j': return FrameKind::kJit;
-    case 'i': return FrameKind::kInlined;
-    case 'w': return FrameKind::kWaker;
-    case '0': return FrameKind::kInterpreted;
-    case '1': return FrameKind::kC1Compiled;
-    default: return {};
+    case 'k':
+      return FrameKind::kKernel;
+    case 'j':
+      return FrameKind::kJit;
+    case 'i':
+      return FrameKind::kInlined;
+    case 'w':
+      return FrameKind::kWaker;
+    case '0':
+      return FrameKind::kInterpreted;
+    case '1':
+      return FrameKind::kC1Compiled;
+    default:
+      return {};
   }
 }
 
@@ -78,8 +91,10 @@ void Profile::add_stack(FrameId frame, StackId parent) {
     parent_is_prev_.push_back(0);
     jumps_before_.push_back(static_cast<std::uint32_t>(jump_parents_.size()));
   }
-  if (id > 0 && parent == id - 1) parent_is_prev_.back() |= std::uint64_t(1) << (id % 64);
-  else jump_parents_.push_back(parent);
+  if (id > 0 && parent == id - 1)
+    parent_is_prev_.back() |= std::uint64_t(1) << (id % 64);
+  else
+    jump_parents_.push_back(parent);
   stack_frames_.push_back(frame);
 }
 
@@ -133,8 +148,7 @@ std::size_t Profile::find_value(std::string_view arg) const {
     if (i) names += ", ";
     names += std::to_string(i) + ": " + value_types_[i].type + "/" + value_types_[i].unit;
   }
-  throw UsageError("--value '" + std::string(arg) + "' names no value column; the profile has " +
-                   names);
+  throw UsageError("--value '" + std::string(arg) + "' names no value column; the profile has " + names);
 }
 
 std::optional<std::size_t> Profile::base_of(std::size_t column) const {

@@ -18,7 +18,8 @@ namespace {
 
 // "+5%", "-2.5%", "3%": the signed percentage at the end of a condition.
 double parse_percent(std::string_view text, std::string_view number) {
-  if (number.empty() || number.back() != '%') bad(text, "'" + std::string(number) + "' is not a percentage such as +5%");
+  if (number.empty() || number.back() != '%')
+    bad(text, "'" + std::string(number) + "' is not a percentage such as +5%");
   const std::string digits(number.substr(0, number.size() - 1));
   char* end = nullptr;
   const double v = std::strtod(digits.c_str(), &end);
@@ -50,7 +51,8 @@ GateCondition parse_gate_condition(std::string_view text) {
   c.percent = parse_percent(text, text.substr(op + 1));
   const std::string_view subject = text.substr(0, op);
   if (subject == "total") return c;
-  if (subject.substr(0, 9) != "function:") bad(text, "'" + std::string(subject) + "' is neither total nor function:REGEX");
+  if (subject.substr(0, 9) != "function:")
+    bad(text, "'" + std::string(subject) + "' is neither total nor function:REGEX");
   c.total = false;
   c.pattern = std::string(subject.substr(9));
   if (c.pattern.empty()) bad(text, "function: needs a regular expression");
@@ -70,8 +72,9 @@ std::vector<std::string> evaluate_gate(const Diff& d, const std::vector<GateCond
   for (const GateCondition& c : conditions) {
     if (c.total) {
       const double change = d.base_total_raw == 0
-                                ? (d.new_total == 0 ? 0 : std::copysign(std::numeric_limits<double>::infinity(),
-                                                                        static_cast<double>(d.new_total)))
+                                ? (d.new_total == 0 ? 0
+                                                    : std::copysign(std::numeric_limits<double>::infinity(),
+                                                                    static_cast<double>(d.new_total)))
                                 : 100.0 * static_cast<double>(d.new_total - d.base_total_raw) /
                                       std::fabs(static_cast<double>(d.base_total_raw));
       if (trips(c, change, min_delta))
@@ -89,8 +92,8 @@ std::vector<std::string> evaluate_gate(const Diff& d, const std::vector<GateCond
       const double change = share(f.new_total, d.new_total) - share(f.base_total, d.base_total);
       if (trips(c, change, min_delta)) {
         char buf[160];
-        std::snprintf(buf, sizeof buf, ": its share of the total changed by %+.2f points (%.2f%% -> %.2f%%)", change,
-                      share(f.base_total, d.base_total), share(f.new_total, d.new_total));
+        std::snprintf(buf, sizeof buf, ": its share of the total changed by %+.2f points (%.2f%% -> %.2f%%)",
+                      change, share(f.base_total, d.base_total), share(f.new_total, d.new_total));
         tripped.push_back(c.text + ": " + f.name + buf);
       }
     }

@@ -52,7 +52,8 @@ std::size_t in_parts(std::size_t samples, Walk walk) {
   }
   const std::size_t half = samples / 2;
   run_beside(
-      true, [&] { walk(half, samples, std::size_t(1)); }, [&] { walk(std::size_t(0), half, std::size_t(0)); });
+      true, [&] { walk(half, samples, std::size_t(1)); },
+      [&] { walk(std::size_t(0), half, std::size_t(0)); });
   return 2;
 }
 

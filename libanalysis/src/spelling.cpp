@@ -22,7 +22,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return previous[b.size()];
 }
 
-std::optional<std::string> closest_spelling(std::string_view word, const std::vector<std::string>& candidates) {
+std::optional<std::string> closest_spelling(std::string_view word,
+                                            const std::vector<std::string>& candidates) {
   // One edit turns a word of two characters into too many others.
   if (word.size() <= 2) return std::nullopt;
   const std::size_t limit = word.size() <= 4 ? 1 : word.size() / 3;

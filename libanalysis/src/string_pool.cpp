@@ -1,7 +1,6 @@
 #include "fg/string_pool.h"
 
 #include <algorithm>
-
 #include <cstring>
 
 namespace fg {

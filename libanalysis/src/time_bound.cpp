@@ -51,8 +51,12 @@ std::int64_t parse_time_bound(const std::string& option, const std::string& spec
   static const std::regex duration(R"(^(-)?([0-9]+(?:\.[0-9]+)?)(ns|us|ms|s|m|h)$)");
   std::smatch m;
   if (std::regex_match(spec, m, duration)) {
-    const double unit = m[3] == "ns" ? 1 : m[3] == "us" ? 1e3 : m[3] == "ms" ? 1e6 : m[3] == "s" ? 1e9
-                        : m[3] == "m" ? 60e9 : 3600e9;
+    const double unit = m[3] == "ns"   ? 1
+                        : m[3] == "us" ? 1e3
+                        : m[3] == "ms" ? 1e6
+                        : m[3] == "s"  ? 1e9
+                        : m[3] == "m"  ? 60e9
+                                       : 3600e9;
     const double v = std::strtod(m[2].str().c_str(), nullptr) * unit;
     if (!(v < 9.2e18)) bad(option, spec);
     const auto ns = static_cast<__int128>(v);

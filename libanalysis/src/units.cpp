@@ -11,14 +11,14 @@ namespace fg::units {
 namespace {
 
 struct Unit {
-  const char* name;                    // canonical
+  const char* name;  // canonical
   std::vector<std::string_view> aliases;
-  double factor;                       // in the type's base unit
+  double factor;  // in the type's base unit
 };
 
 struct UnitType {
   std::vector<Unit> units;
-  std::size_t default_unit;            // index into units
+  std::size_t default_unit;  // index into units
 };
 
 const std::vector<UnitType>& unit_types() {
@@ -106,8 +106,10 @@ std::string percentage(std::int64_t value, std::int64_t total) {
   double ratio = total == 0 ? 0 : std::fabs(static_cast<double>(value) / static_cast<double>(total)) * 100;
   char buf[48];
   if (ratio >= 99.95 && ratio <= 100.05) return "  100%";
-  if (ratio >= 1.0) std::snprintf(buf, sizeof buf, "%5.2f%%", ratio);
-  else std::snprintf(buf, sizeof buf, "%5.2g%%", ratio);
+  if (ratio >= 1.0)
+    std::snprintf(buf, sizeof buf, "%5.2f%%", ratio);
+  else
+    std::snprintf(buf, sizeof buf, "%5.2g%%", ratio);
   return buf;
 }
 

@@ -22,8 +22,9 @@ namespace fg::fuzz {
 /// 4 --threads, 5 labels, 6 --state or a time window, 7 --lines and --bci.
 inline formats::ReadOptions jfr_options(unsigned char b) {
   using Events = formats::JfrOptions::Events;
-  static constexpr Events kEvents[] = {Events::kDefault, Events::kCpu,  Events::kWall,      Events::kAlloc,
-                                       Events::kLive,    Events::kLock, Events::kNativeMem, Events::kNativeMem};
+  static constexpr Events kEvents[] = {Events::kDefault,   Events::kCpu,      Events::kWall,
+                                       Events::kAlloc,     Events::kLive,     Events::kLock,
+                                       Events::kNativeMem, Events::kNativeMem};
   formats::ReadOptions r;
   formats::JfrOptions& o = r.jfr;
   o.events = kEvents[b & 7];

@@ -1,9 +1,8 @@
 // One fuzzing step shared by the libFuzzer target and the deterministic
 // mutation test: read arbitrary bytes as every readable format and write
 // what was read in every format. `in_place`: the bytes are read as a plain
-// file is, whole and in place (Input::map_whole), instead of streamed. Bad data may throw fg::Error (the tools
-// report it and exit 1); anything else (a crash, another exception, a hang)
-// is a bug.
+// file is, whole and in place (Input::map_whole), instead of streamed. Bad data may throw fg::Error (the
+// tools report it and exit 1); anything else (a crash, another exception, a hang) is a bug.
 #pragma once
 
 #include <sstream>

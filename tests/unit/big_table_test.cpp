@@ -1,10 +1,10 @@
+#include "fg/big_table.h"
+
 #include <doctest/doctest.h>
 
 #include <cstdint>
 #include <new>
 #include <numeric>
-
-#include "fg/big_table.h"
 
 using namespace fg;
 

@@ -1,3 +1,5 @@
+#include "fg/builder.h"
+
 #include <doctest/doctest.h>
 
 #include <array>
@@ -6,7 +8,6 @@
 #include <span>
 #include <vector>
 
-#include "fg/builder.h"
 #include "fg/error.h"
 
 using namespace fg;
@@ -112,9 +113,11 @@ TEST_CASE("extend makes the stacks stack() makes, a frame at a time, and finds t
     std::vector<FrameId> path;
     if (!made.empty() && rng() % 3 != 0) {  // a prefix of an earlier path
       const auto& earlier = made[rng() % made.size()];
-      path.assign(earlier.begin(), earlier.begin() + static_cast<std::ptrdiff_t>(rng() % (earlier.size() + 1)));
+      path.assign(earlier.begin(),
+                  earlier.begin() + static_cast<std::ptrdiff_t>(rng() % (earlier.size() + 1)));
     }
-    for (std::size_t d = 0, extra = rng() % 200; d < extra; ++d) path.push_back(frames[rng() % (d < 2 ? 6 : 2)]);
+    for (std::size_t d = 0, extra = rng() % 200; d < extra; ++d)
+      path.push_back(frames[rng() % (d < 2 ? 6 : 2)]);
     StackId want = kRootStack;
     for (FrameId f : path) want = one.stack(want, f);
     // extend() from the stack of a random prefix, as a reader that knows it.
@@ -204,7 +207,8 @@ TEST_CASE("samples with equal stack and labels merge; timestamps keep them apart
   CHECK(p.totals() == std::vector<std::int64_t>{5, 50});
 }
 
-TEST_CASE("samples with and without labels, in any mix, merge as one map of (stack, labels) would merge them") {
+TEST_CASE(
+    "samples with and without labels, in any mix, merge as one map of (stack, labels) would merge them") {
   // Unlabeled samples are found by their stack in a table, labeled ones by
   // a hash: 20,000 random samples over 300 stacks, a third with one of two
   // label sets, some stacks made after samples of others, some timestamped.

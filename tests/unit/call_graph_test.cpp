@@ -1,7 +1,8 @@
+#include "fg/call_graph.h"
+
 #include <doctest/doctest.h>
 
 #include "fg/builder.h"
-#include "fg/call_graph.h"
 #include "fg/error.h"
 #include "test_util.h"
 
@@ -151,7 +152,8 @@ TEST_CASE("call graph: 100,000 samples (walked in two parts where there are two 
   ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
   const FrameId main = b.frame("main"), a = b.frame("a"), bb = b.frame("b"), c = b.frame("c"),
                 mid = b.frame("mid");
-  const std::vector<std::vector<FrameId>> kinds{{main, a, bb}, {main, a, a, c}, {main, mid, bb}, {main, a, c, a}};
+  const std::vector<std::vector<FrameId>> kinds{
+      {main, a, bb}, {main, a, a, c}, {main, mid, bb}, {main, a, c, a}};
   for (int i = 0; i < 100000; ++i) {
     std::vector<std::int64_t> v{i % 4 + 1};
     b.add_sample(kinds[i % 4], v, 0, 1000 + i);

@@ -1,10 +1,11 @@
+#include "fg/call_tree.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <random>
 
 #include "fg/builder.h"
-#include "fg/call_tree.h"
 #include "test_util.h"
 
 using namespace fg;
@@ -249,7 +250,8 @@ TEST_CASE("a chain runs to the first node after it that branches, has a sample o
   std::vector<std::int64_t> v{1};
   for (int i = 0; i < 3000; ++i) {
     StackId s = kRootStack;
-    for (std::size_t d = 0, depth = 1 + next() % 150; d < depth; ++d) s = b.stack(s, frames[next() % (d < 3 ? 4 : 2)]);
+    for (std::size_t d = 0, depth = 1 + next() % 150; d < depth; ++d)
+      s = b.stack(s, frames[next() % (d < 3 ? 4 : 2)]);
     b.add_sample(s, v);
   }
   Profile p = std::move(b).finish();

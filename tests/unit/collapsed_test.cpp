@@ -1,5 +1,4 @@
 #include <doctest/doctest.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -119,7 +118,8 @@ TEST_CASE("collapsed: frames of every length up to three words split at each ';'
   // Sorted, as the writer sorts; every line kept its frames.
   std::vector<std::string> lines, want;
   std::string got = test::collapsed(p);
-  for (std::size_t a = 0, b; (b = got.find('\n', a)) != std::string::npos; a = b + 1) lines.push_back(got.substr(a, b - a));
+  for (std::size_t a = 0, b; (b = got.find('\n', a)) != std::string::npos; a = b + 1)
+    lines.push_back(got.substr(a, b - a));
   for (std::size_t a = 0, b; (b = expected.find('\n', a)) != std::string::npos; a = b + 1)
     want.push_back(expected.substr(a, b - a));
   std::sort(want.begin(), want.end());
@@ -144,8 +144,8 @@ TEST_CASE("collapsed: a file larger than the read buffer, and a line longer than
   std::string text, expect;
   std::vector<std::string> lines;
   for (int i = 0; i < 60000; ++i) {
-    std::string stack = "root;mid" + std::to_string(i % 97) + ";" + std::string(80, 'f') + ";leaf" +
-                        std::to_string(i);
+    std::string stack =
+        "root;mid" + std::to_string(i % 97) + ";" + std::string(80, 'f') + ";leaf" + std::to_string(i);
     text += stack + " 1\n";
     lines.push_back(stack + " 1");
   }
@@ -195,14 +195,16 @@ TEST_CASE("collapsed: a mapped file reads exactly as a stream does") {
     text += "root;mid" + std::to_string(i % 101) + ";" + std::string(40, 'g') + ";leaf" +
             std::to_string(i % 7919) + " " + std::to_string(i % 5 + 1) + "\n";
   text += "bad line without a count\nroot;last 3";  // and no final newline
-  auto path = std::filesystem::temp_directory_path() / ("fg-mapped-" + std::to_string(::getpid()) + ".folded");
+  auto path =
+      std::filesystem::temp_directory_path() / ("fg-mapped-" + std::to_string(::getpid()) + ".folded");
   {
     std::ofstream f(path, std::ios::binary);
     f << text;
   }
   std::vector<std::string> w_stream, w_mapped;
   Profile streamed = test::folded(text, &w_stream, false, path.string());
-  Diagnostics d(false, [&](const std::string& m) { w_mapped.push_back(m); }, 100);
+  Diagnostics d(
+      false, [&](const std::string& m) { w_mapped.push_back(m); }, 100);
   auto in = formats::Input::open(path.string());
   Profile mapped = formats::collapsed::read(*in, formats::ReadOptions{}, d);
   std::filesystem::remove(path);
@@ -240,7 +242,9 @@ void expect_sorted_sums(const std::string& text, const std::map<std::string, std
 }
 }  // namespace
 
-TEST_CASE("collapsed: a tree large enough to walk, print and write on three threads gives every line, summed and sorted") {
+TEST_CASE(
+    "collapsed: a tree large enough to walk, print and write on three threads gives every line, summed and "
+    "sorted") {
   // Names that are prefixes of each other and differ at ' ' and ';' order.
   const std::vector<std::string> names = {"a", "ab", "a.x", "a b", "b", "main", "main.run", "x", "x;", "zz"};
   test::Lcg next(7);
@@ -270,7 +274,8 @@ TEST_CASE("collapsed: deep stacks print whole runs of chains, with lines inside 
   std::vector<std::vector<std::string>> bases;
   for (int i = 0; i < 40; ++i) {
     std::vector<std::string> path;
-    for (std::size_t d = 0, depth = 50 + next() % 400; d < depth; ++d) path.push_back(names[next() % names.size()]);
+    for (std::size_t d = 0, depth = 50 + next() % 400; d < depth; ++d)
+      path.push_back(names[next() % names.size()]);
     bases.push_back(std::move(path));
   }
   std::map<std::string, std::int64_t> want;
@@ -278,7 +283,8 @@ TEST_CASE("collapsed: deep stacks print whole runs of chains, with lines inside 
   for (int i = 0; i < 6000; ++i) {
     // A base path cut somewhere, then a tail of its own.
     const std::vector<std::string>& base = bases[next() % bases.size()];
-    std::vector<std::string> path(base.begin(), base.begin() + static_cast<std::ptrdiff_t>(1 + next() % base.size()));
+    std::vector<std::string> path(base.begin(),
+                                  base.begin() + static_cast<std::ptrdiff_t>(1 + next() % base.size()));
     for (std::size_t d = 0, tail = next() % 3 == 0 ? 0 : next() % 60; d < tail; ++d)
       path.push_back(names[next() % names.size()]);
     std::string line;
@@ -295,9 +301,12 @@ namespace {
 // Collapsed text read as fg-convert reads it for a writer that shows
 // fractional counts (ReadOptions::fractions).
 Profile folded_fractions(const std::string& text, std::vector<std::string>* warnings = nullptr) {
-  Diagnostics d(false, [warnings](const std::string& m) {
-    if (warnings) warnings->push_back(m);
-  }, 100);
+  Diagnostics d(
+      false,
+      [warnings](const std::string& m) {
+        if (warnings) warnings->push_back(m);
+      },
+      100);
   auto in = formats::Input::from_bytes("t.folded", text);
   formats::ReadOptions o;
   o.fractions = true;

@@ -1,6 +1,6 @@
-#include <doctest/doctest.h>
-
 #include "fg/cursor.h"
+
+#include <doctest/doctest.h>
 
 using fg::ByteCursor;
 using fg::ParseError;

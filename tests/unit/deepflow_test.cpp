@@ -1,4 +1,6 @@
 // The DeepFlow ProfileTracing reader and the node/parent JSON writer.
+#include "formats/deepflow/deepflow.h"
+
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -7,7 +9,6 @@
 
 #include "fg/builder.h"
 #include "fg/error.h"
-#include "formats/deepflow/deepflow.h"
 #include "formats/deepflow/json_escape.h"
 #include "formats/deepflow/node_id.h"
 #include "formats/gzip.h"
@@ -21,7 +22,8 @@ struct Read {
   std::vector<std::string> warnings;
   formats::ReadOptions options;
   Profile operator()(const std::string& json, const std::string& name = "t.json") {
-    Diagnostics d(false, [this](const std::string& m) { warnings.push_back(m); }, 100);
+    Diagnostics d(
+        false, [this](const std::string& m) { warnings.push_back(m); }, 100);
     auto in = formats::Input::from_bytes(name, json);
     return formats::deepflow::read(*in, options, d);
   }
@@ -54,7 +56,8 @@ std::string envelope(const std::vector<std::string>& nodes) {
   return s + "\n],\"debug\":null}\n";
 }
 
-std::string to_json(const Profile& p, formats::WriteOptions o = {}, std::vector<std::string>* warnings = nullptr) {
+std::string to_json(const Profile& p, formats::WriteOptions o = {},
+                    std::vector<std::string>* warnings = nullptr) {
   std::ostringstream out;
   Diagnostics d(false, [warnings](const std::string& m) {
     if (warnings) warnings->push_back(m);
@@ -97,9 +100,10 @@ TEST_CASE("deepflow: a bare list of nodes reads like the envelope") {
   std::string list = "[" + kShuffled[0] + "," + kShuffled[1] + "," + kShuffled[2] + "," + kShuffled[3] + "]";
   CHECK(test::collapsed(read_json(list)) == test::collapsed(read_json(envelope(kShuffled))));
   std::string orphan = "[" + kShuffled[1] + "," + kShuffled[0] + "]";
-  CHECK(error_of(orphan) == "t.json:1:" + std::to_string(kShuffled[1].size() + 3) +
-                                ": [1]: 1 node(s) name a parent that is not in the list (orphaned): [1] "
-                                "\"[k] sys_read\" (parent_node_id \"a\"); --lenient keeps them under an [orphaned] frame");
+  CHECK(error_of(orphan) ==
+        "t.json:1:" + std::to_string(kShuffled[1].size() + 3) +
+            ": [1]: 1 node(s) name a parent that is not in the list (orphaned): [1] "
+            "\"[k] sys_read\" (parent_node_id \"a\"); --lenient keeps them under an [orphaned] frame");
 }
 
 TEST_CASE("deepflow: an empty result is an empty profile") {
@@ -108,14 +112,15 @@ TEST_CASE("deepflow: an empty result is an empty profile") {
 }
 
 TEST_CASE("deepflow: OPT_STATUS other than SUCCESS is an error quoting DESCRIPTION") {
-  CHECK(error_of("{\"OPT_STATUS\":\"SERVER_ERROR\",\"DESCRIPTION\":\"clickhouse: timeout\",\"result\":null}") ==
-        "t.json:1:15: DeepFlow answered OPT_STATUS \"SERVER_ERROR\": clickhouse: timeout");
+  CHECK(
+      error_of("{\"OPT_STATUS\":\"SERVER_ERROR\",\"DESCRIPTION\":\"clickhouse: timeout\",\"result\":null}") ==
+      "t.json:1:15: DeepFlow answered OPT_STATUS \"SERVER_ERROR\": clickhouse: timeout");
   CHECK(error_of("{\"OPT_STATUS\":\"FAIL\",\"result\":[1]}") ==
         "t.json:1:15: DeepFlow answered OPT_STATUS \"FAIL\": (no DESCRIPTION)");
   CHECK(error_of("{\"OPT_STATUS\":\"SUCCESS\",\"DESCRIPTION\":\"\"}") ==
         "t.json:1:1: the response has no \"result\" list of nodes");
-  CHECK(error_of("{\"OPT_STATUS\":\"SUCCESS\",\"functions\":[],\"node_values\":[]}").find(
-            "columnar response of DeepFlow 6.6") != std::string::npos);
+  CHECK(error_of("{\"OPT_STATUS\":\"SUCCESS\",\"functions\":[],\"node_values\":[]}")
+            .find("columnar response of DeepFlow 6.6") != std::string::npos);
 }
 
 TEST_CASE("deepflow: orphans name their index, or hang under [orphaned] with --lenient") {
@@ -128,8 +133,10 @@ TEST_CASE("deepflow: orphans name their index, or hang under [orphaned] with --l
   Profile p = r(envelope(nodes));
   CHECK(test::collapsed(p) == "[orphaned];x 4\n");
   REQUIRE(r.warnings.size() == 2);
-  CHECK(r.warnings[0] == "t.json:3:1: result[1] \"x\": parent_node_id \"missing\" is not in the list; kept under [orphaned]");
-  CHECK(r.warnings[1] == "t.json:2:1: result[0] \"app\": total_value 4 is not self_value 0 + the children's total_value 0");
+  CHECK(r.warnings[0] ==
+        "t.json:3:1: result[1] \"x\": parent_node_id \"missing\" is not in the list; kept under [orphaned]");
+  CHECK(r.warnings[1] ==
+        "t.json:2:1: result[0] \"app\": total_value 4 is not self_value 0 + the children's total_value 0");
 }
 
 TEST_CASE("deepflow: the documentation's incomplete examples name their orphans") {
@@ -145,9 +152,11 @@ TEST_CASE("deepflow: the documentation's incomplete examples name their orphans"
 }
 
 TEST_CASE("deepflow: duplicate ids, cycles and roots are errors naming the node") {
-  CHECK(error_of(envelope({node("app", "", "-1", 0, 1), node("a", "x", "", 1, 1), node("b", "x", "", 0, 0)})) ==
-        "t.json:4:1: result[2]: duplicate node_id \"x\" (also result[1] \"a\")");
-  CHECK(error_of(envelope({node("app", "", "-1", 0, 0), node("a", "x", "y", 0, 0), node("b", "y", "x", 0, 0)})) ==
+  CHECK(
+      error_of(envelope({node("app", "", "-1", 0, 1), node("a", "x", "", 1, 1), node("b", "x", "", 0, 0)})) ==
+      "t.json:4:1: result[2]: duplicate node_id \"x\" (also result[1] \"a\")");
+  CHECK(error_of(
+            envelope({node("app", "", "-1", 0, 0), node("a", "x", "y", 0, 0), node("b", "y", "x", 0, 0)})) ==
         "t.json:3:1: result[1]: parent_node_id links form a cycle: result[1] -> result[2] -> result[1]");
   CHECK(error_of(envelope({node("app", "", "-1", 0, 0), node("a", "x", "x", 0, 0)})) ==
         "t.json:3:1: result[1]: the node is its own parent (parent_node_id \"x\")");
@@ -163,15 +172,18 @@ TEST_CASE("deepflow: values and fields of the wrong type are errors with the nod
            std::string(self) + ",\"total_value\":0}]";
   };
   CHECK(error_of(with("\"12\"")) == "t.json:1:80: [0].self_value: expected an integer, got \"12\"");
-  CHECK(error_of(with("1.5")) == "t.json:1:80: [0].self_value: expected an integer of at most 64 bits, got 1.5");
+  CHECK(error_of(with("1.5")) ==
+        "t.json:1:80: [0].self_value: expected an integer of at most 64 bits, got 1.5");
   CHECK(error_of(with("-3")) == "t.json:1:80: [0].self_value: negative value -3");
   CHECK(error_of(with("null")) == "t.json:1:80: [0].self_value: expected an integer, got null");
   CHECK(error_of(with("99999999999999999999")) ==
         "t.json:1:80: [0].self_value: expected an integer of at most 64 bits, got 99999999999999999999");
   CHECK(error_of("[{\"profile_location_str\":7,\"node_id\":\"\"}]") ==
         "t.json:1:26: [0].profile_location_str: expected a string, got 7");
-  CHECK(error_of("[{\"profile_location_str\":\"a\",\"node_id\":\"\",\"parent_node_id\":\"-1\",\"self_value\":0}]") ==
-        "t.json:1:2: [0]: the node has no \"total_value\"");
+  CHECK(
+      error_of(
+          "[{\"profile_location_str\":\"a\",\"node_id\":\"\",\"parent_node_id\":\"-1\",\"self_value\":0}]") ==
+      "t.json:1:2: [0]: the node has no \"total_value\"");
   CHECK(error_of("[[1]]") == "t.json:1:2: [0]: expected a node object, got a list");
   CHECK(error_of("{\"result\":{}}") == "t.json:1:11: result: expected a list of nodes, got an object");
   CHECK(error_of("\"x\"") == "t.json:1:1: expected DeepFlow's response object or a list of nodes");
@@ -180,16 +192,20 @@ TEST_CASE("deepflow: values and fields of the wrong type are errors with the nod
 TEST_CASE("deepflow: malformed JSON is an error with a position") {
   CHECK(error_of("[{\"profile_location_str\":\"a\",}]").rfind("t.json:1:", 0) == 0);
   CHECK(error_of("[{\"profile_location_str\":\"a\",}]").find("malformed JSON") != std::string::npos);
-  CHECK(error_of("{\"result\":[\n{\"profile_location_str\":\"\xff\"}]}").rfind("t.json:2:26: malformed JSON: The input is not valid UTF-8", 0) == 0);
+  CHECK(error_of("{\"result\":[\n{\"profile_location_str\":\"\xff\"}]}")
+            .rfind("t.json:2:26: malformed JSON: The input is not valid UTF-8", 0) == 0);
   CHECK(error_of("[{\"profile_location_str\":\"a").find("malformed JSON") != std::string::npos);
 }
 
 TEST_CASE("deepflow: a total that is not self plus the children's totals is a warning naming the node") {
   Read r;
-  Profile p = r(envelope({node("app", "", "-1", 0, 9), node("main", "a", "", 5, 7), node("f", "b", "a", 1, 1)}));
+  Profile p =
+      r(envelope({node("app", "", "-1", 0, 9), node("main", "a", "", 5, 7), node("f", "b", "a", 1, 1)}));
   REQUIRE(r.warnings.size() == 2);
-  CHECK(r.warnings[0] == "t.json:2:1: result[0] \"app\": total_value 9 is not self_value 0 + the children's total_value 7");
-  CHECK(r.warnings[1] == "t.json:3:1: result[1] \"main\": total_value 7 is not self_value 5 + the children's total_value 1");
+  CHECK(r.warnings[0] ==
+        "t.json:2:1: result[0] \"app\": total_value 9 is not self_value 0 + the children's total_value 7");
+  CHECK(r.warnings[1] ==
+        "t.json:3:1: result[1] \"main\": total_value 7 is not self_value 5 + the children's total_value 1");
   CHECK(test::collapsed(p) == "main 5\nmain;f 1\n");
 }
 
@@ -197,16 +213,17 @@ TEST_CASE("deepflow: --strict makes a total mismatch an error; gzip is read like
   std::string doc = envelope({node("app", "", "-1", 0, 9), node("main", "a", "", 5, 5)});
   Diagnostics strict(true);
   auto in = formats::Input::from_bytes("t.json", doc);
-  CHECK_THROWS_WITH_AS(formats::deepflow::read(*in, {}, strict),
-                       "t.json:2:1: result[0] \"app\": total_value 9 is not self_value 0 + the children's total_value 5",
-                       ParseError);
+  CHECK_THROWS_WITH_AS(
+      formats::deepflow::read(*in, {}, strict),
+      "t.json:2:1: result[0] \"app\": total_value 9 is not self_value 0 + the children's total_value 5",
+      ParseError);
   Read r;
   CHECK(test::collapsed(r(formats::gzip_compress(doc))) == "main 5\n");
 }
 
 TEST_CASE("deepflow: --thread-as frame, label or fold") {
   std::vector<std::string> nodes = {
-      node("Total", "", "-1", 0, 10),  node("[p] db", "p", "", 1, 10),     node("[t] io-1", "t1", "p", 2, 5),
+      node("Total", "", "-1", 0, 10),    node("[p] db", "p", "", 1, 10), node("[t] io-1", "t1", "p", 2, 5),
       node("[t] io-2", "t2", "p", 0, 4), node("read", "r1", "t1", 3, 3), node("read", "r2", "t2", 4, 4),
   };
   Read frame;
@@ -227,9 +244,10 @@ TEST_CASE("deepflow: --thread-as frame, label or fold") {
 }
 
 TEST_CASE("deepflow: unresolved names are kept as written and marked") {
-  Profile p = read_json(envelope({node("app", "", "-1", 0, 4), node("[/tmp/perf-29887.map]", "a", "", 1, 1),
-                                  node("[unknown] 0x00007f", "b", "", 1, 1),
-                                  node("[unknown start_thread?]", "c", "", 1, 1), node("[k] [unknown]", "d", "", 1, 1)}));
+  Profile p = read_json(
+      envelope({node("app", "", "-1", 0, 4), node("[/tmp/perf-29887.map]", "a", "", 1, 1),
+                node("[unknown] 0x00007f", "b", "", 1, 1), node("[unknown start_thread?]", "c", "", 1, 1),
+                node("[k] [unknown]", "d", "", 1, 1)}));
   CHECK(test::collapsed(p) ==
         "[/tmp/perf-29887.map] 1\n[unknown start_thread?] 1\n[unknown] 0x00007f 1\n[unknown]_[k] 1\n");
   bool marked = false;
@@ -238,7 +256,8 @@ TEST_CASE("deepflow: unresolved names are kept as written and marked") {
   CHECK(marked);
   bool module = false;
   for (FrameId f = 0; f < p.frame_count(); ++f)
-    if (p.frame_name(f) == "[/tmp/perf-29887.map]") module = p.str(p.frame(f).module) == "/tmp/perf-29887.map";
+    if (p.frame_name(f) == "[/tmp/perf-29887.map]")
+      module = p.str(p.frame(f).module) == "/tmp/perf-29887.map";
   CHECK(module);
 }
 
@@ -282,7 +301,8 @@ TEST_CASE("deepflow: node ids are DeepFlow's (UUIDv5 in the OID namespace of the
 TEST_CASE("deepflow: one escaping function, Go's encoding/json rules") {
   std::uint64_t replaced = 0;
   std::string out;
-  formats::deepflow::append_json_string(out, "a\"b\\c\n\t\x01<tag>&\xe2\x80\xa8 \xc3\xa9 \xef\xbf\xbd", replaced);
+  formats::deepflow::append_json_string(out, "a\"b\\c\n\t\x01<tag>&\xe2\x80\xa8 \xc3\xa9 \xef\xbf\xbd",
+                                        replaced);
   CHECK(out == "\"a\\\"b\\\\c\\n\\t\\u0001\\u003ctag\\u003e\\u0026\\u2028 \xc3\xa9 \xef\xbf\xbd\"");
   CHECK(replaced == 0);
   out.clear();
@@ -301,21 +321,25 @@ TEST_CASE("deepflow writer: the node list, ids, prefixes and the envelope") {
   CHECK(to_json(p) ==
         "[{\"profile_location_str\":\"t\",\"node_id\":\"\",\"parent_node_id\":\"-1\",\"self_value\":0,"
         "\"total_value\":10},"
-        "{\"profile_location_str\":\"main\",\"node_id\":\"" + formats::deepflow::node_id_of_path("main") +
-        "\",\"parent_node_id\":\"\",\"self_value\":5,\"total_value\":10},"
-        "{\"profile_location_str\":\"[k] read\",\"node_id\":\"" +
-        formats::deepflow::node_id_of_path("main;[k] read") + "\",\"parent_node_id\":\"" +
-        formats::deepflow::node_id_of_path("main") + "\",\"self_value\":3,\"total_value\":3},"
-        "{\"profile_location_str\":\"memcpy\",\"node_id\":\"" + formats::deepflow::node_id_of_path("main;memcpy") +
-        "\",\"parent_node_id\":\"" + formats::deepflow::node_id_of_path("main") +
-        "\",\"self_value\":2,\"total_value\":2}]\n");
+        "{\"profile_location_str\":\"main\",\"node_id\":\"" +
+            formats::deepflow::node_id_of_path("main") +
+            "\",\"parent_node_id\":\"\",\"self_value\":5,\"total_value\":10},"
+            "{\"profile_location_str\":\"[k] read\",\"node_id\":\"" +
+            formats::deepflow::node_id_of_path("main;[k] read") + "\",\"parent_node_id\":\"" +
+            formats::deepflow::node_id_of_path("main") +
+            "\",\"self_value\":3,\"total_value\":3},"
+            "{\"profile_location_str\":\"memcpy\",\"node_id\":\"" +
+            formats::deepflow::node_id_of_path("main;memcpy") + "\",\"parent_node_id\":\"" +
+            formats::deepflow::node_id_of_path("main") + "\",\"self_value\":2,\"total_value\":2}]\n");
   formats::WriteOptions o;
   o.json.envelope = true;
   o.json.root_name = "my<app>";
   std::string j = to_json(p, o);
   CHECK(j.rfind("{\"OPT_STATUS\":\"SUCCESS\",\"DESCRIPTION\":\"\",\"result\":[{\"profile_location_str\":"
-                "\"my\\u003capp\\u003e\",", 0) == 0);
-  CHECK(j.find("],\"debug\":null,\"fg_schema_version\":1,\"fg_value_type\":\"samples/count\"}\n") != std::string::npos);
+                "\"my\\u003capp\\u003e\",",
+                0) == 0);
+  CHECK(j.find("],\"debug\":null,\"fg_schema_version\":1,\"fg_value_type\":\"samples/count\"}\n") !=
+        std::string::npos);
   // fg's own envelope brings its value type back.
   CHECK(read_json(j).value_types()[0] == ValueType{"samples", "count"});
   // A value type that is not TYPE/UNIT is bad data, not a usage error.
@@ -328,15 +352,16 @@ TEST_CASE("deepflow writer: the node list, ids, prefixes and the envelope") {
   Read r;
   r(newer);
   REQUIRE(r.warnings.size() == 1);
-  CHECK(r.warnings[0].find("written by a newer fg (fg_schema_version 2); read as version 1") != std::string::npos);
+  CHECK(r.warnings[0].find("written by a newer fg (fg_schema_version 2); read as version 1") !=
+        std::string::npos);
 }
 
 TEST_CASE("deepflow writer: invalid UTF-8 is replaced and counted in one warning") {
   Profile p = test::folded("ma\xffin;x\xfe 1\n");
   std::vector<std::string> w;
   std::string j = to_json(p, {}, &w);
-  CHECK(j.find("\"ma\xef\xbf\xbdin\",\"node_id\":\"" + formats::deepflow::node_id_of_path("ma\xef\xbf\xbdin")) !=
-        std::string::npos);
+  CHECK(j.find("\"ma\xef\xbf\xbdin\",\"node_id\":\"" +
+               formats::deepflow::node_id_of_path("ma\xef\xbf\xbdin")) != std::string::npos);
   CHECK(j.find("\"x\xef\xbf\xbd\",\"node_id\":\"" +
                formats::deepflow::node_id_of_path("ma\xef\xbf\xbdin;x\xef\xbf\xbd")) != std::string::npos);
   REQUIRE(w.size() == 1);
@@ -353,9 +378,10 @@ TEST_CASE("deepflow writer: siblings with the same written name are one node") {
   b.add_sample(b.stack(main, b.frame("f", FrameKind::kCpp)), std::span(&two, 1));
   b.add_sample(b.stack(main, b.frame("g")), std::span(&none, 1));
   std::string j = to_json(std::move(b).finish());
-  CHECK(j.find("\"profile_location_str\":\"f\",\"node_id\":\"" + formats::deepflow::node_id_of_path("main;f") +
-               "\",\"parent_node_id\":\"" + formats::deepflow::node_id_of_path("main") +
-               "\",\"self_value\":3,\"total_value\":3}") != std::string::npos);
+  CHECK(j.find("\"profile_location_str\":\"f\",\"node_id\":\"" +
+               formats::deepflow::node_id_of_path("main;f") + "\",\"parent_node_id\":\"" +
+               formats::deepflow::node_id_of_path("main") + "\",\"self_value\":3,\"total_value\":3}") !=
+        std::string::npos);
   CHECK(j.find("\"g\"") == std::string::npos);  // nothing in the column: left out
 }
 
@@ -371,7 +397,8 @@ TEST_CASE("deepflow round trips: json -> fg -> json and collapsed -> json -> col
     CHECK(out.substr(0, end) == in.substr(0, end));
   }
   std::string folded =
-      "a;b;c 1\na;b 2\na;d_[k] 3\nx y;z\"q 4\n<script> 5\n\xc3\xa9t\xc3\xa9 6\nj;Foo.bar_[j];Foo.baz_[i] 7\nw;x_[w] 8\n";
+      "a;b;c 1\na;b 2\na;d_[k] 3\nx y;z\"q 4\n<script> 5\n\xc3\xa9t\xc3\xa9 6\nj;Foo.bar_[j];Foo.baz_[i] "
+      "7\nw;x_[w] 8\n";
   std::string once = test::collapsed(test::folded(folded));
   CHECK(test::collapsed(read_json(to_json(test::folded(folded)))) == once);
 }
@@ -406,5 +433,6 @@ TEST_CASE("deepflow: the synthetic responses read as the folded files they were 
   CHECK(test::collapsed(read_json(file("process_cpuwork_golang.shuffled.json"))) ==
         test::collapsed(read_json(file("process_cpuwork_golang.json"))));
   // With a scale of 1 the collapsed text is the folded file itself, sorted.
-  CHECK(test::collapsed(read_json(file("total_host.json"))) == test::collapsed(test::folded(file("total_host.folded"))));
+  CHECK(test::collapsed(read_json(file("total_host.json"))) ==
+        test::collapsed(test::folded(file("total_host.folded"))));
 }

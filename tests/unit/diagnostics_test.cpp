@@ -1,16 +1,17 @@
+#include "fg/diagnostics.h"
+
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
-
-#include "fg/diagnostics.h"
 
 using fg::Diagnostics;
 using fg::SourcePosition;
 
 TEST_CASE("warnings are printed up to a limit, then counted") {
   std::vector<std::string> printed;
-  Diagnostics d(false, [&](const std::string& m) { printed.push_back(m); }, 2);
+  Diagnostics d(
+      false, [&](const std::string& m) { printed.push_back(m); }, 2);
   for (int i = 1; i <= 5; ++i) d.warn(SourcePosition::text("a.folded", i, 3), "bad line", "no count");
   d.warn("unknown event", "3 events of unknown type");
   CHECK(d.count() == 6);

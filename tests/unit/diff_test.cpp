@@ -1,7 +1,8 @@
+#include "fg/diff.h"
+
 #include <doctest/doctest.h>
 
 #include "fg/builder.h"
-#include "fg/diff.h"
 #include "fg/error.h"
 #include "fg/regression_gate.h"
 #include "test_util.h"
@@ -11,9 +12,7 @@ using namespace fg;
 namespace {
 
 // "stack base new" lines of a diff, sorted.
-std::string two_counts(const Diff& d) {
-  return test::collapsed(d.profile);
-}
+std::string two_counts(const Diff& d) { return test::collapsed(d.profile); }
 
 const FunctionDelta& function(const std::vector<FunctionDelta>& fs, const std::string& name) {
   for (const FunctionDelta& f : fs)
@@ -68,9 +67,10 @@ TEST_CASE("diff: columns of different units cannot be compared") {
   b.add_sample(std::vector<FrameId>{b.frame("a")}, std::vector<std::int64_t>{5});
   Profile ns = std::move(b).finish();
   Profile counts = test::folded("a 1\n");
-  CHECK_THROWS_WITH_AS(diff_profiles(ns, counts, {}),
-                       "cannot compare cpu in nanoseconds with samples in count; choose comparable columns with --value",
-                       UsageError);
+  CHECK_THROWS_WITH_AS(
+      diff_profiles(ns, counts, {}),
+      "cannot compare cpu in nanoseconds with samples in count; choose comparable columns with --value",
+      UsageError);
 }
 
 TEST_CASE("diff: per-function self and total on both sides") {
@@ -107,14 +107,15 @@ TEST_CASE("gate: conditions parse, and malformed ones name the bad part") {
   CHECK(c.pattern == "^main\\.(parse|lex)");
   CHECK_FALSE(c.above);
   CHECK(c.percent == -2.5);
-  CHECK_THROWS_WITH_AS(parse_gate_condition("total>5"),
-                       "--fail-if 'total>5': '5' is not a percentage such as +5% (expected total>+5%, total<-5% "
-                       "or function:REGEX>+2%)",
-                       UsageError);
-  CHECK_THROWS_WITH_AS(parse_gate_condition("totals>5%"), doctest::Contains("'totals' is neither total nor function:REGEX"),
-                       UsageError);
-  CHECK_THROWS_WITH_AS(parse_gate_condition("function:(>1%"), doctest::Contains("'(' is not a regular expression"),
-                       UsageError);
+  CHECK_THROWS_WITH_AS(
+      parse_gate_condition("total>5"),
+      "--fail-if 'total>5': '5' is not a percentage such as +5% (expected total>+5%, total<-5% "
+      "or function:REGEX>+2%)",
+      UsageError);
+  CHECK_THROWS_WITH_AS(parse_gate_condition("totals>5%"),
+                       doctest::Contains("'totals' is neither total nor function:REGEX"), UsageError);
+  CHECK_THROWS_WITH_AS(parse_gate_condition("function:(>1%"),
+                       doctest::Contains("'(' is not a regular expression"), UsageError);
   CHECK_THROWS_WITH_AS(parse_gate_condition("total=5%"), doctest::Contains("no '>' or '<'"), UsageError);
   CHECK_THROWS_WITH_AS(parse_gate_condition("function:>1%"), doctest::Contains("needs a regular expression"),
                        UsageError);
@@ -132,15 +133,17 @@ TEST_CASE("gate: total on raw totals, functions on share points after normalisat
   CHECK(gate("total>+15%").empty());
   CHECK(gate("total<-5%").empty());
   CHECK(gate("function:^f$>+20%").size() == 1);
-  CHECK(gate("function:^f$>+20%")[0] == "function:^f$>+20%: f: its share of the total changed by +22.73 points "
-                                        "(50.00% -> 72.73%)");
+  CHECK(gate("function:^f$>+20%")[0] ==
+        "function:^f$>+20%: f: its share of the total changed by +22.73 points "
+        "(50.00% -> 72.73%)");
   CHECK(gate("function:^g$<-20%").size() == 1);
   CHECK(gate("function:^f$>+20%", 30).empty());  // under the floor
   // A pattern that matches no function could never trip: a usage error.
-  CHECK_THROWS_WITH_AS(gate("function:nothing>+0%"),
-                       "--fail-if 'function:nothing>+0%': 'nothing' matches no function in either profile, so the "
-                       "condition can never trip",
-                       UsageError);
+  CHECK_THROWS_WITH_AS(
+      gate("function:nothing>+0%"),
+      "--fail-if 'function:nothing>+0%': 'nothing' matches no function in either profile, so the "
+      "condition can never trip",
+      UsageError);
   CHECK(gate("function:^g$>+20%").empty());  // matches, does not trip
   Diff from_zero = diff_profiles(test::folded("a 0\n"), test::folded("a 1\n"), {});
   CHECK(evaluate_gate(from_zero, {parse_gate_condition("total>+5%")}, 0).size() == 1);

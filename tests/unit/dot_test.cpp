@@ -1,11 +1,12 @@
-#include <doctest/doctest.h>
-#include <pugixml.hpp>
+#include "formats/dot/dot.h"
 
+#include <doctest/doctest.h>
+
+#include <pugixml.hpp>
 #include <sstream>
 
 #include "fg/builder.h"
 #include "fg/graph_trim.h"
-#include "formats/dot/dot.h"
 #include "formats/dot/pan_zoom.h"
 #include "test_util.h"
 
@@ -53,9 +54,9 @@ TEST_CASE("graph trim: node and edge fractions; a residual edge another path exp
   CHECK(t.dropped_nodes == 1);
   CHECK(t.node_cutoff == 2);
   CHECK(edges_of(t) == "a->c=50 main->a=50 ");  // main..>c (through b) is redundant
-  o.edge_fraction = 0.5;                         // cutoff 25
+  o.edge_fraction = 0.5;                        // cutoff 25
   t = trim_call_graph(p, {}, o);
-  CHECK(t.dropped_edges == 1);                   // the residual main..>c
+  CHECK(t.dropped_edges == 1);  // the residual main..>c
 }
 
 TEST_CASE("dot: escaping is one path: quotes, backslashes, newlines, control bytes, bad UTF-8") {
@@ -71,8 +72,9 @@ TEST_CASE("dot: nodes, edges and legend of a small graph") {
   formats::WriteOptions o;
   const std::string dot = formats::dot::call_graph_dot(p, o);
   CHECK(dot.rfind("digraph \"unnamed\" {\n", 0) == 0);
-  CHECK(dot.find("label=\"Type: samples\\lShowing nodes accounting for 4, 100% of 4 total\\l\"") != std::string::npos);
-  CHECK(dot.find("tooltip=\"\\\"q\\\\ (3)\"") != std::string::npos);           // the hostile name, escaped
+  CHECK(dot.find("label=\"Type: samples\\lShowing nodes accounting for 4, 100% of 4 total\\l\"") !=
+        std::string::npos);
+  CHECK(dot.find("tooltip=\"\\\"q\\\\ (3)\"") != std::string::npos);  // the hostile name, escaped
   CHECK(dot.find("[label=\"\\\"q\\\\\\n3 (75.00%)\"") != std::string::npos);
   CHECK(dot.find("N1 [label=\"main\\n0 of 4 (100%)\"") != std::string::npos);  // the entry first
   CHECK(dot.find("fontsize=24") != std::string::npos);
@@ -102,9 +104,10 @@ TEST_CASE("graph trim: tags of many samples, gathered in two halves, are those o
   const std::int64_t one = 1;
   for (int i = 0; i < kCount; ++i) {
     const bool a = i < kCount / 2 || i % 2 == 0;
-    const LabelSetId labels = b.labels({Label{b.intern("tenant"), b.intern(a ? "a" : "b")},
-                                        Label{b.intern("bytes"), 0, i < kCount / 2 ? 2048 : 2049, b.intern("bytes"), true},
-                                        Label{b.intern("n"), 0, i, 0, true}});
+    const LabelSetId labels =
+        b.labels({Label{b.intern("tenant"), b.intern(a ? "a" : "b")},
+                  Label{b.intern("bytes"), 0, i < kCount / 2 ? 2048 : 2049, b.intern("bytes"), true},
+                  Label{b.intern("n"), 0, i, 0, true}});
     b.add_sample(stack, std::span(&one, 1), labels);
   }
   const Profile p = std::move(b).finish();

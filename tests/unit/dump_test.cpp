@@ -1,9 +1,10 @@
+#include "fg/dump.h"
+
 #include <doctest/doctest.h>
 
 #include <sstream>
 
 #include "fg/builder.h"
-#include "fg/dump.h"
 #include "test_util.h"
 
 using namespace fg;
@@ -23,8 +24,9 @@ TEST_CASE("the dump shows every field of a frame and escapes names") {
   FrameId f = b.frame(fn, FrameKind::kInlined, 17, 0x4005d0, b.intern("libx.so"));
   FrameId odd = b.frame("semi;colon\nnewline\\", FrameKind::kKernel);
   std::vector<std::int64_t> v{100};
-  b.add_sample(std::vector<FrameId>{odd, f}, v, b.labels({Label{b.intern("thread"), b.intern("main")},
-                                                          Label{b.intern("bytes"), 0, 64, b.intern("bytes"), true}}));
+  b.add_sample(std::vector<FrameId>{odd, f}, v,
+               b.labels({Label{b.intern("thread"), b.intern("main")},
+                         Label{b.intern("bytes"), 0, 64, b.intern("bytes"), true}}));
   b.metadata().source_format = "test";
   b.metadata().period = 10000000;
   b.metadata().period_type = {"cpu", "nanoseconds"};

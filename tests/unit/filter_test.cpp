@@ -1,8 +1,9 @@
+#include "fg/filter.h"
+
 #include <doctest/doctest.h>
 
 #include "fg/builder.h"
 #include "fg/error.h"
-#include "fg/filter.h"
 #include "test_util.h"
 
 using namespace fg;
@@ -99,14 +100,16 @@ TEST_CASE("filter: skip, max depth, collapse recursion, rename, invert") {
   CHECK(filtered("a;b;c 1\n", o) == "c;b;a 1\n");
 }
 
-TEST_CASE("filter: a stack's samples on many threads each keep their labels, and a dropped stack stays dropped") {
+TEST_CASE(
+    "filter: a stack's samples on many threads each keep their labels, and a dropped stack stays dropped") {
   // Each stack is filtered once, at its first sample: its later samples
   // (other threads, other orders) must come out as sample by sample.
   ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
   const StackId ab = b.stack(std::vector<FrameId>{b.frame("a"), b.frame("b")});
   const StackId ac = b.stack(std::vector<FrameId>{b.frame("a"), b.frame("c")});
   std::vector<LabelSetId> threads;
-  for (const char* t : {"t1", "t2", "t3"}) threads.push_back(b.labels({Label{b.intern(kThreadLabel), b.intern(t)}}));
+  for (const char* t : {"t1", "t2", "t3"})
+    threads.push_back(b.labels({Label{b.intern(kThreadLabel), b.intern(t)}}));
   for (int round = 0; round < 4; ++round)
     for (std::size_t t = 0; t < threads.size(); ++t)
       for (StackId s : {ac, ab}) b.add_sample(s, std::vector<std::int64_t>{1 + round}, threads[t]);
@@ -128,7 +131,9 @@ TEST_CASE("filter: a stack's samples on many threads each keep their labels, and
   CHECK(kept.values(0)[0] == 30);
 }
 
-TEST_CASE("filter: --threads fold merges the threads of a JFR recording, named and numbered, keeping other labels") {
+TEST_CASE(
+    "filter: --threads fold merges the threads of a JFR recording, named and numbered, keeping other "
+    "labels") {
   ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
   const StackId s = b.stack(std::vector<FrameId>{b.frame("a")});
   for (int t = 1; t <= 3; ++t) {
@@ -163,12 +168,14 @@ TEST_CASE("filter: min-percent cuts stacks at small frames") {
 TEST_CASE("filter: threads as frames, folded, selected; time windows") {
   FilterOptions o;
   o.threads = ThreadMode::kFrame;
-  CHECK(test::collapsed(apply_filters(threaded(), o)) == "main;run;work 1\nworker-1;run;io 1\nworker-2;run;io 1\n");
+  CHECK(test::collapsed(apply_filters(threaded(), o)) ==
+        "main;run;work 1\nworker-1;run;io 1\nworker-2;run;io 1\n");
   o = {};
   o.threads = ThreadMode::kFold;
   Profile folded = apply_filters(threaded(), o);
   CHECK(folded.sample_count() == 3);  // timed samples stay apart
-  for (std::size_t i = 0; i < folded.sample_count(); ++i) CHECK(folded.labels(folded.sample(i).labels).empty());
+  for (std::size_t i = 0; i < folded.sample_count(); ++i)
+    CHECK(folded.labels(folded.sample(i).labels).empty());
   o = {};
   o.thread = "^worker";
   CHECK(test::collapsed(apply_filters(threaded(), o)) == "run;io 2\n");
@@ -283,7 +290,8 @@ namespace {
 // The "matched no samples" warnings of apply_filters() on `p`.
 std::vector<std::string> unmatched(const Profile& p, const FilterOptions& o) {
   std::vector<std::string> warnings;
-  Diagnostics d(false, [&warnings](const std::string& m) { warnings.push_back(m); }, 100);
+  Diagnostics d(
+      false, [&warnings](const std::string& m) { warnings.push_back(m); }, 100);
   apply_filters(p, o, d);
   return warnings;
 }
@@ -294,7 +302,8 @@ TEST_CASE("filter: an expression that matches nothing is a warning naming it, as
   const Profile p = test::folded(kStacks);
   FilterOptions o;
   o.focus = "nosuch";
-  CHECK(unmatched(p, o) == std::vector<std::string>{"t.folded: --focus expression matched no samples: nosuch"});
+  CHECK(unmatched(p, o) ==
+        std::vector<std::string>{"t.folded: --focus expression matched no samples: nosuch"});
   // The filters apply in order: what --focus dropped, --hide does not see.
   o.hide = "lex";
   CHECK(unmatched(p, o) == std::vector<std::string>{"t.folded: --focus expression matched no samples: nosuch",
@@ -303,11 +312,13 @@ TEST_CASE("filter: an expression that matches nothing is a warning naming it, as
   o.ignore = "nosuch";
   o.show = "parse|nosuch";
   o.show_from = "nothere";
-  CHECK(unmatched(p, o) == std::vector<std::string>{"t.folded: --ignore expression matched no samples: nosuch",
-                                                    "t.folded: --show-from expression matched no samples: nothere"});
+  CHECK(unmatched(p, o) ==
+        std::vector<std::string>{"t.folded: --ignore expression matched no samples: nosuch",
+                                 "t.folded: --show-from expression matched no samples: nothere"});
   o = {};
   o.prune_from = "nosuch";
-  CHECK(unmatched(p, o) == std::vector<std::string>{"t.folded: --prune-from expression matched no samples: nosuch"});
+  CHECK(unmatched(p, o) ==
+        std::vector<std::string>{"t.folded: --prune-from expression matched no samples: nosuch"});
   o.prune_from = "eval";
   CHECK(unmatched(p, o).empty());
   o = {};
@@ -315,8 +326,9 @@ TEST_CASE("filter: an expression that matches nothing is a warning naming it, as
   // lex, the first --exclude, does not drop.
   o.include = {"parse", "nosuch"};
   o.exclude = {"lex", "gc", "alloc"};
-  CHECK(unmatched(p, o) == std::vector<std::string>{"t.folded: --include expression matched no samples: nosuch",
-                                                    "t.folded: --exclude expression matched no samples: gc"});
+  CHECK(unmatched(p, o) ==
+        std::vector<std::string>{"t.folded: --include expression matched no samples: nosuch",
+                                 "t.folded: --exclude expression matched no samples: gc"});
   // An ignored frame earlier in the stack does not hide a focus match.
   o = {};
   o.ignore = "^main$";
@@ -332,7 +344,8 @@ TEST_CASE("filter: an expression that matches nothing is a warning naming it, as
   o = {};
   o.focus = "nosuch";
   Diagnostics strict(true);
-  CHECK_THROWS_WITH_AS(apply_filters(p, o, strict), "t.folded: --focus expression matched no samples: nosuch", Error);
+  CHECK_THROWS_WITH_AS(apply_filters(p, o, strict), "t.folded: --focus expression matched no samples: nosuch",
+                       Error);
 }
 
 TEST_CASE("filter: thread and tag filters that match nothing are warnings too (#32.6)") {
@@ -341,9 +354,10 @@ TEST_CASE("filter: thread and tag filters that match nothing are warnings too (#
   o.tag_focus = "thread=nosuch";
   o.tag_ignore = "thread=worker";
   // --thread drops every sample first, so the tag filters see none either.
-  CHECK(unmatched(threaded(), o) == std::vector<std::string>{"--thread expression matched no samples: nosuch",
-                                                            "--tagfocus expression matched no samples: thread=nosuch",
-                                                            "--tagignore expression matched no samples: thread=worker"});
+  CHECK(unmatched(threaded(), o) ==
+        std::vector<std::string>{"--thread expression matched no samples: nosuch",
+                                 "--tagfocus expression matched no samples: thread=nosuch",
+                                 "--tagignore expression matched no samples: thread=worker"});
   o = {};
   o.thread = "worker";
   o.tag_ignore = "thread=worker-2";

@@ -1,7 +1,8 @@
+#include "fg/flame_layout.h"
+
 #include <doctest/doctest.h>
 
 #include "fg/builder.h"
-#include "fg/flame_layout.h"
 #include "test_util.h"
 
 using namespace fg;
@@ -16,8 +17,8 @@ struct Box {
 std::vector<Box> boxes(const CallTree& t, const FlameLayout& l) {
   std::vector<Box> out;
   for (const FlameRect& r : l.rects)
-    out.push_back({r.node ? std::string(t.profile().frame_name(t.frame(r.node))) : "all", r.depth, r.start,
-                   r.width});
+    out.push_back(
+        {r.node ? std::string(t.profile().frame_name(t.frame(r.node))) : "all", r.depth, r.start, r.width});
   return out;
 }
 }  // namespace

@@ -91,13 +91,14 @@ TEST_CASE("gzip files opened by path are inflated whole; damage is reported at i
   CHECK(std::string(formats::read_all(*in).view()) == text);
   // Bytes after the member that are not gzip: the offset where they start.
   const std::string tail = write("tail.gz", gzip(text) + "not gzip");
-  const std::string at = "tail.gz: corrupt gzip data after " + std::to_string(text.size()) + " inflated bytes";
+  const std::string at =
+      "tail.gz: corrupt gzip data after " + std::to_string(text.size()) + " inflated bytes";
   CHECK_THROWS_WITH_AS(formats::read_all(*Input::open(tail)), doctest::Contains(at.c_str()), Error);
   // A bomb past a limit above the first room given (1 MiB).
   const std::string bomb = write("bomb.gz", gzip(std::string(8 << 20, '\0')));
-  CHECK_THROWS_WITH_AS(formats::read_all(*Input::open(bomb, 3 << 20)),
-                       doctest::Contains("bomb.gz: inflates to more than 3145728 bytes; refusing (a gzip bomb?)"),
-                       Error);
+  CHECK_THROWS_WITH_AS(
+      formats::read_all(*Input::open(bomb, 3 << 20)),
+      doctest::Contains("bomb.gz: inflates to more than 3145728 bytes; refusing (a gzip bomb?)"), Error);
   std::filesystem::remove_all(dir);
 }
 

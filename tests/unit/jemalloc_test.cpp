@@ -1,5 +1,6 @@
-#include <doctest/doctest.h>
+#include "formats/jemalloc/jemalloc.h"
 
+#include <doctest/doctest.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -9,7 +10,6 @@
 #include <sstream>
 
 #include "fg/error.h"
-#include "formats/jemalloc/jemalloc.h"
 #include "formats/jemalloc/maps.h"
 #include "formats/jemalloc/resolver.h"
 #include "test_util.h"
@@ -23,10 +23,11 @@ struct Read {
   std::optional<Profile> profile;
 };
 
-Read read_one_way(const std::string& text, const formats::ReadOptions& options, bool strict, const std::string& name,
-                  bool in_place) {
+Read read_one_way(const std::string& text, const formats::ReadOptions& options, bool strict,
+                  const std::string& name, bool in_place) {
   Read r;
-  Diagnostics d(strict, [&r](const std::string& m) { r.warnings.push_back(m); }, 100);
+  Diagnostics d(
+      strict, [&r](const std::string& m) { r.warnings.push_back(m); }, 100);
   auto in = formats::Input::from_bytes(name, text, formats::kDefaultMaxInflated, in_place);
   r.profile.emplace(formats::jemalloc::read(*in, options, d));
   return r;
@@ -165,7 +166,8 @@ TEST_CASE("jemalloc: bad input is an error with file:line:col") {
   CHECK(error_of(std::string(kHeader) + "@ 0x1\n  t*: 1: 99999999999999999999 [3: 4]\n") ==
         "t.heap:5:28: number does not fit in 64 bits");
   // a maps line that does not parse
-  CHECK(error_of(std::string(kHeader) + "@ 0x1\n  t*: 1: 2 [3: 4]\nMAPPED_LIBRARIES:\nzz-1000 r-xp 0 08:01 1 /a\n") ==
+  CHECK(error_of(std::string(kHeader) +
+                 "@ 0x1\n  t*: 1: 2 [3: 4]\nMAPPED_LIBRARIES:\nzz-1000 r-xp 0 08:01 1 /a\n") ==
         "t.heap:7:1: expected a start address (hex) in a maps line");
   CHECK(error_of(std::string(kHeader) + "MAPPED_LIBRARIES:\n1000-2000 r-xp 0 0801 1 /a\n") ==
         "t.heap:5:18: expected a device (major:minor) in a maps line");
@@ -182,7 +184,8 @@ TEST_CASE("jemalloc: a line it does not know is a warning, an error with --stric
 TEST_CASE("jemalloc: maps lines give module and file offset") {
   formats::jemalloc::MappedLibraries maps;
   std::uint64_t column = 0;
-  CHECK(maps.add_line("7f0000002000-7f0000004000 r-xp 00009000 fe:00 42   /lib/libx.so (deleted)", column) == "");
+  CHECK(maps.add_line("7f0000002000-7f0000004000 r-xp 00009000 fe:00 42   /lib/libx.so (deleted)", column) ==
+        "");
   CHECK(maps.add_line("7f0000000000-7f0000002000 rw-p 00000000 00:00 0 ", column) == "");
   CHECK(maps.add_line("7ffd00000000-7ffd00001000 r-xp 00000000 00:00 0  [vdso]", column) == "");
   maps.finish();
@@ -294,7 +297,9 @@ TEST_CASE("jemalloc: symbolizes through MAPPED_LIBRARIES, drops the allocator's 
         "--symbol-path DIR, or use --sysroot DIR (without them, their frames are module+0xoffset)");
 }
 
-TEST_CASE("jemalloc: a missing module is one warning, an error with --strict; --symbol-path, the dump's directory") {
+TEST_CASE(
+    "jemalloc: a missing module is one warning, an error with --strict; --symbol-path, the dump's "
+    "directory") {
   formats::ReadOptions o;
   o.symbolize.sysroot = "/nonexistent-sysroot";
   const std::string elsewhere = "/nonexistent/t.heap";  // a dump with no binaries beside it
@@ -304,7 +309,8 @@ TEST_CASE("jemalloc: a missing module is one warning, an error with --strict; --
   std::vector<FrameId> frames;
   r.profile->stack_frames(r.profile->sample(0).stack, frames);
   CHECK(r.profile->frame_name(frames[0]).starts_with("fg_unit_tests+0x"));
-  CHECK(error_of(dump_of_this_process(), o, true, elsewhere).starts_with("cannot find 1 module of the dump: /"));
+  CHECK(error_of(dump_of_this_process(), o, true, elsewhere)
+            .starts_with("cannot find 1 module of the dump: /"));
 
   // The same binary found by its base name in a --symbol-path directory.
   std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
@@ -355,8 +361,8 @@ TEST_CASE("jemalloc: an unreadable or wrong-architecture module is a warning and
   text += "10000-11000 r-xp 00000000 fe:00 1  /elsewhere/first.so\n";
   Read w = read_heap(text, o);
   REQUIRE(w.warnings.size() == 1);
-  CHECK(w.warnings[0].find("built for another architecture (ELF machine " + std::to_string(other) + ", expected " +
-                           std::to_string(native) + ")") != std::string::npos);
+  CHECK(w.warnings[0].find("built for another architecture (ELF machine " + std::to_string(other) +
+                           ", expected " + std::to_string(native) + ")") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
 

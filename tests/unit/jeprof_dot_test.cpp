@@ -1,10 +1,11 @@
+#include "formats/jeprof_dot/jeprof_dot.h"
+
 #include <doctest/doctest.h>
 
 #include <map>
 #include <sstream>
 
 #include "fg/call_graph.h"
-#include "formats/jeprof_dot/jeprof_dot.h"
 #include "formats/jeprof_dot/jeprof_graph.h"
 #include "formats/registry.h"
 #include "test_util.h"
@@ -114,7 +115,8 @@ TEST_CASE("jeprof-dot: objects, self-recursion and dropped callees") {
   REQUIRE(warnings.size() == 1);
   CHECK(warnings[0].find("leave out its 1 recursive edge(s)") != std::string::npos);
   Diagnostics strict(true, [](const std::string&) {});
-  CHECK_THROWS_AS(formats::warn_if_stacks_estimated(p, *formats::find_format("collapsed"), Granularity::kFunction, strict),
+  CHECK_THROWS_AS(formats::warn_if_stacks_estimated(p, *formats::find_format("collapsed"),
+                                                    Granularity::kFunction, strict),
                   Error);
   // A call graph view is exact per function; per line it comes from the stacks.
   warnings.clear();
@@ -141,7 +143,8 @@ TEST_CASE("jeprof-dot: a hostile graph of many diamonds stays within the stack l
   std::string text = "digraph \"x; 1000 objects\" {\nLegend [label=\"x\\lTotal objects: 1000\\l\"];\n";
   const int n = 40;  // 2^40 paths
   for (int i = 0; i <= 2 * n; ++i)
-    text += "N" + std::to_string(i) + " [label=\"f" + std::to_string(i) + "\\n0 (0%)\\rof 1000000 (1%)\\r\"];\n";
+    text +=
+        "N" + std::to_string(i) + " [label=\"f" + std::to_string(i) + "\\n0 (0%)\\rof 1000000 (1%)\\r\"];\n";
   for (int i = 0; i < n; ++i) {
     const std::string a = "N" + std::to_string(2 * i), b = "N" + std::to_string(2 * i + 1),
                       c = "N" + std::to_string(2 * i + 2);
@@ -174,7 +177,8 @@ TEST_CASE("jeprof-dot: bad input") {
         "t.dot:1: not a jeprof call graph: no Legend node (fg reads the DOT of jeprof and pprof.pl; DOT from "
         "go tool pprof or fg itself is not read)");
   CHECK(error_of(kHead + "N1 [label=\"main\\nlots\\r\"];\n}\n") ==
-        "t.dot:4: node N1: label \"main\\nlots\\r\" is not jeprof's \"name\\n<flat> (<%>)\\rof <cum> (<%>)\\r\"");
+        "t.dot:4: node N1: label \"main\\nlots\\r\" is not jeprof's \"name\\n<flat> (<%>)\\rof <cum> "
+        "(<%>)\\r\"");
   CHECK(error_of(kHead + "N1 [label=\"main\\n1.0 (1%)\\r\"];\nN1 -> N9 [label=1.0];\n}\n") ==
         "t.dot:5: edge N1 -> N9: node N9 is not declared with a label");
   CHECK(error_of(kHead + "N1 [label=\"main\\n1.0 (1%)\\r\"];\nN1 -> N1 [label=much];\n}\n") ==

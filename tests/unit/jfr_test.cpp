@@ -2,8 +2,9 @@
 // strings, metadata-driven decoding (an added field, fixed-width integers),
 // constant pools spread over two checkpoints, the converter's names and
 // frame kinds, event selection, and exact messages for damaged files.
-#include <doctest/doctest.h>
+#include "formats/jfr/jfr.h"
 
+#include <doctest/doctest.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,7 +21,6 @@
 #include "formats/jfr/constant_pools.h"
 #include "formats/jfr/cursor.h"
 #include "formats/jfr/events.h"
-#include "formats/jfr/jfr.h"
 #include "formats/jfr/naming.h"
 #include "formats/jfr/samples.h"
 #include "jfr_writer.h"
@@ -29,15 +29,18 @@
 namespace {
 
 using fg::formats::JfrOptions;
-using fg::test::jfr::SynthOptions;
 using fg::test::jfr::synthetic_jfr;
+using fg::test::jfr::SynthOptions;
 
 fg::Profile read_jfr(const std::string& bytes, const fg::formats::JfrOptions& o = {},
                      std::vector<std::string>* warnings = nullptr, std::vector<std::string>* notes = nullptr,
                      bool labels = true) {
-  fg::Diagnostics d(false, [warnings](const std::string& m) {
-    if (warnings) warnings->push_back(m);
-  }, 100);
+  fg::Diagnostics d(
+      false,
+      [warnings](const std::string& m) {
+        if (warnings) warnings->push_back(m);
+      },
+      100);
   fg::formats::ReadOptions r;
   r.jfr = o;
   r.labels = labels;
@@ -71,7 +74,8 @@ std::uint64_t value_of_length(std::mt19937_64& rng, unsigned bytes) {
 // `v` as a JFR varint of exactly `bytes` bytes (the 9th carries 8 bits).
 std::string varint_of_length(std::uint64_t v, unsigned bytes) {
   std::string out;
-  for (unsigned i = 0; i + 1 < bytes && i < 8; ++i) out.push_back(static_cast<char>((v >> (7 * i) & 0x7f) | 0x80));
+  for (unsigned i = 0; i + 1 < bytes && i < 8; ++i)
+    out.push_back(static_cast<char>((v >> (7 * i) & 0x7f) | 0x80));
   out.push_back(static_cast<char>(bytes == 9 ? v >> 56 : v >> (7 * (bytes - 1))));
   return out;
 }
@@ -113,7 +117,7 @@ TEST_CASE("jfr cursor: varints of 1 to 8 bytes with more bytes after them, as on
       const std::uint64_t top = std::uint64_t{1} << (7 * (bytes - 1));
       const std::uint64_t v = bytes == 1 ? rng() % 128 : top + rng() % (top * 127);
       std::string data;
-      for (std::uint64_t x = v; ; x >>= 7) {
+      for (std::uint64_t x = v;; x >>= 7) {
         data.push_back(static_cast<char>((x & 0x7f) | (x >= 0x80 ? 0x80 : 0)));
         if (x < 0x80) break;
       }
@@ -126,7 +130,9 @@ TEST_CASE("jfr cursor: varints of 1 to 8 bytes with more bytes after them, as on
   }
 }
 
-TEST_CASE("jfr cursor: groups of four varints of 1 to 9 bytes read as read_long() reads them, up to the window's end") {
+TEST_CASE(
+    "jfr cursor: groups of four varints of 1 to 9 bytes read as read_long() reads them, up to the window's "
+    "end") {
   const std::string file = "t.jfr";
   std::mt19937_64 rng(11);
   for (int round = 0; round < 50; ++round) {
@@ -136,7 +142,8 @@ TEST_CASE("jfr cursor: groups of four varints of 1 to 9 bytes read as read_long(
     const int groups = 1 + static_cast<int>(rng() % 40);
     for (int g = 0; g < 4 * groups; ++g) {
       // Mostly one or two bytes, as stack frames are; now and then up to nine.
-      const unsigned bytes = rng() % 4 != 0 ? 1 + static_cast<unsigned>(rng() % 2) : 1 + static_cast<unsigned>(rng() % 9);
+      const unsigned bytes =
+          rng() % 4 != 0 ? 1 + static_cast<unsigned>(rng() % 2) : 1 + static_cast<unsigned>(rng() % 9);
       const std::uint64_t v = value_of_length(rng, bytes);
       want.push_back(v);
       last = data.size();
@@ -155,7 +162,8 @@ TEST_CASE("jfr cursor: groups of four varints of 1 to 9 bytes read as read_long(
       fg::formats::jfr::Cursor t(cut, file);
       std::ostringstream msg;
       msg << "t.jfr: offset 0x" << std::hex << last << ": truncated varint";
-      CHECK_THROWS_WITH(t.read_long_groups<4>(static_cast<std::uint64_t>(groups), [](const auto&) {}), msg.str().c_str());
+      CHECK_THROWS_WITH(t.read_long_groups<4>(static_cast<std::uint64_t>(groups), [](const auto&) {}),
+                        msg.str().c_str());
     }
   }
 }
@@ -171,7 +179,8 @@ struct QuadData {
 QuadData quad_data(std::mt19937_64& rng, int groups, bool longer) {
   QuadData d;
   for (int g = 0; g < 4 * groups; ++g) {
-    const unsigned bytes = longer && rng() % 8 == 0 ? 1 + static_cast<unsigned>(rng() % 9) : 1 + static_cast<unsigned>(rng() % 2);
+    const unsigned bytes = longer && rng() % 8 == 0 ? 1 + static_cast<unsigned>(rng() % 9)
+                                                    : 1 + static_cast<unsigned>(rng() % 2);
     const std::uint64_t v = value_of_length(rng, bytes);
     if (g % 4 == 0 || g % 4 == 3) d.ends.push_back(v);
     d.bytes += varint_of_length(v, bytes);
@@ -180,12 +189,15 @@ QuadData quad_data(std::mt19937_64& rng, int groups, bool longer) {
   return d;
 }
 
-TEST_CASE("jfr cursor: the first and last of groups of four varints, as read_long_groups() gives them, with and without AVX-512") {
+TEST_CASE(
+    "jfr cursor: the first and last of groups of four varints, as read_long_groups() gives them, with and "
+    "without AVX-512") {
   const std::string file = "t.jfr";
   std::mt19937_64 rng(13);
   for (int round = 0; round < 600; ++round) {
     // Up to 150 groups: several 64-byte windows, and the last 80 bytes.
-    const QuadData d = quad_data(rng, static_cast<int>(round % 3 == 0 ? rng() % 30 : rng() % 150), round % 2 == 1);
+    const QuadData d =
+        quad_data(rng, static_cast<int>(round % 3 == 0 ? rng() % 30 : rng() % 150), round % 2 == 1);
     const auto groups = static_cast<std::uint64_t>(d.ends.size() / 2);
     fg::formats::jfr::Cursor want(d.bytes, file);
     want.read_long_groups<4>(groups, [](const auto&) {});
@@ -196,18 +208,24 @@ TEST_CASE("jfr cursor: the first and last of groups of four varints, as read_lon
         got.push_back(first);
         got.push_back(last);
       };
-      if (narrow) c.read_quad_ends_narrow(groups, take);
-      else c.read_quad_ends(groups, take);
+      if (narrow)
+        c.read_quad_ends_narrow(groups, take);
+      else
+        c.read_quad_ends(groups, take);
       CHECK(got == d.ends);
       CHECK(c.pos() == want.pos());
     }
   }
 }
 
-TEST_CASE("jfr cursor: the AVX-512 read of groups stops at a window with a long varint, and before the last 80 bytes") {
+TEST_CASE(
+    "jfr cursor: the AVX-512 read of groups stops at a window with a long varint, and before the last 80 "
+    "bytes") {
   if (!fg::formats::jfr::wide_quads()) {
-    MESSAGE("no AVX-512BW and BMI2 here (or not x86-64): read_quad_ends() reads without them (the test above)");
-    CHECK(fg::formats::jfr::Cursor(std::string(200, '\x01'), "t.jfr").read_quad_ends_wide(10, nullptr, nullptr) == 0);
+    MESSAGE(
+        "no AVX-512BW and BMI2 here (or not x86-64): read_quad_ends() reads without them (the test above)");
+    CHECK(fg::formats::jfr::Cursor(std::string(200, '\x01'), "t.jfr")
+              .read_quad_ends_wide(10, nullptr, nullptr) == 0);
     return;
   }
   const std::string file = "t.jfr";
@@ -266,7 +284,8 @@ TEST_CASE("jfr cursor: the top bits of 16 bytes without SSE2, as a byte-by-byte 
 TEST_CASE("jfr cursor: groups in a chunk without compressed integers are 8-byte big-endian fields") {
   const std::string file = "t.jfr";
   std::string data;
-  for (std::uint64_t v : {std::uint64_t{1}, std::uint64_t{0x0102030405060708}, std::uint64_t{300}, UINT64_MAX})
+  for (std::uint64_t v :
+       {std::uint64_t{1}, std::uint64_t{0x0102030405060708}, std::uint64_t{300}, UINT64_MAX})
     for (int i = 7; i >= 0; --i) data.push_back(static_cast<char>(v >> (8 * i)));
   fg::formats::jfr::Cursor c(data, file, 0, false);
   std::array<std::uint64_t, 4> got{};
@@ -343,12 +362,12 @@ TEST_CASE("jfr events: the unchecked decoder reads every integer kind as the che
 TEST_CASE("jfr cursor: strings in every encoding") {
   const std::string file = "t.jfr";
   std::string data;
-  data += '\0';                             // null
-  data += '\x01';                           // empty
-  data += "\x02\x07";                       // pool reference
-  data += "\x03\x02hi";                     // UTF-8
+  data += '\0';                                    // null
+  data += '\x01';                                  // empty
+  data += "\x02\x07";                              // pool reference
+  data += "\x03\x02hi";                            // UTF-8
   data += "\x04\x03\x41\xbd\xb0\x03\x80\xbc\x03";  // UTF-16: A, U+D83D U+DE00 (a surrogate pair)
-  data += "\x05\x01\xe9";                   // Latin-1 é
+  data += "\x05\x01\xe9";                          // Latin-1 é
   data += '\x09';
   fg::formats::jfr::Cursor c(data, file);
   using fg::formats::jfr::StringEncoding;
@@ -389,9 +408,10 @@ TEST_CASE("jfr: samples as the converter folds them, with metadata from two chec
   REQUIRE(warnings.size() == 1);
   CHECK(warnings[0] == "t.jfr: 1 selected events have no stack trace and are left out");
   REQUIRE(notes.size() == 1);
-  CHECK(notes[0] == "t.jfr: samples counted from jdk.ExecutionSample (4); the file also holds --alloc "
-                    "(jdk.ObjectAllocationSample 1) --lock (jdk.JavaMonitorEnter 1) --nativemem (profiler.Malloc 3, "
-                    "profiler.Free 1)");
+  CHECK(notes[0] ==
+        "t.jfr: samples counted from jdk.ExecutionSample (4); the file also holds --alloc "
+        "(jdk.ObjectAllocationSample 1) --lock (jdk.JavaMonitorEnter 1) --nativemem (profiler.Malloc 3, "
+        "profiler.Free 1)");
   std::ostringstream dump;
   fg::dump_profile(p, dump);
   CHECK(dump.str().find("property events.jdk.ExecutionSample: 4\n") != std::string::npos);
@@ -450,7 +470,8 @@ TEST_CASE("jfr: native memory, leaks only, and locks with their duration") {
   o.events = JfrOptions::Events::kNativeMem;
   std::vector<std::string> warnings;
   CHECK(fg::test::collapsed(read_jfr(synthetic_jfr(), o, &warnings)) == "Foo.bar_[0];Foo.baz_[i] 3\n");
-  CHECK(warnings == std::vector<std::string>{"t.jfr: 1 selected events have no stack trace and are left out"});
+  CHECK(warnings ==
+        std::vector<std::string>{"t.jfr: 1 selected events have no stack trace and are left out"});
   o.total = true;
   CHECK(fg::test::collapsed(read_jfr(synthetic_jfr(), o)) == "Foo.bar_[0];Foo.baz_[i] 600\n");
   o.leak = true;  // 0x10 is freed (by a free without a stack), 0x20 leaks, 0x30 is too young
@@ -517,8 +538,9 @@ TEST_CASE("jfr: without labels (an output that shows none) a stack's events on e
   // one, without labels, whatever folds them (bytes, or decoded fields
   // with a time bound); with --threads the threads stay, as root frames.
   const SynthOptions so = many_threads();
-  const std::int64_t with_stack = 3 + std::count_if(so.more_samples.begin(), so.more_samples.end(),
-                                                    [](const std::pair<int, int>& s) { return s.second != 99; });
+  const std::int64_t with_stack =
+      3 + std::count_if(so.more_samples.begin(), so.more_samples.end(),
+                        [](const std::pair<int, int>& s) { return s.second != 99; });
   JfrOptions bounded;
   bounded.time_from = "0";
   for (const JfrOptions& o : {JfrOptions{}, bounded}) {
@@ -562,8 +584,9 @@ TEST_CASE("jfr: traces that differ only in their lines are one sample per thread
   // 65535, as the converter prints it).
   JfrOptions lines;
   lines.lines = true;
-  CHECK(fg::test::collapsed(read_jfr(synthetic_jfr(so), lines)) ==
-        "Foo.bar:5_[0];Foo.baz:40_[j] 4\nFoo.bar:65535_[0];Foo.baz:12_[j] 3\nFoo.bar:7_[j];Foo.baz:13_[i] 1\n");
+  CHECK(
+      fg::test::collapsed(read_jfr(synthetic_jfr(so), lines)) ==
+      "Foo.bar:5_[0];Foo.baz:40_[j] 4\nFoo.bar:65535_[0];Foo.baz:12_[j] 3\nFoo.bar:7_[j];Foo.baz:13_[i] 1\n");
 }
 
 TEST_CASE("jfr: negative values are not summed before the profile checks their magnitude") {
@@ -576,7 +599,8 @@ TEST_CASE("jfr: negative values are not summed before the profile checks their m
   o.events = JfrOptions::Events::kLock;
   CHECK(error_of(synthetic_jfr(so), o).find("values add up to more than 2^63 - 1") != std::string::npos);
   so.more_locks = {std::int64_t{1} << 40, std::int64_t{1} << 40};
-  CHECK(read_jfr(synthetic_jfr(so), o).totals() == std::vector<std::int64_t>{3, 2000 + (std::int64_t{1} << 41)});
+  CHECK(read_jfr(synthetic_jfr(so), o).totals() ==
+        std::vector<std::int64_t>{3, 2000 + (std::int64_t{1} << 41)});
 }
 
 TEST_CASE("jfr: --cpu on a JDK-style recording selects nothing, --state filters by name") {
@@ -621,8 +645,10 @@ TEST_CASE("jfr: several chunks, and a truncated last one") {
   REQUIRE(warnings.size() == 2);
   const std::size_t n = one.size();
   std::ostringstream expected;
-  expected << "t.jfr: offset 0x" << std::hex << 2 * n << std::dec << ": chunk 3 is truncated: its header says " << n
-           << " bytes, 100 remain; its events are lost (100 bytes, " << 100 * 100 / (2 * n + 100) << "% of the file)";
+  expected << "t.jfr: offset 0x" << std::hex << 2 * n << std::dec
+           << ": chunk 3 is truncated: its header says " << n
+           << " bytes, 100 remain; its events are lost (100 bytes, " << 100 * 100 / (2 * n + 100)
+           << "% of the file)";
   CHECK(warnings[0] == expected.str());
 }
 
@@ -657,8 +683,9 @@ TEST_CASE("jfr: corrupt sizes and offsets are errors naming the chunk and the of
                              std::to_string(n) + " bytes)");
   bad = s;
   put_be64(bad, 24, 1ull << 40);
-  CHECK(error_of(bad) == "t.jfr: offset 0x18: chunk 1: metadata offset 1099511627776 lies outside the chunk (" +
-                             std::to_string(n) + " bytes)");
+  CHECK(error_of(bad) ==
+        "t.jfr: offset 0x18: chunk 1: metadata offset 1099511627776 lies outside the chunk (" +
+            std::to_string(n) + " bytes)");
   bad = s + std::string(80, 'x');
   std::ostringstream expected;
   expected << "t.jfr: offset 0x" << std::hex << n << ": chunk 2: not a JFR chunk (no FLR magic)";
@@ -682,7 +709,8 @@ TEST_CASE("jfr: damaged records inside a chunk") {
   // inside its time or before its state: its fields are read up to the
   // record's end, not on into the next record, and the error names the
   // varint that was cut.
-  for (const auto& [size, at] : {std::pair{std::string("\x86\x80\x80\x00", 4), 5}, {std::string("\x89\x80\x80\x00", 4), 9}}) {
+  for (const auto& [size, at] :
+       {std::pair{std::string("\x86\x80\x80\x00", 4), 5}, {std::string("\x89\x80\x80\x00", 4), 9}}) {
     bad = s;
     bad.replace(l.first_event, 4, size);
     expected.str("");
@@ -790,7 +818,8 @@ TEST_CASE("jfr: every single-byte corruption and every truncation gives a profil
 
 TEST_CASE("jfr: a plain file is read in place (mapped), with the same result and warnings") {
   const std::string one = synthetic_jfr();
-  const auto path = std::filesystem::temp_directory_path() / ("fg-jfr-" + std::to_string(::getpid()) + ".jfr");
+  const auto path =
+      std::filesystem::temp_directory_path() / ("fg-jfr-" + std::to_string(::getpid()) + ".jfr");
   {
     std::ofstream out(path, std::ios::binary);
     out << one << one << one.substr(0, 100);
@@ -812,7 +841,8 @@ namespace {
 // With `labels`, samples keep their threads (an output that shows them).
 std::string outcome(const std::string& bytes, bool one_thread, const JfrOptions& o = {}, bool labels = true) {
   std::vector<std::string> warnings;
-  fg::Diagnostics d(false, [&warnings](const std::string& m) { warnings.push_back(m); }, 100);
+  fg::Diagnostics d(
+      false, [&warnings](const std::string& m) { warnings.push_back(m); }, 100);
   fg::formats::ReadOptions r;
   r.jfr = o;
   r.labels = labels;
@@ -838,17 +868,19 @@ TEST_CASE("jfr: chunks parsed on a second thread give what one thread gives, err
   const std::size_t n = one.size();
 
   CHECK(outcome(many, true) ==
-        "Foo.bar_[0];Foo.baz_[i] 120\n\nwarning: t.jfr: 40 selected events have no stack trace and are left out");
+        "Foo.bar_[0];Foo.baz_[i] 120\n\nwarning: t.jfr: 40 selected events have no stack trace and are left "
+        "out");
   CHECK(outcome(many, false) == outcome(many, true));
   const std::string cut = many + one.substr(0, 100);
-  CHECK(outcome(cut, false).find("\nwarning: t.jfr: offset 0x" ) != std::string::npos);
+  CHECK(outcome(cut, false).find("\nwarning: t.jfr: offset 0x") != std::string::npos);
   CHECK(outcome(cut, false) == outcome(cut, true));
 
   // Damage found while parsing chunk 30: the 29 chunks before it are added first, then the error.
   std::string bad = many;
   put_be64(bad, 29 * n + 24, 1ull << 40);
   CHECK(outcome(bad, false).rfind("error: t.jfr: offset 0x", 0) == 0);
-  CHECK(outcome(bad, false).find(": chunk 30: metadata offset 1099511627776 lies outside") != std::string::npos);
+  CHECK(outcome(bad, false).find(": chunk 30: metadata offset 1099511627776 lies outside") !=
+        std::string::npos);
   CHECK(outcome(bad, false) == outcome(bad, true));
   bad = many;
   bad.replace(29 * n + l.first_event, 4, std::string("\x80\x80\x80\x00", 4));
@@ -929,7 +961,8 @@ TEST_CASE("jfr: a large chunk's events read beside its pools, with the samples a
 
   // The first checkpoint's first pool said to be of type 99, which the
   // metadata does not describe; and the first event's size 0.
-  const std::string pool_head("\x01\x00\x00\x00\x01\x03\x17", 7);  // type 1, times, delta, mask, 3 pools, type 23
+  const std::string pool_head("\x01\x00\x00\x00\x01\x03\x17",
+                              7);  // type 1, times, delta, mask, 3 pools, type 23
   const std::size_t pool = big.find(pool_head, l.first_checkpoint);
   REQUIRE(pool != std::string::npos);
   REQUIRE(pool < l.first_event);
@@ -937,7 +970,8 @@ TEST_CASE("jfr: a large chunk's events read beside its pools, with the samples a
   bad_pool[pool + 6] = 99;
   std::ostringstream at;
   at << std::hex << pool + 6;
-  const std::string pool_error = "error: t.jfr: offset 0x" + at.str() + ": chunk 1: constant pool of undescribed type id 99";
+  const std::string pool_error =
+      "error: t.jfr: offset 0x" + at.str() + ": chunk 1: constant pool of undescribed type id 99";
   CHECK(read_mapped(bad_pool) == pool_error);
   std::string bad_both = bad_pool;
   bad_both.replace(l.first_event, 4, std::string("\x80\x80\x80\x00", 4));
@@ -992,7 +1026,9 @@ TEST_CASE("jfr: samples handed over at the bound, then folded anew or streamed, 
   }
 }
 
-TEST_CASE("jfr chunk samples: one per trace and labels in the order of the first event, sums, entries of their own") {
+TEST_CASE(
+    "jfr chunk samples: one per trace and labels in the order of the first event, sums, entries of their "
+    "own") {
   using fg::formats::jfr::ChunkSamples;
   using fg::formats::jfr::DecodedEvent;
   using fg::formats::jfr::EventType;
@@ -1010,9 +1046,9 @@ TEST_CASE("jfr chunk samples: one per trace and labels in the order of the first
   ChunkSamples c;
   c.add(event(5, 1, 1));
   c.add(event(kBigKey, 1, 10));
-  c.add(event(5, 2, 100));           // a second thread on trace 5: the index, not the table
+  c.add(event(5, 2, 100));  // a second thread on trace 5: the index, not the table
   c.add(event(5, 1, 1000));
-  c.add(event(5, 2, -7));            // negative: its own, never summed
+  c.add(event(5, 2, -7));  // negative: its own, never summed
   c.add(event(5, 2, 10000));
   c.add(event(kBigKey, 1, INT64_MAX - 5));  // would overflow: its own
   c.add(event(kBigKey, 1, 20));
@@ -1035,8 +1071,8 @@ TEST_CASE("jfr chunk samples: one per trace and labels in the order of the first
   bool all = true;
   for (std::uint64_t t = 0; t < 5000; ++t) {
     const DecodedEvent e = c.at(t);
-    all = all && e.stack == kBigKey + t % 7 && e.thread == t && e.values[0] == static_cast<std::int64_t>(2 * t) &&
-          e.events == 2;
+    all = all && e.stack == kBigKey + t % 7 && e.thread == t &&
+          e.values[0] == static_cast<std::int64_t>(2 * t) && e.events == 2;
   }
   CHECK(all);
   // The samples from a point on stay readable once the room before it is let go of.
@@ -1052,7 +1088,8 @@ TEST_CASE("jfr chunk samples: widened for an allocation or a large state key, wi
   using fg::formats::jfr::ChunkSamples;
   using fg::formats::jfr::DecodedEvent;
   using fg::formats::jfr::EventType;
-  const auto sample = [](std::uint64_t stack, std::uint64_t thread, std::int64_t value, std::uint64_t state = 5) {
+  const auto sample = [](std::uint64_t stack, std::uint64_t thread, std::int64_t value,
+                         std::uint64_t state = 5) {
     DecodedEvent e{};
     e.type = EventType::kExecutionSample;
     e.has_state = true;
@@ -1084,11 +1121,11 @@ TEST_CASE("jfr chunk samples: widened for an allocation or a large state key, wi
   alloc.values[1] = 4096;
   c.add(alloc);
   c.add(alloc);
-  c.add(sample(5, 1, 100));        // into the first sample, by key
-  c.add(sample(kBigKey, 1, 20));   // into the second, through the index
-  c.add(sample(5, 2, 1000));       // into the third, through the index
+  c.add(sample(5, 1, 100));       // into the first sample, by key
+  c.add(sample(kBigKey, 1, 20));  // into the second, through the index
+  c.add(sample(5, 2, 1000));      // into the third, through the index
   for (std::uint64_t t = 0; t < 3000; ++t) c.add(sample(kBigKey + 1 + t % 5, 100 + t, 2));
-  c.add(sample(5, 1, 7, 70000));   // a state key a narrow sample cannot hold: its own
+  c.add(sample(5, 1, 7, 70000));  // a state key a narrow sample cannot hold: its own
   // The index grown again, from the widened samples: those indexed before
   // are still found.
   for (std::uint64_t t = 0; t < 6000; ++t) c.add(sample(kBigKey, 10000 + t, 1));
@@ -1143,11 +1180,13 @@ TEST_CASE("jfr trace tree: each trace's frames from its node up, one node per ca
     const std::size_t add = rng() % 6 == 0 ? 0 : 1 + rng() % (rng() % 10 == 0 ? 300 : 4);
     for (std::size_t i = 0; i < add; ++i) frames.push_back(rng() % 50);
     traces.push_back(frames);
-    positions.push_back(rng() % 20 == 0 && t > 0 ? positions[rng() % positions.size()] : static_cast<std::uint32_t>(t));
+    positions.push_back(rng() % 20 == 0 && t > 0 ? positions[rng() % positions.size()]
+                                                 : static_cast<std::uint32_t>(t));
   }
   std::set<std::vector<std::uint32_t>> prefixes;
   for (const auto& t : traces)
-    for (std::size_t d = 1; d <= t.size(); ++d) prefixes.insert({t.begin(), t.begin() + static_cast<std::ptrdiff_t>(d)});
+    for (std::size_t d = 1; d <= t.size(); ++d)
+      prefixes.insert({t.begin(), t.begin() + static_cast<std::ptrdiff_t>(d)});
   TraceTree tree;
   std::map<std::uint32_t, std::size_t> last;  // position -> trace
   const auto build = [&] {
@@ -1172,7 +1211,8 @@ TEST_CASE("jfr trace tree: each trace's frames from its node up, one node per ca
     }
     for (const auto& [position, t] : last) {
       std::vector<std::uint32_t> up;
-      for (std::uint32_t n = tree.at(position).node; n != 0; n = tree.node(n).parent) up.push_back(tree.node(n).frame);
+      for (std::uint32_t n = tree.at(position).node; n != 0; n = tree.node(n).parent)
+        up.push_back(tree.node(n).frame);
       CHECK(std::vector<std::uint32_t>(up.rbegin(), up.rend()) == traces[t]);
       CHECK(tree.at(position).truncated == (t % 3 == 0));
     }

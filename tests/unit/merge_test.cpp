@@ -1,9 +1,10 @@
+#include "fg/merge.h"
+
 #include <doctest/doctest.h>
 
 #include <vector>
 
 #include "fg/builder.h"
-#include "fg/merge.h"
 #include "fg/granularity.h"
 #include "fg/reverse.h"
 #include "test_util.h"
@@ -84,7 +85,8 @@ TEST_CASE("granularity: per function, one name from two source files (two builds
   ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
   FrameId main = b.frame("main");
   FrameId old_f = b.frame(b.function("f", "", "/build/1/f.go", 10));
-  FrameId new_f = b.frame(b.function("f", "", "/build/2/f.go", 12), FrameKind::kNative, 0, 0, b.intern("/bin/v2"));
+  FrameId new_f =
+      b.frame(b.function("f", "", "/build/2/f.go", 12), FrameKind::kNative, 0, 0, b.intern("/bin/v2"));
   b.add_sample(std::vector<FrameId>{main, old_f}, std::vector<std::int64_t>{1});
   b.add_sample(std::vector<FrameId>{main, new_f}, std::vector<std::int64_t>{2});
   Profile p = std::move(b).finish();

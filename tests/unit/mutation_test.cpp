@@ -27,12 +27,24 @@ std::string mutate(std::string s, std::mt19937& rng) {
     std::size_t at = s.empty() ? 0 : std::uniform_int_distribution<std::size_t>(0, s.size() - 1)(rng);
     char c = kSpecial[std::uniform_int_distribution<std::size_t>(0, sizeof kSpecial - 1)(rng)];
     switch (op(rng)) {
-      case 0: if (!s.empty()) s[at] = c; break;
-      case 1: s.insert(at, 1, c); break;
-      case 2: if (!s.empty()) s.erase(at, 1 + at % 7); break;
-      case 3: s.resize(at); break;
-      case 4: if (!s.empty()) s[at] = static_cast<char>(rng()); break;
-      default: s.insert(at, std::string(1 + at % 40, c)); break;
+      case 0:
+        if (!s.empty()) s[at] = c;
+        break;
+      case 1:
+        s.insert(at, 1, c);
+        break;
+      case 2:
+        if (!s.empty()) s.erase(at, 1 + at % 7);
+        break;
+      case 3:
+        s.resize(at);
+        break;
+      case 4:
+        if (!s.empty()) s[at] = static_cast<char>(rng());
+        break;
+      default:
+        s.insert(at, std::string(1 + at % 40, c));
+        break;
     }
   }
   return s;
@@ -55,7 +67,8 @@ TEST_CASE("damaged inputs give a profile or an error, never a crash") {
       "550000001000-550000003000 r-xp 00001000 fe:00 7 /nonexistent/app\n"
       "7f0000000000-7f0000002000 r-xp 00009000 fe:00 9 /nonexistent/libjemalloc.so.2\n",
       // jeprof's DOT call graph, with a diamond, recursion and an inlined node
-      fg::test::jeprof_diamond_dot("N3 -> N3 [label=1.0, weight=100000, style=\"setlinewidth(2.000000)\"];\n"),
+      fg::test::jeprof_diamond_dot(
+          "N3 -> N3 [label=1.0, weight=100000, style=\"setlinewidth(2.000000)\"];\n"),
       // DeepFlow ProfileTracing JSON, nodes out of order
       "{\"OPT_STATUS\":\"SUCCESS\",\"DESCRIPTION\":\"\",\"result\":[{\"profile_location_str\":\"[k] r\","
       "\"node_id\":\"b\",\"parent_node_id\":\"a\",\"self_value\":3,\"total_value\":3},"

@@ -26,8 +26,9 @@ Profile signed_profile() {
   return std::move(b).finish();
 }
 
-const char* kRefusal = "hand.pb: 1 samples have negative values in column 'samples', which a flame graph cannot "
-                       "draw as widths; compare two profiles with fg-diff BASE NEW";
+const char* kRefusal =
+    "hand.pb: 1 samples have negative values in column 'samples', which a flame graph cannot "
+    "draw as widths; compare two profiles with fg-diff BASE NEW";
 
 }  // namespace
 

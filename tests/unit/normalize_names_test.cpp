@@ -1,9 +1,10 @@
+#include "fg/normalize_names.h"
+
 #include <doctest/doctest.h>
 
 #include <vector>
 
 #include "fg/builder.h"
-#include "fg/normalize_names.h"
 #include "test_util.h"
 
 using namespace fg;
@@ -13,7 +14,8 @@ TEST_CASE("normalize_name: JVM lambda and hidden-class addresses, as async-profi
   // recorder's form and JDK 8's: the address or hash goes, the number stays.
   CHECK(normalize_name("Foo$$Lambda$2.0x00007fba8c001800.run") == "Foo$$Lambda$2.run");
   CHECK(normalize_name("Foo$$Lambda$17/0x0000000800c03a38.run") == "Foo$$Lambda$17.run");
-  CHECK(normalize_name("CpuRecursion$$Lambda$89+0x00007f675c009000/927327686.run") == "CpuRecursion$$Lambda$89.run");
+  CHECK(normalize_name("CpuRecursion$$Lambda$89+0x00007f675c009000/927327686.run") ==
+        "CpuRecursion$$Lambda$89.run");
   CHECK(normalize_name("Worker$$Lambda$887/1827771163.execute") == "Worker$$Lambda$887.execute");
   // A lambda from the JDK's class-data archive: a short address, with or
   // without the hash (async-profiler's rule keeps "+0x800000063").
@@ -65,7 +67,8 @@ TEST_CASE("normalize_name: GCC and Clang clone suffixes") {
 
 TEST_CASE("normalize_name: Rust symbol hashes") {
   CHECK(normalize_name("core::fmt::write::h0123456789abcdef") == "core::fmt::write");
-  CHECK(normalize_name("<T as core::any::Any>::type_id::hfedcba9876543210") == "<T as core::any::Any>::type_id");
+  CHECK(normalize_name("<T as core::any::Any>::type_id::hfedcba9876543210") ==
+        "<T as core::any::Any>::type_id");
   CHECK(normalize_name("app::run::h0123456789abcdef.llvm.1234") == "app::run");
   CHECK(normalize_name("app::run::h0123456789abcde") == "app::run::h0123456789abcde");      // 15 digits
   CHECK(normalize_name("app::run::h0123456789abcdef0") == "app::run::h0123456789abcdef0");  // 17

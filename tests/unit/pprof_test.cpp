@@ -1,3 +1,5 @@
+#include "formats/pprof/pprof.h"
+
 #include <doctest/doctest.h>
 
 #include <cstdio>
@@ -9,7 +11,6 @@
 #include "fg/error.h"
 #include "fg/granularity.h"
 #include "formats/gzip.h"
-#include "formats/pprof/pprof.h"
 #include "test_util.h"
 
 using namespace fg;
@@ -28,8 +29,12 @@ struct Pb {
     return *this;
   }
   Pb& num(int field, std::uint64_t v) { return varint(std::uint64_t(field) << 3).varint(v); }
-  Pb& msg(int field, const Pb& m) { return varint(std::uint64_t(field) << 3 | 2).varint(m.bytes.size()).raw(m.bytes); }
-  Pb& str(int field, const std::string& s) { return varint(std::uint64_t(field) << 3 | 2).varint(s.size()).raw(s); }
+  Pb& msg(int field, const Pb& m) {
+    return varint(std::uint64_t(field) << 3 | 2).varint(m.bytes.size()).raw(m.bytes);
+  }
+  Pb& str(int field, const std::string& s) {
+    return varint(std::uint64_t(field) << 3 | 2).varint(s.size()).raw(s);
+  }
   Pb& raw(const std::string& s) {
     bytes += s;
     return *this;
@@ -45,9 +50,9 @@ Pb strings() {
 
 Pb small_profile() {
   Pb p;
-  p.msg(1, Pb().num(1, 1).num(2, 2));                                    // sample_type samples/count
-  p.msg(5, Pb().num(1, 1).num(2, 3).num(4, 5));                          // function 1: main
-  p.msg(5, Pb().num(1, 2).num(2, 4).num(4, 5));                          // function 2: work
+  p.msg(1, Pb().num(1, 1).num(2, 2));                                         // sample_type samples/count
+  p.msg(5, Pb().num(1, 1).num(2, 3).num(4, 5));                               // function 1: main
+  p.msg(5, Pb().num(1, 2).num(2, 4).num(4, 5));                               // function 2: work
   p.msg(4, Pb().num(1, 10).num(3, 0x1000).msg(4, Pb().num(1, 1).num(2, 7)));  // location 10: main:7
   // location 11 at 0x2000: work (line 3) inlined into main (line 9)
   p.msg(4, Pb().num(1, 11).num(3, 0x2000).msg(4, Pb().num(1, 2).num(2, 3)).msg(4, Pb().num(1, 1).num(2, 9)));
@@ -91,8 +96,13 @@ TEST_CASE("pprof: location fields in any order, repeated, or unknown read as pro
   p.msg(1, Pb().num(1, 1).num(2, 2));
   p.msg(5, Pb().num(1, 1).num(2, 3).num(4, 5));
   p.msg(5, Pb().num(1, 2).num(2, 4).num(4, 5));
-  p.msg(4, Pb().msg(4, Pb().num(3, 12).num(2, 7).num(1, 1)).num(3, 0x9999).num(9, 1).str(10, "x").num(3, 0x1000)
-               .num(5, 1).num(1, 10));
+  p.msg(4, Pb().msg(4, Pb().num(3, 12).num(2, 7).num(1, 1))
+               .num(3, 0x9999)
+               .num(9, 1)
+               .str(10, "x")
+               .num(3, 0x1000)
+               .num(5, 1)
+               .num(1, 10));
   p.msg(4, Pb().num(1, 11).num(3, 0x2000).msg(4, Pb().num(1, 2).num(2, 3)).msg(4, Pb().num(1, 1).num(2, 9)));
   p.msg(2, Pb().num(1, 11).num(1, 10).num(2, 5).msg(3, Pb().num(1, 6).num(2, 7)));
   p.raw(strings().bytes);
@@ -137,10 +147,11 @@ TEST_CASE("pprof: a field with the wrong wire type is an error at its offset") {
   Pb p = small_profile();
   char at[32];
   std::snprintf(at, sizeof at, "0x%zx", p.bytes.size());  // the bad field starts where the good ones end
-  p.raw(std::string("\x62\x01", 2));  // field 12 (period) as length-delimited
-  CHECK_THROWS_WITH_AS(read_pprof(p.bytes),
-                       ("p.pb: offset " + std::string(at) + ": Profile field 12 has wire type 2, expected 0").c_str(),
-                       ParseError);
+  p.raw(std::string("\x62\x01", 2));                      // field 12 (period) as length-delimited
+  CHECK_THROWS_WITH_AS(
+      read_pprof(p.bytes),
+      ("p.pb: offset " + std::string(at) + ": Profile field 12 has wire type 2, expected 0").c_str(),
+      ParseError);
 }
 
 TEST_CASE("pprof: ids that point nowhere name the sample") {
@@ -154,7 +165,8 @@ TEST_CASE("pprof: ids that point nowhere name the sample") {
   q.msg(1, Pb().num(1, 1).num(2, 2));
   q.msg(4, Pb().num(1, 1).msg(4, Pb().num(1, 42)));
   q.raw(strings().bytes);
-  CHECK_THROWS_WITH_AS(read_pprof(q.bytes), "p.pb: location 0: line 0: function id 42 names no function", Error);
+  CHECK_THROWS_WITH_AS(read_pprof(q.bytes), "p.pb: location 0: line 0: function id 42 names no function",
+                       Error);
 }
 
 TEST_CASE("pprof: samples read several at a time keep file order, and the first bad one is named") {
@@ -162,8 +174,9 @@ TEST_CASE("pprof: samples read several at a time keep file order, and the first 
   // group, and between groups, must come out as when read one by one.
   Pb p = small_profile();
   for (int i = 0; i < 20; ++i)
-    p.msg(2, i % 3 == 0 ? Pb().num(1, 11).num(1, 10).num(2, i) : i % 3 == 1 ? Pb().num(1, 10).num(2, i)
-                                                                             : Pb().num(1, 10).num(1, 11).num(2, i));
+    p.msg(2, i % 3 == 0   ? Pb().num(1, 11).num(1, 10).num(2, i)
+             : i % 3 == 1 ? Pb().num(1, 10).num(2, i)
+                          : Pb().num(1, 10).num(1, 11).num(2, i));
   Profile ok = read_pprof(p.bytes);
   std::int64_t total = 5;
   for (int i = 0; i < 20; ++i) total += i;
@@ -175,7 +188,8 @@ TEST_CASE("pprof: samples read several at a time keep file order, and the first 
   CHECK(test::dump_samples(ok) ==
         "samples: 4\n"
         "main (main.go:7) @0x1000 | 70\n"
-        "main (main.go:7) @0x1000;main (main.go:9) @0x2000;work [inlined] (main.go:3) @0x2000 | 5 | thread=\"t1\"\n"
+        "main (main.go:7) @0x1000;main (main.go:9) @0x2000;work [inlined] (main.go:3) @0x2000 | 5 | "
+        "thread=\"t1\"\n"
         "main (main.go:7) @0x1000;main (main.go:9) @0x2000;work [inlined] (main.go:3) @0x2000 | 63\n"
         "main (main.go:9) @0x2000;work [inlined] (main.go:3) @0x2000;main (main.go:7) @0x1000 | 57\n");
   // Sample 13 (in the second group) names no location; samples 14 and 15
@@ -203,14 +217,16 @@ Pb many_samples(int count, Bad bad) {
   p.msg(4, Pb().num(1, 10).num(3, 0x1000).msg(4, Pb().num(1, 1).num(2, 7)));
   p.msg(4, Pb().num(1, 11).num(3, 0x2000).msg(4, Pb().num(1, 2).num(2, 3)).msg(4, Pb().num(1, 1).num(2, 9)));
   for (int i = 0; i < count; ++i) {
-    Pb s = i % 3 == 0 ? Pb().num(1, 11).num(1, 10) : i % 3 == 1 ? Pb().num(1, 10) : Pb().num(1, 10).num(1, 11);
+    Pb s = i % 3 == 0   ? Pb().num(1, 11).num(1, 10)
+           : i % 3 == 1 ? Pb().num(1, 10)
+                        : Pb().num(1, 10).num(1, 11);
     s.num(2, static_cast<std::uint64_t>(i));
     if (i % 5 == 0) s.msg(3, Pb().num(1, 6).num(2, 7));
     p.msg(2, bad(i, s));
   }
   p.raw(strings().bytes);
   p.str(6, std::string(1 << 20, 'c'));  // string 8
-  p.num(13, 8);                          // a comment
+  p.num(13, 8);                         // a comment
   return p;
 }
 
@@ -221,17 +237,19 @@ TEST_CASE("pprof: samples decoded on a second thread come out in order, and erro
   // Sums by stack (i % 3) and label (i % 5 == 0), from the definition.
   std::int64_t sum[3][2] = {};
   for (int i = 0; i < kCount; ++i) sum[i % 3][i % 5 == 0] += i;
-  const std::string inner = "main (main.go:7) @0x1000;main (main.go:9) @0x2000;work [inlined] (main.go:3) @0x2000";
-  const std::string outer = "main (main.go:9) @0x2000;work [inlined] (main.go:3) @0x2000;main (main.go:7) @0x1000";
+  const std::string inner =
+      "main (main.go:7) @0x1000;main (main.go:9) @0x2000;work [inlined] (main.go:3) @0x2000";
+  const std::string outer =
+      "main (main.go:9) @0x2000;work [inlined] (main.go:3) @0x2000;main (main.go:7) @0x1000";
   auto line = [](const std::string& stack, std::int64_t v, bool label) {
     return stack + " | " + std::to_string(v) + (label ? " | thread=\"t1\"" : "") + "\n";
   };
   // (The dump sorts its lines: each labelled one, of the smaller sum
   // 1..., before the other, of 5....)
   CHECK(test::dump_samples(ok) == "samples: 6\n" + line("main (main.go:7) @0x1000", sum[1][1], true) +
-                                      line("main (main.go:7) @0x1000", sum[1][0], false) + line(inner, sum[0][1], true) +
-                                      line(inner, sum[0][0], false) + line(outer, sum[2][1], true) +
-                                      line(outer, sum[2][0], false));
+                                      line("main (main.go:7) @0x1000", sum[1][0], false) +
+                                      line(inner, sum[0][1], true) + line(inner, sum[0][0], false) +
+                                      line(outer, sum[2][1], true) + line(outer, sum[2][0], false));
   std::int64_t total = 0;
   for (int i = 0; i < kCount; ++i) total += i;
   CHECK(ok.totals()[0] == total);
@@ -241,11 +259,14 @@ TEST_CASE("pprof: samples decoded on a second thread come out in order, and erro
   // one), and the other way round.
   auto bad_location = [](int i, Pb s) { return i == 17000 ? Pb().num(1, 404).num(2, 1) : s; };
   auto bad_label = [](int i, Pb s) { return i == 17001 ? s.msg(3, Pb().num(1, 50).num(2, 1)) : s; };
-  CHECK_THROWS_WITH_AS(read_pprof(many_samples(kCount, [&](int i, Pb s) { return bad_location(i, bad_label(i, s)); }).bytes),
-                       "p.pb: sample 17000: location id 404 names no location", Error);
   CHECK_THROWS_WITH_AS(
-      read_pprof(many_samples(kCount, [&](int i, Pb s) { return bad_location(i, bad_label(i + 2, s)); }).bytes),
-      "p.pb: sample 16999: label key string index 50 is out of range (the string table has 9 entries)", Error);
+      read_pprof(many_samples(kCount, [&](int i, Pb s) { return bad_location(i, bad_label(i, s)); }).bytes),
+      "p.pb: sample 17000: location id 404 names no location", Error);
+  CHECK_THROWS_WITH_AS(
+      read_pprof(
+          many_samples(kCount, [&](int i, Pb s) { return bad_location(i, bad_label(i + 2, s)); }).bytes),
+      "p.pb: sample 16999: label key string index 50 is out of range (the string table has 9 entries)",
+      Error);
 
   // A fault in the file's structure is the one reported, though the reader
   // (which runs beside the check) meets a bad sample first.
@@ -253,9 +274,10 @@ TEST_CASE("pprof: samples decoded on a second thread come out in order, and erro
   char at[32];
   std::snprintf(at, sizeof at, "0x%zx", broken.bytes.size());
   broken.raw(std::string("\x62\x01", 2));  // field 12 (period) as length-delimited
-  CHECK_THROWS_WITH_AS(read_pprof(broken.bytes),
-                       ("p.pb: offset " + std::string(at) + ": Profile field 12 has wire type 2, expected 0").c_str(),
-                       ParseError);
+  CHECK_THROWS_WITH_AS(
+      read_pprof(broken.bytes),
+      ("p.pb: offset " + std::string(at) + ": Profile field 12 has wire type 2, expected 0").c_str(),
+      ParseError);
 }
 
 TEST_CASE("pprof: string indices out of range and wrong value counts") {
@@ -270,7 +292,8 @@ TEST_CASE("pprof: string indices out of range and wrong value counts") {
   q.msg(1, Pb().num(1, 1).num(2, 2));
   q.msg(2, Pb().num(2, 1).num(2, 2));
   q.raw(strings().bytes);
-  CHECK_THROWS_WITH_AS(read_pprof(q.bytes), "p.pb: sample 0: has 2 values, the profile has 1 sample types", Error);
+  CHECK_THROWS_WITH_AS(read_pprof(q.bytes), "p.pb: sample 0: has 2 values, the profile has 1 sample types",
+                       Error);
 }
 
 TEST_CASE("pprof: damage inside a sample names the sample or its offset") {
@@ -278,9 +301,9 @@ TEST_CASE("pprof: damage inside a sample names the sample or its offset") {
   p.msg(1, Pb().num(1, 1).num(2, 2));
   p.msg(2, Pb().num(2, 1).msg(3, Pb().num(1, 50).num(2, 1)));  // a label whose key is string 50
   p.raw(strings().bytes);
-  CHECK_THROWS_WITH_AS(read_pprof(p.bytes),
-                       "p.pb: sample 0: label key string index 50 is out of range (the string table has 8 entries)",
-                       Error);
+  CHECK_THROWS_WITH_AS(
+      read_pprof(p.bytes),
+      "p.pb: sample 0: label key string index 50 is out of range (the string table has 8 entries)", Error);
   Pb q;
   q.msg(1, Pb().num(1, 1).num(2, 2));
   q.msg(2, Pb().raw(std::string("\x0a\x05\x01\x02", 4)));  // packed location ids: 5 bytes said, 2 there
@@ -380,7 +403,7 @@ Pb difference_profile(bool label) {
     Pb s;
     for (std::uint64_t l : locations) s.num(1, l);
     s.num(2, static_cast<std::uint64_t>(value));  // negative: ten-byte two's complement, as protobuf
-    s.msg(3, Pb().num(1, 6).num(2, 7));          // thread=t1 on every sample
+    s.msg(3, Pb().num(1, 6).num(2, 7));           // thread=t1 on every sample
     if (base && label) s.msg(3, Pb().num(1, 8).num(2, 9));
     p.msg(2, s);
   };
@@ -425,11 +448,12 @@ TEST_CASE("pprof: a difference profile (-diff_base) is read as a diff: base and 
                    "main (main.go:7) @0x1000 | 0 1 | thread=\"t1\"\n"
                    "main (main.go:7) @0x1000;work (main.go:3) @0x3000 | 3 0 | thread=\"t1\"\n"));
     REQUIRE(notes.size() == 1);
-    CHECK(notes[0] == (label ? "d.pb: a difference profile (go tool pprof -diff_base): its 2 samples labelled "
-                               "pprof::base are the base, negated back, and the rest the new profile; drawn as "
-                               "fg-diff draws base and new"
-                             : "d.pb: a difference profile: its negative values are the base, negated back, and "
-                               "the rest the new profile; drawn as fg-diff draws base and new"));
+    CHECK(notes[0] ==
+          (label ? "d.pb: a difference profile (go tool pprof -diff_base): its 2 samples labelled "
+                   "pprof::base are the base, negated back, and the rest the new profile; drawn as "
+                   "fg-diff draws base and new"
+                 : "d.pb: a difference profile: its negative values are the base, negated back, and "
+                   "the rest the new profile; drawn as fg-diff draws base and new"));
   }
 }
 
@@ -454,6 +478,7 @@ TEST_CASE("pprof: an unsymbolized frame is written back as a location without li
   const Profile again = read_pprof(inflated(write_pprof(read_pprof(p.bytes))));
   // Still unsymbolized, in the same module, at the same address; the
   // written mapping has no range, so the offset read back is the address.
-  CHECK(test::dump_samples(again) ==
-        "samples: 1\nmain.go+0x400abc [unsymbolized] @0x400abc <main.go>;0xdead [unsymbolized] @0xdead | 3\n");
+  CHECK(
+      test::dump_samples(again) ==
+      "samples: 1\nmain.go+0x400abc [unsymbolized] @0x400abc <main.go>;0xdead [unsymbolized] @0xdead | 3\n");
 }

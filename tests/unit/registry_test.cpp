@@ -1,7 +1,8 @@
+#include "formats/registry.h"
+
 #include <doctest/doctest.h>
 
 #include "fg/error.h"
-#include "formats/registry.h"
 
 using namespace fg;
 using namespace fg::formats;
@@ -21,8 +22,7 @@ TEST_CASE("input detection: content first, then extension, --from overrides") {
   CHECK(detect_input_format(*odd, std::nullopt).name == "collapsed");
   auto unknown = Input::from_bytes("x.bin", "garbage without counts\n");
   CHECK_THROWS_WITH_AS(detect_input_format(*unknown, std::nullopt),
-                       "x.bin: unrecognised input format; name one with --from (see --list-formats)",
-                       Error);
+                       "x.bin: unrecognised input format; name one with --from (see --list-formats)", Error);
   auto empty = Input::from_bytes("e", "");
   CHECK_THROWS_WITH_AS(detect_input_format(*empty, std::nullopt), "e: empty input", Error);
   CHECK(detect_input_format(*unknown, std::string("collapsed")).name == "collapsed");
@@ -68,11 +68,13 @@ TEST_CASE("input detection: a first line longer than the sniffing window is stil
 }
 
 TEST_CASE("input detection: blank input is empty input, as an empty one is") {
-  for (const std::string& blank : std::vector<std::string>{"", "\n", "\n\n  \n", "\r\n\t\r\n", std::string(10000, '\n')}) {
+  for (const std::string& blank :
+       std::vector<std::string>{"", "\n", "\n\n  \n", "\r\n\t\r\n", std::string(10000, '\n')}) {
     CAPTURE(blank.size());
     auto in = Input::from_bytes("<stdin>", blank);
     CHECK_THROWS_WITH_AS(detect_input_format(*in, std::nullopt),
-                         blank.empty() ? "<stdin>: empty input" : "<stdin>: empty input (only blank lines)", Error);
+                         blank.empty() ? "<stdin>: empty input" : "<stdin>: empty input (only blank lines)",
+                         Error);
     // A name that says collapsed reads as collapsed (no stacks), as an empty .folded file does.
     auto named = Input::from_bytes("x.folded", blank);
     CHECK(detect_input_format(*named, std::nullopt).name == "collapsed");

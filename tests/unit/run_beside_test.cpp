@@ -1,12 +1,12 @@
 // fg::run_beside and fg::Beside: work on a second thread, its error
 // rethrown on this one, and no Beside made from a temporary work.
+#include "fg/run_beside.h"
+
 #include <doctest/doctest.h>
 
 #include <atomic>
 #include <stdexcept>
 #include <type_traits>
-
-#include "fg/run_beside.h"
 
 namespace {
 
@@ -36,11 +36,14 @@ TEST_CASE("Beside: the work runs on its own thread, join() waits for it and reth
   CHECK_NOTHROW(f.join());
 }
 
-TEST_CASE("run_beside: both halves run, and the error of the one on the second thread is rethrown after both end") {
+TEST_CASE(
+    "run_beside: both halves run, and the error of the one on the second thread is rethrown after both end") {
   std::atomic<int> ran{0};
-  fg::run_beside(true, [&] { ++ran; }, [&] { ++ran; });
+  fg::run_beside(
+      true, [&] { ++ran; }, [&] { ++ran; });
   CHECK(ran == 2);
-  CHECK_THROWS_WITH_AS(fg::run_beside(true, [] { throw std::runtime_error("second"); }, [&] { ++ran; }), "second",
-                       std::runtime_error);
+  CHECK_THROWS_WITH_AS(fg::run_beside(
+                           true, [] { throw std::runtime_error("second"); }, [&] { ++ran; }),
+                       "second", std::runtime_error);
   CHECK(ran == 3);
 }

@@ -8,10 +8,10 @@ TEST_CASE("edit_distance counts insertions, deletions, substitutions and swaps")
   CHECK(edit_distance("", "") == 0);
   CHECK(edit_distance("abc", "") == 3);
   CHECK(edit_distance("", "abc") == 3);
-  CHECK(edit_distance("colors", "colours") == 1);    // insertion
-  CHECK(edit_distance("focus", "focsu") == 1);       // a swap of neighbours
-  CHECK(edit_distance("bogus", "focus") == 2);       // two substitutions
-  CHECK(edit_distance("kitten", "sitting") == 3);    // the textbook case
+  CHECK(edit_distance("colors", "colours") == 1);  // insertion
+  CHECK(edit_distance("focus", "focsu") == 1);     // a swap of neighbours
+  CHECK(edit_distance("bogus", "focus") == 2);     // two substitutions
+  CHECK(edit_distance("kitten", "sitting") == 3);  // the textbook case
   CHECK(edit_distance("flamegraph", "flamegrph") == 1);
 }
 

@@ -1,12 +1,11 @@
 #include <doctest/doctest.h>
-#include <pugixml.hpp>
 
+#include <cstdio>
+#include <pugixml.hpp>
+#include <random>
 #include <sstream>
 
 #include "fg/error.h"
-#include <cstdio>
-#include <random>
-
 #include "formats/svg/flamegraph.h"
 #include "formats/svg/number_format.h"
 #include "formats/svg/palette.h"
@@ -34,7 +33,8 @@ TEST_CASE("xml escaping is the one path for text") {
 }
 
 TEST_CASE("a frame named like markup is drawn as text") {
-  Profile p = test::folded("main;\"><script>alert(1)</script> 5\nmain;</script><img src=x onerror=alert(1)> 5\n");
+  Profile p =
+      test::folded("main;\"><script>alert(1)</script> 5\nmain;</script><img src=x onerror=alert(1)> 5\n");
   WriteOptions o;
   o.flame.title = "T <b>&\"";
   o.flame.notes = "--> <!-- notes";
@@ -94,7 +94,8 @@ TEST_CASE("bad drawing options are usage errors") {
   o.flame.bg_colors = "#12345z";
   CHECK_THROWS_AS(draw(p, o), UsageError);
   Profile empty = test::folded("");
-  CHECK_THROWS_WITH_AS(draw(empty), "t.folded: nothing to draw: the total of value column 'samples' is 0", Error);
+  CHECK_THROWS_WITH_AS(draw(empty), "t.folded: nothing to draw: the total of value column 'samples' is 0",
+                       Error);
 }
 
 TEST_CASE("default colours are flamegraph.pl's, by name") {
@@ -138,6 +139,7 @@ TEST_CASE("numbers print exactly as printf prints them") {
         FAIL_CHECK(v << " %." << d << "f: " << svg::fixed(v, d) << " vs " << printf_fixed(v, d));
   }
   CHECK(mismatches == 0);
-  for (double v : {0.0, 37.0, 1087.5, -2.5, 1e20, 0.1, 12.34, 1.0 / 3}) CHECK(svg::perl_number(v) == printf_g(v));
+  for (double v : {0.0, 37.0, 1087.5, -2.5, 1e20, 0.1, 12.34, 1.0 / 3})
+    CHECK(svg::perl_number(v) == printf_g(v));
   CHECK(svg::fixed(-0.04, 1) == printf_fixed(-0.04, 1));  // "-0.0"
 }

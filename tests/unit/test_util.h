@@ -31,11 +31,14 @@ class Lcg {
 
 /// Reads `bytes` named `name` with the reader of `format`; warnings are
 /// collected into `warnings`.
-inline Profile read_as(std::string_view format, const std::string& bytes,
-                       std::vector<std::string>* warnings, bool strict, const std::string& name) {
-  Diagnostics d(strict, [warnings](const std::string& m) {
-    if (warnings) warnings->push_back(m);
-  }, 100);
+inline Profile read_as(std::string_view format, const std::string& bytes, std::vector<std::string>* warnings,
+                       bool strict, const std::string& name) {
+  Diagnostics d(
+      strict,
+      [warnings](const std::string& m) {
+        if (warnings) warnings->push_back(m);
+      },
+      100);
   auto in = formats::Input::from_bytes(name, bytes);
   return formats::find_format(format)->read(*in, formats::ReadOptions{}, d);
 }

@@ -28,22 +28,24 @@ TEST_CASE("units: percentages padded and trimmed as pprof prints them") {
 }
 
 TEST_CASE("units: the output unit is the smallest shown value's, or 100 times it") {
-  CHECK(units::output_unit(10000000, 13610000000, "nanoseconds") == "s");      // 10ms * 100 = 1s
-  CHECK(units::output_unit(100000, 13610000000, "nanoseconds") == "ms");       // 0.1ms * 100 = 10ms
+  CHECK(units::output_unit(10000000, 13610000000, "nanoseconds") == "s");  // 10ms * 100 = 1s
+  CHECK(units::output_unit(100000, 13610000000, "nanoseconds") == "ms");   // 0.1ms * 100 = 10ms
   CHECK(units::output_unit(512, 85000000, "bytes") == "kB");
   CHECK(units::output_unit(3, 1361, "count") == "count");
   CHECK(units::output_unit(0, 2048, "bytes") == "kB");
 }
 
 TEST_CASE("names: C++ names simplified as pprof's reports show them") {
-  CHECK(simplify_cpp_name("ns::Pool<int, std::allocator<int> >::get(unsigned long) const") == "ns::Pool::get const");
+  CHECK(simplify_cpp_name("ns::Pool<int, std::allocator<int> >::get(unsigned long) const") ==
+        "ns::Pool::get const");
   CHECK(simplify_cpp_name("_ZN2ns4Pool3getEm") == "ns::Pool::get");
-  CHECK(simplify_cpp_name("(anonymous namespace)::work(int)") == "::work");  // as pprof: a group like any other
+  CHECK(simplify_cpp_name("(anonymous namespace)::work(int)") ==
+        "::work");  // as pprof: a group like any other
   CHECK(simplify_cpp_name("main.(*List[...]).Push") == "main.(*List[...]).Push");  // Go generics untouched
   CHECK(simplify_cpp_name("java.util.HashMap.<init>") == "java.util.HashMap.<init>");
   CHECK(simplify_cpp_name("main.fib") == "main.fib");
   CHECK(simplify_cpp_name("broken)(name<") == "broken)(name<");  // unbalanced: left alone
-  CHECK(simplify_cpp_name("<tag>(x)") == "<tag>(x)");              // nothing would be left
+  CHECK(simplify_cpp_name("<tag>(x)") == "<tag>(x)");            // nothing would be left
 }
 
 TEST_CASE("names: node labels shortened as pprof's ShortenFunctionName") {

@@ -1,8 +1,9 @@
+#include "formats/unsupported/unsupported.h"
+
 #include <doctest/doctest.h>
 
 #include "fg/error.h"
 #include "formats/registry.h"
-#include "formats/unsupported/unsupported.h"
 
 using namespace fg;
 using namespace fg::formats;
@@ -38,10 +39,12 @@ const std::string kPerfRefusal =
 
 TEST_CASE("unsupported: perf script output is refused with what to run instead") {
   CHECK(detected("<stdin>", kPerfScript) == "<stdin>" + kPerfRefusal);
-  CHECK(detected("perf.txt", "# ========\n# captured on: Thu Jul  9 17:14:37 2015\n# hostname : h\n# ========\n#\n" +
-                                 kPerfScript) == "perf.txt" + kPerfRefusal);
+  CHECK(detected("perf.txt",
+                 "# ========\n# captured on: Thu Jul  9 17:14:37 2015\n# hostname : h\n# ========\n#\n" +
+                     kPerfScript) == "perf.txt" + kPerfRefusal);
   // Other perf script event lines: no CPU, a period, pid/tid.
-  CHECK(detected("x", "dd 29776 666709.771979:   10101010 cpu-clock: \n\tffffffff811 f (k)\n") == "x" + kPerfRefusal);
+  CHECK(detected("x", "dd 29776 666709.771979:   10101010 cpu-clock: \n\tffffffff811 f (k)\n") ==
+        "x" + kPerfRefusal);
   CHECK(detected("x", "java 19983 cycles:\n\t7f00 Foo::bar (/lib/x.so)\n") == "x" + kPerfRefusal);
   // perf 3.x wrote the frames without indenting them.
   CHECK(detected("x", "java 19983 cycles:\nffffffff8103d0ca native_write_msr_safe ([kernel.kallsyms])\n") ==
@@ -77,13 +80,15 @@ std::string cpu_header(int width, bool big_endian, std::uint64_t java) {
 
 TEST_CASE("unsupported: pprof's legacy profiles are refused by name") {
   // The first lines as gperftools, Go (debug=1) and Java agents write them.
-  CHECK(detected("p.heap", "heap profile:    144:  8498176 [   144:  8498176] @ heapz_v2/524288\n"
-                           "     1:     9216 [     1:     9216] @ 0xc635c8 0x42ecc3\n") ==
+  CHECK(detected("p.heap",
+                 "heap profile:    144:  8498176 [   144:  8498176] @ heapz_v2/524288\n"
+                 "     1:     9216 [     1:     9216] @ 0xc635c8 0x42ecc3\n") ==
         "p.heap: gperftools heap profile (legacy text format)" + kConvert);
   CHECK(detected("x", "heap profile: 1: 2 [3: 4] @ heap_v2/524288\n1: 2 [3: 4] @ 0x1 0x2\n") ==
         "x: gperftools heap profile (legacy text format)" + kConvert);
-  CHECK(detected("x", "heap profile: 13: 1595680 [47130736: 2584596557304] @ heap/1048576\n"
-                      "1: 524288 [3: 1572864] @ 0x420cef 0x422151\n") ==
+  CHECK(detected("x",
+                 "heap profile: 13: 1595680 [47130736: 2584596557304] @ heap/1048576\n"
+                 "1: 524288 [3: 1572864] @ 0x420cef 0x422151\n") ==
         "x: Go heap profile (legacy text format)" + kConvert);
   CHECK(detected("x", "heap profile:     85: 178257920 [    85: 178257920] @ growthz\n") ==
         "x: heap growth profile (legacy text format)" + kConvert);
@@ -106,7 +111,8 @@ TEST_CASE("unsupported: pprof's legacy profiles are refused by name") {
     for (bool big : {false, true}) {
       CHECK(detected("cpu.prof", cpu_header(width, big, 0)) ==
             "cpu.prof: gperftools CPU profile (legacy binary format)" + kConvert);
-      CHECK(detected("x", cpu_header(width, big, 1)) == "x: Java CPU profile (legacy binary format)" + kConvert);
+      CHECK(detected("x", cpu_header(width, big, 1)) ==
+            "x: Java CPU profile (legacy binary format)" + kConvert);
     }
   // Folded stacks that merely mention such words are not refused.
   CHECK(!unsupported::recognise("heap profile: a;b 3\n"));

@@ -16,142 +16,162 @@ namespace fg::cli {
 
 po::options_description input_options(CommonOptions& o) {
   po::options_description d("Input options");
-  d.add_options()
-      ("from", po::value<std::string>()->notifier([&o](const std::string& v) { o.from = v; }),
-       "input format (default: detected from the content, else the extension)")
-      ("strict", po::bool_switch(&o.strict), "treat every warning about the input as an error")
-      ("max-inflated", po::value<std::uint64_t>(&o.max_inflated)->value_name("BYTES"),
-       "refuse gzip input that inflates past BYTES (default 4 GiB)")
-      ("quiet,q", po::bool_switch(&o.quiet), "print no warnings");
+  d.add_options()("from", po::value<std::string>()->notifier([&o](const std::string& v) { o.from = v; }),
+                  "input format (default: detected from the content, else the extension)")(
+      "strict", po::bool_switch(&o.strict), "treat every warning about the input as an error")(
+      "max-inflated", po::value<std::uint64_t>(&o.max_inflated)->value_name("BYTES"),
+      "refuse gzip input that inflates past BYTES (default 4 GiB)")("quiet,q", po::bool_switch(&o.quiet),
+                                                                    "print no warnings");
   return d;
 }
 
 po::options_description output_options(CommonOptions& o) {
   po::options_description d("Output options");
-  d.add_options()
-      ("output,o", po::value<std::string>(&o.output)->value_name("FILE"),
-       "write to FILE (default: standard output); written whole or not at all")
-      ("to", po::value<std::string>()->notifier([&o](const std::string& v) { o.to = v; }),
-       ("output format (default: from the -o extension, else " + o.default_to + ")").c_str())
-      ("value", po::value<std::string>()->value_name("NAME|INDEX")->notifier(
-                    [&o](const std::string& v) { o.value = v; }),
-       "value column to draw or write (default: the profile's default, else the last)");
+  d.add_options()("output,o", po::value<std::string>(&o.output)->value_name("FILE"),
+                  "write to FILE (default: standard output); written whole or not at all")(
+      "to", po::value<std::string>()->notifier([&o](const std::string& v) { o.to = v; }),
+      ("output format (default: from the -o extension, else " + o.default_to + ")").c_str())(
+      "value", po::value<std::string>()->value_name("NAME|INDEX")->notifier([&o](const std::string& v) {
+        o.value = v;
+      }),
+      "value column to draw or write (default: the profile's default, else the last)");
   return d;
 }
 
 po::options_description flamegraph_options(formats::FlameGraphOptions& o) {
   po::options_description d("Flame graph options (as flamegraph.pl)");
-  d.add_options()
-      ("title", po::value<std::string>(&o.title), "title text (default \"Flame Graph\")")
-      ("subtitle", po::value<std::string>(&o.subtitle), "second-level title")
-      ("width", po::value<int>(&o.width), "image width in pixels (default 1200)")
-      ("height", po::value<double>(&o.frame_height), "height of each frame in pixels (default 16)")
-      ("minwidth", po::value<std::string>(&o.min_width),
-       "omit frames narrower than this many pixels, or this percentage of the total with '%' (default 0.1)")
-      ("fonttype", po::value<std::string>(&o.font_type), "font family (default Verdana)")
-      ("fontsize", po::value<double>(&o.font_size), "font size (default 12)")
-      ("fontwidth", po::value<double>(&o.font_width), "average glyph width relative to the font size (default 0.59)")
-      ("countname", po::value<std::string>(&o.count_name),
-       "name of the counts (default \"samples\", or the value column's unit)")
-      ("nametype", po::value<std::string>(&o.name_type), "label of names in the details line (default \"Function:\")")
-      ("colors", po::value<std::string>(&o.colors),
-       "palette: hot (default), mem, io, wakeup, chain, java, js, perl, red, green, blue, aqua, yellow, purple, orange")
-      ("bgcolors", po::value<std::string>(&o.bg_colors), "background: yellow, blue, green, grey or #rrggbb")
-      ("hash", po::bool_switch(&o.hash), "colour by flamegraph.pl's weighted name hash")
-      ("reverse", po::bool_switch(&o.reverse), "stack-reversed flame graph (merge from the leaves)")
-      ("inverted", po::bool_switch(&o.inverted), "icicle graph (root at the top)")
-      ("flamechart", po::bool_switch(&o.flame_chart), "flame chart: samples in time order, not merged")
-      ("negate", po::bool_switch(&o.negate), "swap red and blue in a differential graph")
-      ("colorblind", po::bool_switch(&o.colorblind),
-       "differential graphs in orange (grew) and purple (shrank), safe for colour-blind readers")
-      ("notes", po::value<std::string>(&o.notes), "text stored in the SVG as a note");
+  d.add_options()("title", po::value<std::string>(&o.title), "title text (default \"Flame Graph\")")(
+      "subtitle", po::value<std::string>(&o.subtitle), "second-level title")(
+      "width", po::value<int>(&o.width), "image width in pixels (default 1200)")(
+      "height", po::value<double>(&o.frame_height), "height of each frame in pixels (default 16)")(
+      "minwidth", po::value<std::string>(&o.min_width),
+      "omit frames narrower than this many pixels, or this percentage of the total with '%' (default 0.1)")(
+      "fonttype", po::value<std::string>(&o.font_type), "font family (default Verdana)")(
+      "fontsize", po::value<double>(&o.font_size), "font size (default 12)")(
+      "fontwidth", po::value<double>(&o.font_width),
+      "average glyph width relative to the font size (default 0.59)")(
+      "countname", po::value<std::string>(&o.count_name),
+      "name of the counts (default \"samples\", or the value column's unit)")(
+      "nametype", po::value<std::string>(&o.name_type),
+      "label of names in the details line (default \"Function:\")")(
+      "colors", po::value<std::string>(&o.colors),
+      "palette: hot (default), mem, io, wakeup, chain, java, js, perl, red, green, blue, aqua, yellow, "
+      "purple, orange")("bgcolors", po::value<std::string>(&o.bg_colors),
+                        "background: yellow, blue, green, grey or #rrggbb")(
+      "hash", po::bool_switch(&o.hash), "colour by flamegraph.pl's weighted name hash")(
+      "reverse", po::bool_switch(&o.reverse), "stack-reversed flame graph (merge from the leaves)")(
+      "inverted", po::bool_switch(&o.inverted), "icicle graph (root at the top)")(
+      "flamechart", po::bool_switch(&o.flame_chart), "flame chart: samples in time order, not merged")(
+      "negate", po::bool_switch(&o.negate), "swap red and blue in a differential graph")(
+      "colorblind", po::bool_switch(&o.colorblind),
+      "differential graphs in orange (grew) and purple (shrank), safe for colour-blind readers")(
+      "notes", po::value<std::string>(&o.notes), "text stored in the SVG as a note");
   return d;
 }
 
 po::options_description symbolization_options(formats::SymbolizeOptions& o) {
   po::options_description d("Symbolization options (jemalloc heap dumps)");
-  d.add_options()
-      ("symbol-path", po::value<std::vector<std::string>>(&o.symbol_paths)->value_name("DIR")->composing(),
-       "look for the dump's binaries and libraries in DIR first, by file name, and for separate debug "
-       "files by build-id (DIR/.build-id/..); may be given several times")
-      ("sysroot", po::value<std::string>(&o.sysroot)->value_name("DIR"),
-       "look for binaries and libraries at their recorded paths under DIR instead of /")
-      ("keep-allocator-frames", po::bool_switch(&o.keep_allocator_frames),
-       "keep the allocator's own frames (the jemalloc library, malloc, operator new, ...), which are "
-       "dropped by default");
+  d.add_options()(
+      "symbol-path", po::value<std::vector<std::string>>(&o.symbol_paths)->value_name("DIR")->composing(),
+      "look for the dump's binaries and libraries in DIR first, by file name, and for separate debug "
+      "files by build-id (DIR/.build-id/..); may be given several times")(
+      "sysroot", po::value<std::string>(&o.sysroot)->value_name("DIR"),
+      "look for binaries and libraries at their recorded paths under DIR instead of /")(
+      "keep-allocator-frames", po::bool_switch(&o.keep_allocator_frames),
+      "keep the allocator's own frames (the jemalloc library, malloc, operator new, ...), which are "
+      "dropped by default");
   return d;
 }
 
 po::options_description report_options(formats::WriteOptions& o) {
   po::options_description d("Report options (as go tool pprof)");
-  d.add_options()
-      ("granularity", po::value<std::string>()->value_name("function|line|address|file")->notifier([&o](const std::string& v) {
-         if (v == "function" || v == "functions") o.granularity = Granularity::kFunction;
-         else if (v == "line" || v == "lines") o.granularity = Granularity::kLine;
-         else if (v == "address" || v == "addresses") o.granularity = Granularity::kAddress;
-         else if (v == "file" || v == "files") o.granularity = Granularity::kFile;
-         else throw UsageError("--granularity " + v + ": expected function, line, address or file");
-       }),
-       "how finely frames are told apart in graphs, tables and folded output (default function; file: one per "
-       "source file)")
-      ("node-count", po::value<std::size_t>(&o.node_count)->value_name("N"),
-       "show at most N rows of a top table (default: all) or nodes of a call graph (default 80)")
-      ("node-fraction", po::value<double>(&o.node_fraction)->value_name("F"),
-       "drop nodes whose cum is under F of the total (default 0.005)")
-      ("edge-fraction", po::value<double>(&o.edge_fraction)->value_name("F"),
-       "drop edges whose weight is under F of the total (default 0.001)")
-      ("sort", po::value<std::string>()->value_name("flat|cum")->notifier([&o](const std::string& v) {
-         if (v != "flat" && v != "cum") throw UsageError("--sort " + v + ": expected flat or cum");
-         o.sort_by_cum = v == "cum";
-       }),
-       "order of a top table (default flat)");
+  d.add_options()(
+      "granularity",
+      po::value<std::string>()
+          ->value_name("function|line|address|file")
+          ->notifier([&o](const std::string& v) {
+            if (v == "function" || v == "functions")
+              o.granularity = Granularity::kFunction;
+            else if (v == "line" || v == "lines")
+              o.granularity = Granularity::kLine;
+            else if (v == "address" || v == "addresses")
+              o.granularity = Granularity::kAddress;
+            else if (v == "file" || v == "files")
+              o.granularity = Granularity::kFile;
+            else
+              throw UsageError("--granularity " + v + ": expected function, line, address or file");
+          }),
+      "how finely frames are told apart in graphs, tables and folded output (default function; file: one per "
+      "source file)")(
+      "node-count", po::value<std::size_t>(&o.node_count)->value_name("N"),
+      "show at most N rows of a top table (default: all) or nodes of a call graph (default 80)")(
+      "node-fraction", po::value<double>(&o.node_fraction)->value_name("F"),
+      "drop nodes whose cum is under F of the total (default 0.005)")(
+      "edge-fraction", po::value<double>(&o.edge_fraction)->value_name("F"),
+      "drop edges whose weight is under F of the total (default 0.001)")(
+      "sort", po::value<std::string>()->value_name("flat|cum")->notifier([&o](const std::string& v) {
+        if (v != "flat" && v != "cum") throw UsageError("--sort " + v + ": expected flat or cum");
+        o.sort_by_cum = v == "cum";
+      }),
+      "order of a top table (default flat)");
   return d;
 }
 
 po::options_description filter_options(FilterOptions& o) {
   po::options_description d("Filter options (applied in this order; see fg-filter(1))");
-  d.add_options()
-      ("time-from", po::value<std::string>(&o.time_from)->value_name("T"),
-       "keep samples from T: 10s or 250ms after the start, -30s before the end, a UTC date or ns since the epoch")
-      ("time-to", po::value<std::string>(&o.time_to)->value_name("T"), "keep samples up to T (same forms)")
-      ("norm", po::bool_switch(&o.normalize_names),
-       "names that change between builds made equal: JVM lambda and hidden-class addresses, "
-       "compiler clone suffixes (.isra.0, [clone .cold]), Rust hashes (::h0123456789abcdef)")
-      ("thread", po::value<std::string>(&o.thread)->value_name("RE"), "keep samples whose thread label matches RE")
-      ("tagfocus", po::value<std::string>(&o.tag_focus)->value_name("[KEY=]RE|RANGE"),
-       "keep samples with a matching label (pprof's -tagfocus; ranges such as 1kb:64kb for numbers)")
-      ("tagignore", po::value<std::string>(&o.tag_ignore)->value_name("[KEY=]RE|RANGE"),
-       "drop samples with a matching label")
-      ("include", po::value<std::vector<std::string>>(&o.include)->value_name("RE"),
-       "keep stacks whose folded line matches RE (repeatable, any)")
-      ("exclude", po::value<std::vector<std::string>>(&o.exclude)->value_name("RE"),
-       "drop stacks whose folded line matches RE (repeatable)")
-      ("focus", po::value<std::string>(&o.focus)->value_name("RE"), "keep samples with a frame matching RE")
-      ("ignore", po::value<std::string>(&o.ignore)->value_name("RE"), "drop samples with a frame matching RE")
-      ("hide", po::value<std::string>(&o.hide)->value_name("RE"), "remove frames matching RE, keep their samples")
-      ("show", po::value<std::string>(&o.show)->value_name("RE"), "keep only frames matching RE")
-      ("show-from", po::value<std::string>(&o.show_from)->value_name("RE"),
-       "drop the frames above the first (rootmost) match")
-      ("prune-from", po::value<std::string>(&o.prune_from)->value_name("RE"),
-       "drop the frames below the last (leafmost) match")
-      ("skip", po::value<std::size_t>(&o.skip)->value_name("N"), "drop N frames at the root of every stack")
-      ("rename", po::value<std::vector<std::string>>(&o.rename)->value_name("RE=REPL"),
-       "rewrite function names ($1 for groups; repeatable, in order)")
-      ("collapse-recursion", po::bool_switch(&o.collapse_recursion), "fold direct recursion (f;f;f becomes f)")
-      ("threads", po::value<std::string>()->value_name("frame|label|fold")->implicit_value("frame")->notifier([&o](const std::string& v) {
-         if (v == "frame") o.threads = ThreadMode::kFrame;
-         else if (v == "label") o.threads = ThreadMode::kLabel;
-         else if (v == "fold") o.threads = ThreadMode::kFold;
-         else throw UsageError("--threads " + v + ": expected frame, label or fold");
-       }),
-       "the thread as the root frame (--threads alone, as async-profiler's converter), as a label (the "
-       "default) or merged away")
-      ("max-depth", po::value<std::size_t>(&o.max_depth)->value_name("N"), "keep the N frames nearest the root")
-      ("invert", po::bool_switch(&o.invert), "callee-rooted view: every stack turned leaf first")
-      ("min-percent", po::value<double>(&o.min_percent)->value_name("P"),
-       "cut stacks at frames holding under P% of the total")
-      ("relative", po::bool_switch(&o.relative),
-       "percentages of the filtered profile (default: of the whole, as pprof)");
+  d.add_options()("time-from", po::value<std::string>(&o.time_from)->value_name("T"),
+                  "keep samples from T: 10s or 250ms after the start, -30s before the end, a UTC date or ns "
+                  "since the epoch")("time-to", po::value<std::string>(&o.time_to)->value_name("T"),
+                                     "keep samples up to T (same forms)")(
+      "norm", po::bool_switch(&o.normalize_names),
+      "names that change between builds made equal: JVM lambda and hidden-class addresses, "
+      "compiler clone suffixes (.isra.0, [clone .cold]), Rust hashes (::h0123456789abcdef)")(
+      "thread", po::value<std::string>(&o.thread)->value_name("RE"),
+      "keep samples whose thread label matches RE")(
+      "tagfocus", po::value<std::string>(&o.tag_focus)->value_name("[KEY=]RE|RANGE"),
+      "keep samples with a matching label (pprof's -tagfocus; ranges such as 1kb:64kb for numbers)")(
+      "tagignore", po::value<std::string>(&o.tag_ignore)->value_name("[KEY=]RE|RANGE"),
+      "drop samples with a matching label")("include",
+                                            po::value<std::vector<std::string>>(&o.include)->value_name("RE"),
+                                            "keep stacks whose folded line matches RE (repeatable, any)")(
+      "exclude", po::value<std::vector<std::string>>(&o.exclude)->value_name("RE"),
+      "drop stacks whose folded line matches RE (repeatable)")(
+      "focus", po::value<std::string>(&o.focus)->value_name("RE"), "keep samples with a frame matching RE")(
+      "ignore", po::value<std::string>(&o.ignore)->value_name("RE"), "drop samples with a frame matching RE")(
+      "hide", po::value<std::string>(&o.hide)->value_name("RE"),
+      "remove frames matching RE, keep their samples")(
+      "show", po::value<std::string>(&o.show)->value_name("RE"), "keep only frames matching RE")(
+      "show-from", po::value<std::string>(&o.show_from)->value_name("RE"),
+      "drop the frames above the first (rootmost) match")(
+      "prune-from", po::value<std::string>(&o.prune_from)->value_name("RE"),
+      "drop the frames below the last (leafmost) match")(
+      "skip", po::value<std::size_t>(&o.skip)->value_name("N"), "drop N frames at the root of every stack")(
+      "rename", po::value<std::vector<std::string>>(&o.rename)->value_name("RE=REPL"),
+      "rewrite function names ($1 for groups; repeatable, in order)")(
+      "collapse-recursion", po::bool_switch(&o.collapse_recursion),
+      "fold direct recursion (f;f;f becomes f)")(
+      "threads",
+      po::value<std::string>()
+          ->value_name("frame|label|fold")
+          ->implicit_value("frame")
+          ->notifier([&o](const std::string& v) {
+            if (v == "frame")
+              o.threads = ThreadMode::kFrame;
+            else if (v == "label")
+              o.threads = ThreadMode::kLabel;
+            else if (v == "fold")
+              o.threads = ThreadMode::kFold;
+            else
+              throw UsageError("--threads " + v + ": expected frame, label or fold");
+          }),
+      "the thread as the root frame (--threads alone, as async-profiler's converter), as a label (the "
+      "default) or merged away")("max-depth", po::value<std::size_t>(&o.max_depth)->value_name("N"),
+                                 "keep the N frames nearest the root")(
+      "invert", po::bool_switch(&o.invert), "callee-rooted view: every stack turned leaf first")(
+      "min-percent", po::value<double>(&o.min_percent)->value_name("P"),
+      "cut stacks at frames holding under P% of the total")(
+      "relative", po::bool_switch(&o.relative),
+      "percentages of the filtered profile (default: of the whole, as pprof)");
   return d;
 }
 
@@ -162,7 +182,8 @@ po::typed_value<bool>* event_switch(formats::JfrOptions& o, formats::JfrOptions:
   return po::bool_switch()->notifier([&o, e, name](bool on) {
     if (!on) return;
     if (o.events != formats::JfrOptions::Events::kDefault && o.events != e)
-      throw UsageError(std::string("--") + name + ": only one of --cpu, --wall, --alloc, --live, --nativemem, "
+      throw UsageError(std::string("--") + name +
+                       ": only one of --cpu, --wall, --alloc, --live, --nativemem, "
                        "--lock, --nativelock at a time");
     o.events = e;
   });
@@ -172,23 +193,25 @@ po::typed_value<bool>* event_switch(formats::JfrOptions& o, formats::JfrOptions:
 
 po::options_description jfr_options(formats::JfrOptions& o) {
   using E = formats::JfrOptions::Events;
-  po::options_description d("JFR options (as async-profiler's converter; default: cpu and wall samples together)");
-  d.add_options()
-      ("cpu", event_switch(o, E::kCpu, "cpu"), "CPU samples (async-profiler's cpu/itimer events)")
-      ("wall", event_switch(o, E::kWall, "wall"), "wall-clock samples")
-      ("alloc", event_switch(o, E::kAlloc, "alloc"), "allocations: count and bytes, the class as the top frame")
-      ("live", event_switch(o, E::kLive, "live"), "live objects (async-profiler's live option)")
-      ("nativemem", event_switch(o, E::kNativeMem, "nativemem"), "native memory: malloc calls and bytes")
-      ("leak", po::bool_switch(&o.leak), "with --nativemem: only allocations never freed")
-      ("lock", event_switch(o, E::kLock, "lock"), "lock contention: monitor enter and thread park")
-      ("nativelock", event_switch(o, E::kNativeLock, "nativelock"), "native lock contention")
-      ("total", po::bool_switch(&o.total), "default value: the events' weight (bytes, nanoseconds), not counts")
-      ("state", po::value<std::string>(&o.state)->value_name("STATES"),
-       "only samples in these thread states, e.g. runnable,sleeping")
-      ("lines", po::bool_switch(&o.lines), "frame names with source line numbers (:line)")
-      ("bci", po::bool_switch(&o.bci), "frame names with bytecode indices (@bci)")
-      ("simple", po::bool_switch(&o.simple), "class names without their package")
-      ("dot", po::bool_switch(&o.dot), "dotted class names (java.lang.String)");
+  po::options_description d(
+      "JFR options (as async-profiler's converter; default: cpu and wall samples together)");
+  d.add_options()("cpu", event_switch(o, E::kCpu, "cpu"), "CPU samples (async-profiler's cpu/itimer events)")(
+      "wall", event_switch(o, E::kWall, "wall"), "wall-clock samples")(
+      "alloc", event_switch(o, E::kAlloc, "alloc"),
+      "allocations: count and bytes, the class as the top frame")(
+      "live", event_switch(o, E::kLive, "live"), "live objects (async-profiler's live option)")(
+      "nativemem", event_switch(o, E::kNativeMem, "nativemem"), "native memory: malloc calls and bytes")(
+      "leak", po::bool_switch(&o.leak), "with --nativemem: only allocations never freed")(
+      "lock", event_switch(o, E::kLock, "lock"), "lock contention: monitor enter and thread park")(
+      "nativelock", event_switch(o, E::kNativeLock, "nativelock"), "native lock contention")(
+      "total", po::bool_switch(&o.total),
+      "default value: the events' weight (bytes, nanoseconds), not counts")(
+      "state", po::value<std::string>(&o.state)->value_name("STATES"),
+      "only samples in these thread states, e.g. runnable,sleeping")(
+      "lines", po::bool_switch(&o.lines), "frame names with source line numbers (:line)")(
+      "bci", po::bool_switch(&o.bci), "frame names with bytecode indices (@bci)")(
+      "simple", po::bool_switch(&o.simple), "class names without their package")(
+      "dot", po::bool_switch(&o.dot), "dotted class names (java.lang.String)");
   return d;
 }
 
@@ -214,37 +237,42 @@ void print_info(const Profile& p, std::ostream& out) {
   for (const auto& [key, value] : m.properties) out << key << ": " << value << '\n';
   const std::vector<std::int64_t> totals = p.totals();
   for (std::size_t i = 0; i < p.value_count(); ++i)
-    out << "value " << i << ": " << p.value_types()[i].type << '/' << p.value_types()[i].unit
-        << " total " << totals[i] << (i == p.default_value_index() ? " (default)" : "") << '\n';
+    out << "value " << i << ": " << p.value_types()[i].type << '/' << p.value_types()[i].unit << " total "
+        << totals[i] << (i == p.default_value_index() ? " (default)" : "") << '\n';
   out << "samples: " << p.sample_count() << ", stacks: " << p.stack_count() - 1 << '\n';
 }
 
 po::options_description deepflow_options(formats::ReadOptions& r) {
   po::options_description d("DeepFlow JSON reading options (see fg-json(5))");
-  d.add_options()
-      ("deepflow-event", po::value<std::string>()->value_name("EVENT")->notifier([&r](const std::string& v) {
-         r.deepflow.event = v;
-       }),
-       "what the values measure: on-cpu (default), off-cpu (microseconds), mem-alloc, mem-inuse (bytes) or TYPE/UNIT")
-      ("thread-as", po::value<std::string>()->value_name("frame|label|fold")->notifier([&r](const std::string& v) {
-         if (v == "frame") r.deepflow.thread_as = formats::ThreadAs::kFrame;
-         else if (v == "label") r.deepflow.thread_as = formats::ThreadAs::kLabel;
-         else if (v == "fold") r.deepflow.thread_as = formats::ThreadAs::kFold;
-         else throw UsageError("--thread-as " + v + ": expected frame, label or fold");
-       }),
-       "[t] thread nodes become frames (default), a 'thread' label, or nothing (threads merged)")
-      ("lenient", po::bool_switch(&r.deepflow.lenient),
-       "keep nodes whose parent is missing under an [orphaned] frame instead of failing");
+  d.add_options()("deepflow-event",
+                  po::value<std::string>()->value_name("EVENT")->notifier(
+                      [&r](const std::string& v) { r.deepflow.event = v; }),
+                  "what the values measure: on-cpu (default), off-cpu (microseconds), mem-alloc, mem-inuse "
+                  "(bytes) or TYPE/UNIT")(
+      "thread-as",
+      po::value<std::string>()->value_name("frame|label|fold")->notifier([&r](const std::string& v) {
+        if (v == "frame")
+          r.deepflow.thread_as = formats::ThreadAs::kFrame;
+        else if (v == "label")
+          r.deepflow.thread_as = formats::ThreadAs::kLabel;
+        else if (v == "fold")
+          r.deepflow.thread_as = formats::ThreadAs::kFold;
+        else
+          throw UsageError("--thread-as " + v + ": expected frame, label or fold");
+      }),
+      "[t] thread nodes become frames (default), a 'thread' label, or nothing (threads merged)")(
+      "lenient", po::bool_switch(&r.deepflow.lenient),
+      "keep nodes whose parent is missing under an [orphaned] frame instead of failing");
   return d;
 }
 
 po::options_description json_write_options(formats::WriteOptions& w) {
   po::options_description d("JSON writing options (node/parent JSON, see fg-json(5))");
-  d.add_options()
-      ("root-name", po::value<std::string>(&w.json.root_name)->value_name("NAME"),
-       "name of the root node written (default: the input's root, else the input's name, else Total)")
-      ("json-envelope", po::bool_switch(&w.json.envelope),
-       "wrap the nodes in DeepFlow's response object {\"OPT_STATUS\", \"result\", ...}");
+  d.add_options()(
+      "root-name", po::value<std::string>(&w.json.root_name)->value_name("NAME"),
+      "name of the root node written (default: the input's root, else the input's name, else Total)")(
+      "json-envelope", po::bool_switch(&w.json.envelope),
+      "wrap the nodes in DeepFlow's response object {\"OPT_STATUS\", \"result\", ...}");
   return d;
 }
 
@@ -395,10 +423,9 @@ bool parse_command_line(const std::string& tool, int argc, char** argv,
                         const std::string& usage) {
   bool help = false, version = false, list = false;
   po::options_description general("General options");
-  general.add_options()
-      ("help,h", po::bool_switch(&help), "print this help and exit")
-      ("version", po::bool_switch(&version), "print the version and exit")
-      ("list-formats", po::bool_switch(&list), "list the formats fg reads and writes, and exit");
+  general.add_options()("help,h", po::bool_switch(&help), "print this help and exit")(
+      "version", po::bool_switch(&version), "print the version and exit")(
+      "list-formats", po::bool_switch(&list), "list the formats fg reads and writes, and exit");
   po::options_description hidden;
   hidden.add_options()("input", po::value<std::vector<std::string>>(&positional));
   po::options_description all;

@@ -29,15 +29,15 @@ inline constexpr int kExitUsage = 2;
 inline constexpr int kExitRegression = 3;  ///< fg-diff: a --fail-if condition tripped
 
 struct CommonOptions {
-  std::vector<std::string> inputs;   ///< files, "-" for standard input
+  std::vector<std::string> inputs;  ///< files, "-" for standard input
   std::string output = "-";
   std::optional<std::string> from, to, value;
   bool strict = false;
   bool quiet = false;
-  std::uint64_t max_inflated = 0;    ///< 0: the default limit
-  bool info = false;                 ///< --info: summarise the input instead of converting
-  formats::ReadOptions read;         ///< format-specific reading options (symbolization, JFR, DeepFlow)
-  std::string default_to = "svg";    ///< the output format when neither --to nor the -o extension names one
+  std::uint64_t max_inflated = 0;  ///< 0: the default limit
+  bool info = false;               ///< --info: summarise the input instead of converting
+  formats::ReadOptions read;       ///< format-specific reading options (symbolization, JFR, DeepFlow)
+  std::string default_to = "svg";  ///< the output format when neither --to nor the -o extension names one
 };
 
 /// --from, --strict, --max-inflated and the positional inputs.

@@ -43,24 +43,25 @@ struct DiffCli {
 
 fg::cli::po::options_description diff_options(DiffCli& d) {
   fg::cli::po::options_description o("Diff options");
-  o.add_options()
-      ("absolute", fg::cli::po::bool_switch(&d.absolute), "compare raw values (default: the base scaled to the new total)")
-      ("normalize-by", fg::cli::po::value<double>(&d.normalize_by)->value_name("F"),
-       "multiply the base's values by F (a known rate) instead")
-      ("self", fg::cli::po::bool_switch(&d.self),
-       "rank the report by the change of self values (default: by the change of share of the total)")
-      ("top", fg::cli::po::value<std::size_t>(&d.report.top)->value_name("N"),
-       "functions in the report (default 10; 0: all that changed)")
-      ("format", fg::cli::po::value<std::string>(&d.report.format)->value_name("text|markdown|csv|json"),
-       "form of --to report (default text)")
-      ("fail-if", fg::cli::po::value<std::vector<std::string>>(&d.fail_if)->value_name("COND"),
-       "exit 3 when COND holds: total>+5%, function:REGEX>+2% (points of share), or < for a drop; repeatable")
-      ("min-delta", fg::cli::po::value<double>(&d.report.min_delta)->value_name("PCT"),
-       "ignore changes smaller than PCT (percent of the total, or points of share)")
-      ("no-normalize", fg::cli::po::bool_switch(&d.no_normalize),
-       "match names as recorded (by default names that change between builds are made equal, as --norm does)")
-      ("hide-removed", fg::cli::po::bool_switch(&d.hide_removed),
-       "flame graph: leave out the frames found only in the base (drawn hatched right of the graph by default)");
+  o.add_options()("absolute", fg::cli::po::bool_switch(&d.absolute),
+                  "compare raw values (default: the base scaled to the new total)")(
+      "normalize-by", fg::cli::po::value<double>(&d.normalize_by)->value_name("F"),
+      "multiply the base's values by F (a known rate) instead")(
+      "self", fg::cli::po::bool_switch(&d.self),
+      "rank the report by the change of self values (default: by the change of share of the total)")(
+      "top", fg::cli::po::value<std::size_t>(&d.report.top)->value_name("N"),
+      "functions in the report (default 10; 0: all that changed)")(
+      "format", fg::cli::po::value<std::string>(&d.report.format)->value_name("text|markdown|csv|json"),
+      "form of --to report (default text)")(
+      "fail-if", fg::cli::po::value<std::vector<std::string>>(&d.fail_if)->value_name("COND"),
+      "exit 3 when COND holds: total>+5%, function:REGEX>+2% (points of share), or < for a drop; repeatable")(
+      "min-delta", fg::cli::po::value<double>(&d.report.min_delta)->value_name("PCT"),
+      "ignore changes smaller than PCT (percent of the total, or points of share)")(
+      "no-normalize", fg::cli::po::bool_switch(&d.no_normalize),
+      "match names as recorded (by default names that change between builds are made equal, as --norm does)")(
+      "hide-removed", fg::cli::po::bool_switch(&d.hide_removed),
+      "flame graph: leave out the frames found only in the base (drawn hatched right of the graph by "
+      "default)");
   return o;
 }
 
@@ -94,8 +95,10 @@ int main(int argc, char** argv) {
         .add(fg::cli::json_write_options(write));
     if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
     if (common.inputs.size() != 2)
-      throw fg::UsageError("expected two inputs, BASE and NEW (got " + std::to_string(common.inputs.size()) + ")");
-    if (d.absolute && d.normalize_by != 0) throw fg::UsageError("--absolute and --normalize-by exclude each other");
+      throw fg::UsageError("expected two inputs, BASE and NEW (got " + std::to_string(common.inputs.size()) +
+                           ")");
+    if (d.absolute && d.normalize_by != 0)
+      throw fg::UsageError("--absolute and --normalize-by exclude each other");
     std::vector<fg::GateCondition> gate;
     for (const std::string& c : d.fail_if) gate.push_back(fg::parse_gate_condition(c));
     const std::string to = common.to.value_or("");
@@ -109,7 +112,8 @@ int main(int argc, char** argv) {
     }
 
     fg::cli::enable_notes(tool, common);
-    if (d.no_normalize && filters.normalize_names) throw fg::UsageError("--norm and --no-normalize exclude each other");
+    if (d.no_normalize && filters.normalize_names)
+      throw fg::UsageError("--norm and --no-normalize exclude each other");
     filters.normalize_names = false;  // done here, by default, and counted for the header
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
     // Both sides filtered alike, then compared (percentages of each filtered side).
@@ -128,7 +132,7 @@ int main(int argc, char** argv) {
     o.base_column = column_of(base, common.value);
     o.new_column = column_of(next, common.value);
     o.granularity = write.granularity;
-    o.normalization = d.absolute ? fg::Normalization::kAbsolute
+    o.normalization = d.absolute            ? fg::Normalization::kAbsolute
                       : d.normalize_by != 0 ? fg::Normalization::kRate
                                             : fg::Normalization::kScaleBase;
     o.rate = d.normalize_by;
@@ -138,7 +142,8 @@ int main(int argc, char** argv) {
 
     // A flame graph says so in its notes when a name changed (the same
     // inputs then draw as flamegraph.pl draws them).
-    if (renamed[0] + renamed[1] > 0) write.flame.notes += (write.flame.notes.empty() ? "names: " : "\nnames: ") + names;
+    if (renamed[0] + renamed[1] > 0)
+      write.flame.notes += (write.flame.notes.empty() ? "names: " : "\nnames: ") + names;
     if (!format) {
       d.report.by_self = d.self;
       d.report.base_name = common.inputs[0];

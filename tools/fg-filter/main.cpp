@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
         .add(fg::cli::json_write_options(write));
     if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
     write.value = common.value;
-    fg::cli::choose_output(common, write);  // usage errors before reading
+    fg::cli::choose_output(common, write);                    // usage errors before reading
     fg::cli::pass_output_to_readers(common, filters, write);  // fractional counts kept for collapsed output
     fg::cli::enable_notes(tool, common);
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);

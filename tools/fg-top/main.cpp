@@ -32,15 +32,16 @@ int main(int argc, char** argv) {
     fg::FilterOptions filters;
     std::string format = "text";
     fg::cli::po::options_description out("Output options");
-    out.add_options()
-        ("output,o", fg::cli::po::value<std::string>(&common.output)->value_name("FILE"),
-         "write to FILE (default: standard output); written whole or not at all")
-        ("value", fg::cli::po::value<std::string>()->value_name("NAME|INDEX|all")->notifier(
-             [&common](const std::string& v) { common.value = v; }),
-         "value column (default: the profile's default, else the last); all: every column side by side")
-        ("format", fg::cli::po::value<std::string>(&format)->value_name("text|csv|markdown|json"),
-         "text (pprof's layout, the default), csv (header flat,flat%,sum%,cum,cum%,name; integer values), "
-         "markdown or json");
+    out.add_options()("output,o", fg::cli::po::value<std::string>(&common.output)->value_name("FILE"),
+                      "write to FILE (default: standard output); written whole or not at all")(
+        "value",
+        fg::cli::po::value<std::string>()
+            ->value_name("NAME|INDEX|all")
+            ->notifier([&common](const std::string& v) { common.value = v; }),
+        "value column (default: the profile's default, else the last); all: every column side by side")(
+        "format", fg::cli::po::value<std::string>(&format)->value_name("text|csv|markdown|json"),
+        "text (pprof's layout, the default), csv (header flat,flat%,sum%,cum,cum%,name; integer values), "
+        "markdown or json");
     fg::cli::po::options_description options;
     options.add(fg::cli::reader_options(common))
         .add(out)
@@ -49,7 +50,8 @@ int main(int argc, char** argv) {
     if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
     if (format != "text" && format != "csv" && format != "markdown" && format != "json")
       throw fg::UsageError("--format " + format + ": expected text, csv, markdown or json");
-    if (common.value == "all" && format != "text") throw fg::UsageError("--value all: only with --format text");
+    if (common.value == "all" && format != "text")
+      throw fg::UsageError("--value all: only with --format text");
     fg::formats::Output::check_path(common.output);
     fg::cli::enable_notes(tool, common);
     fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
@@ -59,10 +61,14 @@ int main(int argc, char** argv) {
       fg::formats::top::write_all_columns(profile, write, output.stream());
     } else {
       write.value = common.value;
-      if (format == "text") fg::formats::top::write_text(profile, write, output.stream(), diagnostics);
-      else if (format == "csv") fg::formats::top::write_csv(profile, write, output.stream(), diagnostics);
-      else if (format == "json") fg::formats::top::write_json(profile, write, output.stream(), diagnostics);
-      else fg::formats::top::write_markdown(profile, write, output.stream(), diagnostics);
+      if (format == "text")
+        fg::formats::top::write_text(profile, write, output.stream(), diagnostics);
+      else if (format == "csv")
+        fg::formats::top::write_csv(profile, write, output.stream(), diagnostics);
+      else if (format == "json")
+        fg::formats::top::write_json(profile, write, output.stream(), diagnostics);
+      else
+        fg::formats::top::write_markdown(profile, write, output.stream(), diagnostics);
     }
     output.commit();
     fg::cli::finish_diagnostics(tool, common, diagnostics);

@@ -37,17 +37,22 @@ struct HugePageAllocator {
     const auto at = reinterpret_cast<std::uintptr_t>(p);
     const std::uintptr_t aligned = (at + kHuge - 1) & ~(kHuge - 1);
     if (aligned > at) ::munmap(p, aligned - at);
-    if (const std::size_t tail = at + kHuge - aligned; tail > 0) ::munmap(reinterpret_cast<void*>(aligned + len), tail);
+    if (const std::size_t tail = at + kHuge - aligned; tail > 0)
+      ::munmap(reinterpret_cast<void*>(aligned + len), tail);
     ::madvise(reinterpret_cast<void*>(aligned), len, MADV_HUGEPAGE);  // a hint: small pages if it fails
     return reinterpret_cast<T*>(aligned);
   }
   void deallocate(T* p, std::size_t n) {
     const std::size_t bytes = n * sizeof(T);
-    if (bytes < kLeast) std::allocator<T>().deallocate(p, n);
-    else ::munmap(p, rounded(bytes));
+    if (bytes < kLeast)
+      std::allocator<T>().deallocate(p, n);
+    else
+      ::munmap(p, rounded(bytes));
   }
   template <typename U>
-  bool operator==(const HugePageAllocator<U>&) const { return true; }
+  bool operator==(const HugePageAllocator<U>&) const {
+    return true;
+  }
 
  private:
   static std::size_t rounded(std::size_t bytes) { return (bytes + kHuge - 1) & ~(kHuge - 1); }

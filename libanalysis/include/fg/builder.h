@@ -81,14 +81,17 @@ class ProfileBuilder {
   /// A cache hint for a coming untimed add_sample(stack, ..., labels): a
   /// reader adding millions of samples calls it a few samples ahead.
   void prefetch_sample(StackId stack, LabelSetId labels) const {
-    if (labels != 0) samples_by_key_.prefetch(std::uint64_t(labels) << 32 | stack);
-    else if (stack < unlabeled_sample_.size()) __builtin_prefetch(&unlabeled_sample_[stack]);
+    if (labels != 0)
+      samples_by_key_.prefetch(std::uint64_t(labels) << 32 | stack);
+    else if (stack < unlabeled_sample_.size())
+      __builtin_prefetch(&unlabeled_sample_[stack]);
   }
   /// A second hint, some samples after prefetch_sample(stack, 0): the
   /// values of the stack's unlabeled sample, which the first one found.
   void prefetch_unlabeled_values(StackId stack) const {
     if (stack < unlabeled_sample_.size() && unlabeled_sample_[stack] != U64Map::kMissing)
-      __builtin_prefetch(profile_.values_.data() + std::size_t{unlabeled_sample_[stack]} * profile_.value_types_.size());
+      __builtin_prefetch(profile_.values_.data() +
+                         std::size_t{unlabeled_sample_[stack]} * profile_.value_types_.size());
   }
   /// Gives every column `decimals` decimal digits (ValueType::decimals;
   /// fewer than they have is a no-op): the values added so far are
@@ -122,9 +125,9 @@ class ProfileBuilder {
   std::vector<FunctionId> function_of_name_;  // by name id, when only a name is known
   std::map<std::tuple<StringId, StringId, StringId, std::int64_t>, FunctionId> full_functions_;
   std::vector<FrameId> native_frame_;  // by function id: its plain kNative frame
-  U64Map plain_frames_;     // function | kind << 32 -> frame, other kinds, no line/address/module
+  U64Map plain_frames_;                // function | kind << 32 -> frame, other kinds, no line/address/module
   std::map<std::tuple<FunctionId, int, std::int64_t, std::uint64_t, StringId>, FrameId> full_frames_;
-  U64Map stacks_;           // parent << 32 | frame -> stack
+  U64Map stacks_;  // parent << 32 | frame -> stack
   // Two flags per stack, 32 stacks a word: kUnindexedChild (the child
   // stack+1 is not in stacks_ yet), kHasSample (an untimed sample of this
   // stack exists).
@@ -137,7 +140,7 @@ class ProfileBuilder {
   // (most readers, and a JFR reader whose output shows no threads, add
   // only those); one with labels by a hash of both.
   BigVector<std::uint32_t> unlabeled_sample_;  // by stack: its sample, or U64Map::kMissing
-  U64Map samples_by_key_;   // stack | labels << 32 -> sample, for untimed samples with labels
+  U64Map samples_by_key_;            // stack | labels << 32 -> sample, for untimed samples with labels
   std::size_t samples_indexed_ = 0;  // samples before this one are in samples_by_key_ (if they have labels)
   void index_samples();
   std::map<std::vector<std::tuple<StringId, StringId, std::int64_t, StringId, bool>>, LabelSetId>

@@ -25,13 +25,13 @@ struct CallGraphNode {
   /// As pprof prints the node: "name" per function, "name file:line" per
   /// line, "0000000000401a2b name file:line" per address.
   std::string name;
-  std::string function;    ///< the function's name alone
-  std::string file;        ///< its source file, when known and shown at this granularity
-  std::int64_t line = 0;   ///< its line, at line and address granularity
-  std::uint64_t address = 0;  ///< its address, at address granularity
-  bool inlined = false;    ///< every frame of this node was inlined into its caller
+  std::string function;         ///< the function's name alone
+  std::string file;             ///< its source file, when known and shown at this granularity
+  std::int64_t line = 0;        ///< its line, at line and address granularity
+  std::uint64_t address = 0;    ///< its address, at address granularity
+  bool inlined = false;         ///< every frame of this node was inlined into its caller
   bool partly_inlined = false;  ///< some of its frames were, some were not
-  FrameId frame = 0;       ///< one frame of the node, for everything else about it
+  FrameId frame = 0;            ///< one frame of the node, for everything else about it
   std::int64_t flat = 0;
   std::int64_t cum = 0;
 };

@@ -120,7 +120,8 @@ class CallTree {
   ChildList stored_children(StackId node) const;
   // The children list of the stored node in slot `k`, as it stands.
   std::span<const StackId> listed(std::uint32_t k) const {
-    return std::span<const StackId>(children_.data() + child_begin_[k], child_begin_[k + 1] - child_begin_[k]);
+    return std::span<const StackId>(children_.data() + child_begin_[k],
+                                    child_begin_[k + 1] - child_begin_[k]);
   }
   bool stored(StackId node) const { return stored_[node >> 6] >> (node & 63) & 1; }
   // Stored nodes before `node`: the index of its totals, its own or (on a
@@ -149,12 +150,12 @@ class CallTree {
   BigVector<std::int32_t> total32_;
   BigVector<std::int64_t> total_;
   bool pruned_ = false;
-  std::vector<bool> kept_;               // every node, when pruned
-  bool by_rank_ = true;                  // slots are ranks
-  U64Map index_;                         // kept node -> slot, when not by rank
+  std::vector<bool> kept_;                // every node, when pruned
+  bool by_rank_ = true;                   // slots are ranks
+  U64Map index_;                          // kept node -> slot, when not by rank
   BigVector<std::uint32_t> child_begin_;  // per slot; lists of stored nodes only
   mutable BigVector<StackId> children_;
-  mutable std::vector<bool> sorted_;     // per slot
+  mutable std::vector<bool> sorted_;  // per slot
 };
 
 }  // namespace fg

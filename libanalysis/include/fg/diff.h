@@ -22,7 +22,7 @@ struct DiffOptions {
   std::size_t base_column = 0;  ///< the value column compared in the base profile
   std::size_t new_column = 0;   ///< and in the new one
   Normalization normalization = Normalization::kScaleBase;
-  double rate = 1;              ///< kRate: the factor
+  double rate = 1;  ///< kRate: the factor
   /// Frames are matched at this granularity: by function by default, since
   /// lines and addresses move between two builds.
   Granularity granularity = Granularity::kFunction;
@@ -36,8 +36,8 @@ struct Diff {
   std::int64_t base_total_raw = 0;  ///< the base column's total before normalisation
   std::int64_t base_total = 0;      ///< after
   std::int64_t new_total = 0;
-  double scale = 1;                 ///< what the base was multiplied by
-  std::string normalization;        ///< in words, for reports: "base scaled to the new total (x0.875)"
+  double scale = 1;           ///< what the base was multiplied by
+  std::string normalization;  ///< in words, for reports: "base scaled to the new total (x0.875)"
 };
 
 /// Aligns `base` and `next` by call path. As difffolded.pl -n, a scaled

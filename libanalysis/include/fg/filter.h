@@ -31,7 +31,8 @@ enum class ThreadMode {
 };
 
 struct FilterOptions {
-  bool normalize_names = false;  ///< --norm: names that change between builds made equal (fg/normalize_names.h)
+  bool normalize_names =
+      false;               ///< --norm: names that change between builds made equal (fg/normalize_names.h)
   std::string focus;       ///< keep samples with a frame matching
   std::string ignore;      ///< drop samples with a frame matching
   std::string hide;        ///< remove matching frames, keep the samples
@@ -44,14 +45,15 @@ struct FilterOptions {
   std::vector<std::string> exclude;  ///< drop stacks whose folded text matches any
   std::size_t skip = 0;              ///< drop this many root frames
   ThreadMode threads = ThreadMode::kLabel;
-  std::string thread;                ///< keep samples whose thread label matches
-  std::string time_from, time_to;    ///< "10s", "-30s" (from the end), "2026-11-21T15:52:00Z", or ns since the epoch
-  bool collapse_recursion = false;   ///< fold direct recursion: f;f;f -> f
-  std::vector<std::string> rename;   ///< "RE=REPLACEMENT" ($1 for groups), applied in order to function names
-  std::size_t max_depth = 0;         ///< keep this many root frames; 0: all
-  bool invert = false;               ///< stacks leaf first (callee-rooted view)
-  double min_percent = 0;            ///< cut stacks at frames whose total is under this % of the whole
-  bool relative = false;             ///< percentages of the filtered profile instead of the whole
+  std::string thread;  ///< keep samples whose thread label matches
+  std::string time_from,
+      time_to;  ///< "10s", "-30s" (from the end), "2026-11-21T15:52:00Z", or ns since the epoch
+  bool collapse_recursion = false;  ///< fold direct recursion: f;f;f -> f
+  std::vector<std::string> rename;  ///< "RE=REPLACEMENT" ($1 for groups), applied in order to function names
+  std::size_t max_depth = 0;        ///< keep this many root frames; 0: all
+  bool invert = false;              ///< stacks leaf first (callee-rooted view)
+  double min_percent = 0;           ///< cut stacks at frames whose total is under this % of the whole
+  bool relative = false;            ///< percentages of the filtered profile instead of the whole
 
   bool empty() const;
 };

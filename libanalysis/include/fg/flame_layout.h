@@ -28,9 +28,9 @@ struct FlameLayoutOptions {
 };
 
 struct FlameRect {
-  StackId node = 0;          ///< call path of the frame (0: the "all" root)
-  std::uint32_t depth = 0;   ///< 0 for the root
-  std::int64_t start = 0;    ///< value units from the left edge
+  StackId node = 0;         ///< call path of the frame (0: the "all" root)
+  std::uint32_t depth = 0;  ///< 0 for the root
+  std::int64_t start = 0;   ///< value units from the left edge
   std::int64_t width = 0;
   /// For diff profiles (column has a base): new minus base of the samples
   /// that end in this frame, as flamegraph.pl colours a differential graph.
@@ -38,10 +38,10 @@ struct FlameRect {
 };
 
 struct FlameLayout {
-  std::vector<FlameRect> rects;  ///< parents before their children; [0] is the root
-  std::int64_t total = 0;        ///< width of the root
-  std::uint32_t max_depth = 0;   ///< deepest kept frame
-  bool diff = false;             ///< the column has a base column
+  std::vector<FlameRect> rects;    ///< parents before their children; [0] is the root
+  std::int64_t total = 0;          ///< width of the root
+  std::uint32_t max_depth = 0;     ///< deepest kept frame
+  bool diff = false;               ///< the column has a base column
   std::int64_t max_abs_delta = 1;  ///< largest |new - base| of one sample, at least 1
 };
 

@@ -25,10 +25,10 @@ namespace fg {
 inline constexpr std::size_t kMaxTagBoxes = 4;
 
 struct GraphTag {
-  std::string name;         ///< "k:v" lines joined by '\n', or the value with its unit
+  std::string name;  ///< "k:v" lines joined by '\n', or the value with its unit
   std::int64_t flat = 0, cum = 0;
-  std::int64_t value = 0;   ///< numeric tags: the label's value
-  std::string unit;         ///< numeric tags: its unit
+  std::int64_t value = 0;  ///< numeric tags: the label's value
+  std::string unit;        ///< numeric tags: its unit
 };
 
 struct NodeTags {
@@ -38,20 +38,20 @@ struct NodeTags {
 };
 
 struct TrimOptions {
-  std::size_t node_count = 80;   ///< 0: no limit
+  std::size_t node_count = 80;  ///< 0: no limit
   double node_fraction = 0.005;
   double edge_fraction = 0.001;
 };
 
 struct TrimmedGraph {
-  CallGraph graph;                       ///< the whole graph; nodes below index it
-  std::vector<std::uint32_t> nodes;      ///< kept nodes, in pprof's order
-  std::vector<CallGraphEdge> edges;      ///< among kept nodes, in pprof's drawing order
-  std::vector<NodeTags> tags;            ///< per graph node (empty for dropped ones)
+  CallGraph graph;                   ///< the whole graph; nodes below index it
+  std::vector<std::uint32_t> nodes;  ///< kept nodes, in pprof's order
+  std::vector<CallGraphEdge> edges;  ///< among kept nodes, in pprof's drawing order
+  std::vector<NodeTags> tags;        ///< per graph node (empty for dropped ones)
   std::int64_t node_cutoff = 0, edge_cutoff = 0;
-  std::size_t dropped_nodes = 0;         ///< under the node fraction
-  std::size_t dropped_edges = 0;         ///< under the edge fraction
-  std::size_t candidates = 0;            ///< nodes left after the fraction, before --node-count
+  std::size_t dropped_nodes = 0;  ///< under the node fraction
+  std::size_t dropped_edges = 0;  ///< under the edge fraction
+  std::size_t candidates = 0;     ///< nodes left after the fraction, before --node-count
 };
 
 /// Trims the call graph of one column of `profile` as pprof does for -dot.

@@ -23,9 +23,12 @@ struct TierWeights {
   std::int64_t total = 0, inlined = 0, c1 = 0, interpreted = 0;
   void add(FrameKind tier, std::int64_t weight) {
     total += weight;
-    if (tier == FrameKind::kInlined) inlined += weight;
-    else if (tier == FrameKind::kC1Compiled) c1 += weight;
-    else if (tier == FrameKind::kInterpreted) interpreted += weight;
+    if (tier == FrameKind::kInlined)
+      inlined += weight;
+    else if (tier == FrameKind::kC1Compiled)
+      c1 += weight;
+    else if (tier == FrameKind::kInterpreted)
+      interpreted += weight;
   }
   /// `original` itself when it is not a Java tier.
   FrameKind decide(FrameKind original) const {

@@ -90,16 +90,16 @@ struct Function {
 
 struct Frame {
   FunctionId function = 0;
-  std::int64_t line = 0;       ///< 0 when unknown
-  std::uint64_t address = 0;   ///< 0 when unknown
-  StringId module = 0;         ///< binary or library, "" when unknown
+  std::int64_t line = 0;      ///< 0 when unknown
+  std::uint64_t address = 0;  ///< 0 when unknown
+  StringId module = 0;        ///< binary or library, "" when unknown
   FrameKind kind = FrameKind::kNative;
 };
 
 /// A node of the stack tree, as Profile::stack() gives it.
 struct StackNode {
-  FrameId frame = 0;     ///< the leaf frame of this path (meaningless for the root)
-  StackId parent = 0;    ///< always smaller than this node's id
+  FrameId frame = 0;   ///< the leaf frame of this path (meaningless for the root)
+  StackId parent = 0;  ///< always smaller than this node's id
 };
 
 /// A label: key=value, either a string or a number with an optional unit.
@@ -120,13 +120,13 @@ struct Sample {
 
 /// Facts about the recording as a whole.
 struct Metadata {
-  std::string source_format;          ///< registry name of the reader, e.g. "collapsed"
-  std::vector<std::string> sources;   ///< input names, in reading order
+  std::string source_format;         ///< registry name of the reader, e.g. "collapsed"
+  std::vector<std::string> sources;  ///< input names, in reading order
   ValueType period_type;
   std::int64_t period = 0;
-  std::int64_t start_time_ns = 0;     ///< 0 when unknown
-  std::int64_t duration_ns = 0;       ///< 0 when unknown
-  std::string default_value;          ///< preferred value column type name, "" for the last
+  std::int64_t start_time_ns = 0;  ///< 0 when unknown
+  std::int64_t duration_ns = 0;    ///< 0 when unknown
+  std::string default_value;       ///< preferred value column type name, "" for the last
   std::vector<std::string> comments;
   /// After filtering: each value column's total (sum of |value|) before
   /// it, so that reports keep percentages of the whole profile, as pprof
@@ -155,8 +155,8 @@ struct RecordedCallGraph {
     std::uint32_t caller = 0, callee = 0;  ///< indices into nodes
     std::int64_t weight = 0;
   };
-  std::size_t column = 0;    ///< the value column the numbers are of
-  std::int64_t total = 0;    ///< what the recording's percentages are of
+  std::size_t column = 0;  ///< the value column the numbers are of
+  std::int64_t total = 0;  ///< what the recording's percentages are of
   std::vector<Node> nodes;
   std::vector<Edge> edges;
 };

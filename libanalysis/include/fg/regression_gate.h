@@ -18,12 +18,12 @@
 namespace fg {
 
 struct GateCondition {
-  std::string text;           ///< as written, for messages
-  bool total = true;          ///< total, or a function pattern
-  std::string pattern;        ///< the REGEX of function:REGEX
+  std::string text;     ///< as written, for messages
+  bool total = true;    ///< total, or a function pattern
+  std::string pattern;  ///< the REGEX of function:REGEX
   std::regex regex;
-  bool above = true;          ///< '>' (trips above the threshold) or '<'
-  double percent = 0;         ///< the threshold, signed
+  bool above = true;   ///< '>' (trips above the threshold) or '<'
+  double percent = 0;  ///< the threshold, signed
 };
 
 /// Parses one --fail-if condition. Throws UsageError naming the bad part.

@@ -21,6 +21,7 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 /// of one or two characters. The first of
 /// equally near candidates wins; nullopt when none is near enough or
 /// `word` is itself a candidate.
-std::optional<std::string> closest_spelling(std::string_view word, const std::vector<std::string>& candidates);
+std::optional<std::string> closest_spelling(std::string_view word,
+                                            const std::vector<std::string>& candidates);
 
 }  // namespace fg

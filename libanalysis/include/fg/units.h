@@ -26,7 +26,9 @@ Scaled scale(std::int64_t value, std::string_view from, std::string_view to);
 std::string scaled_label(std::int64_t value, std::string_view from, std::string_view to);
 
 /// scaled_label(value, unit, "auto").
-inline std::string label(std::int64_t value, std::string_view unit) { return scaled_label(value, unit, "auto"); }
+inline std::string label(std::int64_t value, std::string_view unit) {
+  return scaled_label(value, unit, "auto");
+}
 
 /// |value| / |total| as a percentage, padded as pprof pads it: "  100%",
 /// "%5.2f%%" from 1% up, "%5.2g%%" below.
