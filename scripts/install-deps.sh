@@ -15,6 +15,7 @@ packages=(
   libdw-dev libelf-dev
   libjemalloc-dev  # jeprof and libjemalloc, for bench/bench_jemalloc.py
   golang-go
+  clang-format git  # scripts/check-format.sh (tests/style)
   chromium nodejs  # the HTML flame graph's browser tests (tests/browser)
 )
 
