@@ -110,11 +110,6 @@ struct ReadOptions {
   /// timed readers keep their timestamps).
   bool sequence = false;
   std::int64_t first_ordinal = 1;  ///< with sequence: the first record's; the next input's follows
-  /// Whether fractional counts (collapsed stacks: flamegraph.pl sums them
-  /// as numbers) are kept exactly, as fixed-point columns
-  /// (ValueType::decimals), for a writer that shows them (Format::fractions);
-  /// false rounds each line's count to a whole number, with a warning.
-  bool fractions = false;
   SymbolizeOptions symbolize;
   JfrOptions jfr;
   /// Receives informational notes for the user (not warnings: --strict

@@ -43,9 +43,6 @@ struct Format {
   /// The writer shows no labels (threads, thread states, pprof's labels):
   /// what it is given may hold none (ReadOptions::labels).
   bool drops_labels = false;
-  /// The writer shows fixed-point columns (ValueType::decimals) as the
-  /// numbers they are: fractional counts may be kept (ReadOptions::fractions).
-  bool fractions = false;
   /// Throws the UsageError the writer would throw for these options, before
   /// anything is read (nullptr: the writer accepts any).
   void (*check)(const WriteOptions& options) = nullptr;

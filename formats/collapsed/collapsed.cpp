@@ -104,11 +104,7 @@ const char* skip_back_blanks(const char* b, const char* e) {
 class Reader {
  public:
   Reader(Input& input, const ReadOptions& options, Diagnostics& diag)
-      : input_(input),
-        diag_(diag),
-        sequence_(options.sequence),
-        ordinal_(options.first_ordinal),
-        fractions_(options.fractions) {}
+      : input_(input), diag_(diag), sequence_(options.sequence), ordinal_(options.first_ordinal) {}
   Profile run();
 
  private:
@@ -146,9 +142,8 @@ class Reader {
   std::int64_t ordinal_;
   std::optional<ProfileBuilder> builder_;
   int columns_ = 0;  // 0 until the first data line decides between 1 and 2
-  // Fractional counts kept (ReadOptions::fractions), with the decimals
-  // of the counts so far (at most kMaxDecimals; the columns have them).
-  bool fractions_ = false;
+  // Fractional counts are kept exactly: the decimals of the counts so far
+  // (at most kMaxDecimals; the columns have them).
   int decimals_ = 0;
   static constexpr int kMaxDecimals = 9;
   std::uint64_t line_no_ = 0;
@@ -206,11 +201,9 @@ bool Reader::parse_counts(const char* b, const char* e, const char** stack_end, 
   };
   Token tokens[2] = {{last, e}, {nullptr, nullptr}};
   if (columns_ == 2) tokens[0] = {first, last - 1}, tokens[1] = {last, e};
-  if (fractions_) {
-    int need = decimals_;
-    for (int i = 0; i < columns_; ++i) need = std::max(need, fraction_digits(tokens[i].b, tokens[i].e));
-    set_decimals(std::min(need, kMaxDecimals));
-  }
+  int need = decimals_;
+  for (int i = 0; i < columns_; ++i) need = std::max(need, fraction_digits(tokens[i].b, tokens[i].e));
+  set_decimals(std::min(need, kMaxDecimals));
   for (int i = 0; i < columns_; ++i) {
     if (!fixed_point(tokens[i].b, tokens[i].e, decimals_, &values[i])) {
       warn(tokens[i].b, "bad line", "count does not fit in 64 bits");

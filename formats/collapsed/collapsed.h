@@ -27,10 +27,10 @@ namespace fg::formats::collapsed {
 Sniff sniff(std::string_view head, std::string_view filename);
 
 /// Streams `input` into a profile: memory grows with distinct stacks, not
-/// with the input's size. Fractional counts are kept exactly with
-/// options.fractions, as fixed-point columns (ValueType::decimals: the
-/// most digits after the point seen, up to 9; more are rounded with a
-/// warning); without it each is rounded to a whole number, with a warning.
+/// with the input's size. Fractional counts (flamegraph.pl sums them as
+/// numbers) are kept exactly, as fixed-point columns (ValueType::decimals:
+/// the most digits after the point seen, up to 9; more are rounded with a
+/// warning).
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics);
 
 /// Writes one line per stack, sorted bytewise, with `;` in names written as

@@ -7,6 +7,7 @@
 
 #include "fg/call_tree.h"
 #include "fg/granularity.h"
+#include "fg/whole_units.h"
 #include "formats/deepflow/deepflow.h"
 #include "formats/deepflow/json_escape.h"
 #include "formats/deepflow/node_id.h"
@@ -173,8 +174,10 @@ std::uint64_t Writer::run(const std::string& root) {
 
 }  // namespace
 
-void write(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics& diagnostics) {
-  std::optional<Profile> coarse;
+void write(const Profile& given, const WriteOptions& options, std::ostream& out, Diagnostics& diagnostics) {
+  std::optional<Profile> whole, coarse;
+  // Node values are integers (DeepFlow's int64 fields).
+  const Profile& profile = in_whole_units(given, whole, "node/parent JSON", diagnostics);
   const Profile& p = finer_than(profile, options.granularity)
                          ? coarse.emplace(at_granularity(profile, options.granularity))
                          : profile;

@@ -71,7 +71,10 @@ std::string total_change(const Diff& d) {
 // it for a top table: from the smallest value shown and the larger total.
 struct Scale {
   std::string from, to;
-  std::string value(std::int64_t v) const { return units::scaled_label(v, from, to); }
+  int decimals = 0;  // the values are fixed point (fractional counts)
+  std::string value(std::int64_t v) const { return units::scaled_label(v, from, to, decimals); }
+  // Exact, in the profile's unit: "335", "335.2".
+  std::string number(std::int64_t v) const { return fixed_point_text(v, decimals); }
   std::string delta(std::int64_t v) const { return (v >= 0 ? "+" : "") + value(v); }
   // ", shown in ms" when the values are not written in the profile's unit.
   std::string shown_in() const { return to == from ? std::string() : ", shown in " + to; }
@@ -83,8 +86,11 @@ Scale scale_for(const Diff& d, const std::vector<Row>& rows) {
     for (std::int64_t v : {r.f->base_self, r.f->new_self, r.self_delta})
       if (v != 0 && (smallest == 0 || std::llabs(v) < smallest)) smallest = std::llabs(v);
   const std::string& unit = d.profile.value_types()[1].unit;
-  return {unit, units::output_unit(smallest, std::max(std::llabs(d.base_total_raw), std::llabs(d.new_total)),
-                                   unit)};
+  const int decimals = d.profile.value_types()[1].decimals;
+  return {unit,
+          units::output_unit(smallest, std::max(std::llabs(d.base_total_raw), std::llabs(d.new_total)), unit,
+                             decimals),
+          decimals};
 }
 
 void text(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, std::ostream& out) {
@@ -150,15 +156,15 @@ void json(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, s
     deepflow::append_json_string(j, o.names, replaced);
   }
   j += ",\"ranked_by\":\"" + std::string(o.by_self ? "self" : "share") + "\"";
-  j += ",\"total\":{\"base\":" + std::to_string(d.base_total_raw) +
-       ",\"new\":" + std::to_string(d.new_total) + "}";
+  const Scale s = scale_for(d, rows);
+  j += ",\"total\":{\"base\":" + s.number(d.base_total_raw) + ",\"new\":" + s.number(d.new_total) + "}";
   j += ",\"functions\":[";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const FunctionDelta& f = *rows[i].f;
     j += i ? ",{\"name\":" : "{\"name\":";
     deepflow::append_json_string(j, f.name, replaced);
-    j += ",\"base_self\":" + std::to_string(f.base_self) + ",\"new_self\":" + std::to_string(f.new_self) +
-         ",\"self_delta\":" + std::to_string(rows[i].self_delta) +
+    j += ",\"base_self\":" + s.number(f.base_self) + ",\"new_self\":" + s.number(f.new_self) +
+         ",\"self_delta\":" + s.number(rows[i].self_delta) +
          ",\"base_share\":" + fixed(share(f.base_total, d.base_total), "%.4f") +
          ",\"new_share\":" + fixed(share(f.new_total, d.new_total), "%.4f") +
          ",\"share_delta\":" + fixed(rows[i].share_delta, "%.4f") + "}";
@@ -166,7 +172,7 @@ void json(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, s
   out << j << "]}\n";
 }
 
-// Exact integers first, in columns named with the profile's unit (for a
+// Exact values first, in columns named with the profile's unit (for a
 // spreadsheet), then the same values as the text report writes them.
 void csv(const Diff& d, const std::vector<Row>& rows, std::ostream& out) {
   const Scale s = scale_for(d, rows);
@@ -174,8 +180,9 @@ void csv(const Diff& d, const std::vector<Row>& rows, std::ostream& out) {
     out << csv_field(column + s.from) << ',';
   out << "base_self,new_self,self_delta,base_share,new_share,share_delta,function\n";
   auto values = [&](std::int64_t base, std::int64_t next) {
-    out << base << ',' << next << ',' << next - base << ',' << csv_field(s.value(base)) << ','
-        << csv_field(s.value(next)) << ',' << csv_field(s.delta(next - base)) << ',';
+    out << s.number(base) << ',' << s.number(next) << ',' << s.number(next - base) << ','
+        << csv_field(s.value(base)) << ',' << csv_field(s.value(next)) << ','
+        << csv_field(s.delta(next - base)) << ',';
   };
   values(d.base_total_raw, d.new_total);
   out << "100,100,0," << csv_field("(total)") << '\n';

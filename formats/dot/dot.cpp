@@ -51,7 +51,7 @@ class Writer {
   std::string text();
 
  private:
-  std::string value(std::int64_t v) const { return units::scaled_label(v, unit_, output_unit_); }
+  std::string value(std::int64_t v) const { return units::scaled_label(v, unit_, output_unit_, decimals_); }
   std::vector<std::string> components(std::uint32_t n, bool label) const;
   std::string printable(std::uint32_t n) const;
   std::vector<std::string> legend() const;
@@ -65,6 +65,7 @@ class Writer {
   std::size_t column_;
   TrimmedGraph t_;
   std::string unit_, output_unit_;
+  int decimals_ = 0;             // of the column (fractional counts)
   std::vector<std::size_t> id_;  // per graph node: 1-based DOT id, 0 if not drawn
   std::vector<bool> has_out_, has_nodelets_;
   std::string out_;
@@ -84,8 +85,10 @@ Writer::Writer(const Profile& p, const WriteOptions& o) : p_(p), o_(o) {
   to.edge_fraction = o.edge_fraction;
   t_ = trim_call_graph(p, go, to);
   unit_ = p.value_types()[column_].unit;
+  decimals_ = p.value_types()[column_].decimals;
   // pprof's selectOutputUnit: the smallest value shown decides.
-  output_unit_ = units::output_unit(smallest_shown_value(t_.graph, t_.nodes), t_.graph.total, unit_);
+  output_unit_ =
+      units::output_unit(smallest_shown_value(t_.graph, t_.nodes), t_.graph.total, unit_, decimals_);
   id_.assign(t_.graph.nodes.size(), 0);
   for (std::size_t i = 0; i < t_.nodes.size(); ++i) id_[t_.nodes[i]] = i + 1;
   has_out_.assign(t_.graph.nodes.size(), false);

@@ -20,6 +20,7 @@
 #include "fg/delta_sides.h"
 #include "fg/error.h"
 #include "fg/granularity.h"
+#include "fg/whole_units.h"
 #include "formats/gzip.h"
 #include "formats/handoff.h"
 #include "formats/pprof/wire_check.h"
@@ -835,8 +836,9 @@ Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics)
   }
 }
 
-void write(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics&) {
-  Writer(profile).run(options, out);
+void write(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics& diagnostics) {
+  std::optional<Profile> whole;  // sample values are int64
+  Writer(in_whole_units(profile, whole, "pprof", diagnostics)).run(options, out);
 }
 
 }  // namespace fg::formats::pprof

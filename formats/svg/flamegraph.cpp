@@ -532,7 +532,8 @@ void require_something_to_draw(const CallTree& tree, std::size_t col) {
   std::string where;
   for (const std::string& s : tree.profile().metadata().sources) where += s + ": ";
   throw Error(where + "nothing to draw: the total of value column '" +
-              tree.profile().value_types()[col].type + "' is " + std::to_string(total));
+              tree.profile().value_types()[col].type + "' is " +
+              fixed_point_text(total, tree.profile().value_types()[col].decimals));
 }
 
 void check_write_options(const WriteOptions& options) {

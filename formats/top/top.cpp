@@ -29,6 +29,7 @@ struct Table {
   std::size_t dropped = 0;          // under the node fraction
   std::int64_t cutoff = 0;
   std::string unit;  // of the column
+  int decimals = 0;  // of the column: values are fixed point (fractional counts)
   std::size_t column = 0;
   std::string type;
 };
@@ -48,6 +49,7 @@ Table make_table(const Profile& given, WriteOptions o) {
   go.edges = false;  // the marks come from kept_edges()
   t.graph = build_call_graph(p, go);
   t.unit = p.value_types()[go.column].unit;
+  t.decimals = p.value_types()[go.column].decimals;
   t.column = go.column;
   t.type = p.value_types()[go.column].type;
   // As pprof: nodes are dropped by a share of the summed flat values, and
@@ -100,12 +102,20 @@ std::string percent(std::int64_t v, std::int64_t total) { return units::percent(
 // chooses it from the smallest value shown.
 struct Scale {
   std::string from, to;
+  int decimals = 0;
 };
 Scale scale_for(const Table& t) {
-  return {t.unit, units::output_unit(smallest_shown_value(t.graph, t.rows), t.graph.total, t.unit)};
+  return {t.unit,
+          units::output_unit(smallest_shown_value(t.graph, t.rows), t.graph.total, t.unit, t.decimals),
+          t.decimals};
 }
 
-std::string scaled(std::int64_t v, const Scale& s) { return units::scaled_label(v, s.from, s.to); }
+std::string scaled(std::int64_t v, const Scale& s) {
+  return units::scaled_label(v, s.from, s.to, s.decimals);
+}
+
+// A value as a number in the column's unit, unscaled: "335", "335.2".
+std::string number(std::int64_t v, const Table& t) { return fixed_point_text(v, t.decimals); }
 
 }  // namespace
 
@@ -146,8 +156,8 @@ void write_csv(const Profile& p, const WriteOptions& o, std::ostream& out, Diagn
       s.pop_back();  // the number alone in CSV
       return s;
     };
-    out << node.flat << ',' << pct(node.flat) << ',' << pct(sum) << ',' << node.cum << ',' << pct(node.cum)
-        << ',' << report::csv_field(row_name(node)) << '\n';
+    out << number(node.flat, t) << ',' << pct(node.flat) << ',' << pct(sum) << ',' << number(node.cum, t)
+        << ',' << pct(node.cum) << ',' << report::csv_field(row_name(node)) << '\n';
   }
 }
 
@@ -209,8 +219,7 @@ void write_json(const Profile& p, const WriteOptions& o, std::ostream& out, Diag
   deepflow::append_json_string(j, t.type, replaced);
   j += ",\"unit\":";
   deepflow::append_json_string(j, t.unit, replaced);
-  j += ",\"total\":" + std::to_string(t.graph.total) + ",\"dropped\":" + std::to_string(t.dropped) +
-       ",\"rows\":[";
+  j += ",\"total\":" + number(t.graph.total, t) + ",\"dropped\":" + std::to_string(t.dropped) + ",\"rows\":[";
   std::int64_t sum = 0;
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     const CallGraphNode& node = t.graph.nodes[t.rows[i]];
@@ -222,9 +231,9 @@ void write_json(const Profile& p, const WriteOptions& o, std::ostream& out, Diag
     };
     j += i ? ",{\"name\":" : "{\"name\":";
     deepflow::append_json_string(j, node.name, replaced);
-    j += ",\"flat\":" + std::to_string(node.flat) + ",\"flat_pct\":" + pct(node.flat) +
-         ",\"sum_pct\":" + pct(sum) + ",\"cum\":" + std::to_string(node.cum) +
-         ",\"cum_pct\":" + pct(node.cum) + ",\"inline\":\"" +
+    j += ",\"flat\":" + number(node.flat, t) + ",\"flat_pct\":" + pct(node.flat) +
+         ",\"sum_pct\":" + pct(sum) + ",\"cum\":" + number(node.cum, t) + ",\"cum_pct\":" + pct(node.cum) +
+         ",\"inline\":\"" +
          (node.inlined          ? "inline"
           : node.partly_inlined ? "partial-inline"
                                 : "") +

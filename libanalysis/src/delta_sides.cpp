@@ -23,8 +23,10 @@ bool has_negative_values(const Profile& profile) {
 Profile diff_from_deltas(const Profile& deltas, std::size_t* labelled) {
   const std::size_t n = deltas.value_count();
   std::vector<ValueType> types;
-  for (const ValueType& t : deltas.value_types()) types.push_back({t.type, t.unit, ValueRole::kNew});
-  for (const ValueType& t : deltas.value_types()) types.push_back({t.type, t.unit, ValueRole::kBase});
+  for (const ValueType& t : deltas.value_types())
+    types.push_back({t.type, t.unit, ValueRole::kNew, t.decimals});
+  for (const ValueType& t : deltas.value_types())
+    types.push_back({t.type, t.unit, ValueRole::kBase, t.decimals});
   ProfileBuilder b(std::move(types));
   b.metadata() = deltas.metadata();
   // By name, which finds the new side first (an empty name would pick the last column, a base).

@@ -1,5 +1,6 @@
 #include "fg/diff.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -24,12 +25,21 @@ struct Rows {
   U64Map index;  // stack << 32 | labels -> row
 };
 
-// Each call path's value (per label set), summed over its samples; times
-// are dropped.
-void add_side(const Profile& from, std::size_t column, std::size_t side, ProfileBuilder& to, Rows& rows) {
+// v * factor (to more decimals), or an Error when it does not fit.
+std::int64_t rescaled(std::int64_t v, std::int64_t factor) {
+  std::int64_t out;
+  if (__builtin_mul_overflow(v, factor, &out))
+    throw Error("a value is too large to compare at this precision");
+  return out;
+}
+
+// Each call path's value (per label set), summed over its samples, times
+// `factor` (the diff's decimals over the column's); times are dropped.
+void add_side(const Profile& from, std::size_t column, std::int64_t factor, std::size_t side,
+              ProfileBuilder& to, Rows& rows) {
   ProfileImporter import(to, from);
   for (std::size_t i = 0; i < from.sample_count(); ++i) {
-    const std::int64_t v = from.values(i)[column];
+    const std::int64_t v = rescaled(from.values(i)[column], factor);
     if (v == 0) continue;
     const StackId s = import.stack(from.sample(i).stack);
     const LabelSetId l = import.labels(from.sample(i).labels);
@@ -91,7 +101,13 @@ Diff diff_profiles(const Profile& base_in, const Profile& next_in, const DiffOpt
   const Profile& base = base_coarse ? *base_coarse : base_in;
   const Profile& next = next_coarse ? *next_coarse : next_in;
 
-  ProfileBuilder b({{nt.type, nt.unit, ValueRole::kBase}, {nt.type, nt.unit, ValueRole::kNew}});
+  // Fractional counts on either side: both columns get the larger number
+  // of decimals, so that no side is rounded.
+  const int decimals = std::max(bt.decimals, nt.decimals);
+  const std::int64_t base_factor = decimal_factor(decimals - bt.decimals);
+  const std::int64_t new_factor = decimal_factor(decimals - nt.decimals);
+  ProfileBuilder b(
+      {{nt.type, nt.unit, ValueRole::kBase, decimals}, {nt.type, nt.unit, ValueRole::kNew, decimals}});
   Metadata& m = b.metadata();
   m = next.metadata();
   m.sources = base.metadata().sources;
@@ -104,11 +120,12 @@ Diff diff_profiles(const Profile& base_in, const Profile& next_in, const DiffOpt
   m.default_value.clear();
 
   Rows rows;
-  add_side(base, o.base_column, 0, b, rows);
-  add_side(next, o.new_column, 1, b, rows);
+  add_side(base, o.base_column, base_factor, 0, b, rows);
+  add_side(next, o.new_column, new_factor, 1, b, rows);
   std::vector<std::array<std::int64_t, 2>>& values = rows.values;
 
-  const std::int64_t base_total_raw = base.totals()[o.base_column], new_total = next.totals()[o.new_column];
+  const std::int64_t base_total_raw = rescaled(base.totals()[o.base_column], base_factor);
+  const std::int64_t new_total = rescaled(next.totals()[o.new_column], new_factor);
   double scale = 1;
   std::string words;
   char buf[96];
@@ -149,7 +166,7 @@ Profile delta_profile(const Profile& diff) {
     if (diff.value_types()[c].role == ValueRole::kNew) next = c;
   }
   const ValueType& t = diff.value_types()[next];
-  ProfileBuilder b({{t.type, t.unit, ValueRole::kPlain}});
+  ProfileBuilder b({{t.type, t.unit, ValueRole::kPlain, t.decimals}});
   b.metadata() = diff.metadata();
   ProfileImporter import(b, diff);
   Label mark;

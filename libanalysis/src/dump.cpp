@@ -104,15 +104,21 @@ void dump_profile(const Profile& p, std::ostream& out) {
   for (const std::string& c : m.comments) out << "comment: " << c << '\n';
   for (const auto& [k, v] : m.properties) out << "property " << k << ": " << v << '\n';
   for (const std::string& f : m.filters) out << "filter: " << f << '\n';
+  // Values as the numbers they are: fixed point with the column's decimals.
+  auto number = [&p](std::int64_t v, std::size_t column) {
+    return column < p.value_count() ? fixed_point_text(v, p.value_types()[column].decimals)
+                                    : std::to_string(v);
+  };
   if (!m.unfiltered_totals.empty()) {
     out << "unfiltered totals:";
-    for (std::int64_t t : m.unfiltered_totals) out << ' ' << t;
+    for (std::size_t c = 0; c < m.unfiltered_totals.size(); ++c)
+      out << ' ' << number(m.unfiltered_totals[c], c);
     out << '\n';
   }
 
   auto totals = p.totals();
   out << "totals:";
-  for (std::int64_t t : totals) out << ' ' << t;
+  for (std::size_t c = 0; c < totals.size(); ++c) out << ' ' << number(totals[c], c);
   out << '\n';
 
   // Each sample as text; sorted, so reading order does not show.
@@ -129,7 +135,8 @@ void dump_profile(const Profile& p, std::ostream& out) {
       line += frame_text[frames[d]];
     }
     line += " |";
-    for (std::int64_t v : p.values(i)) line += ' ' + std::to_string(v);
+    const auto values = p.values(i);
+    for (std::size_t c = 0; c < values.size(); ++c) line += ' ' + number(values[c], c);
     if (s.labels != 0) line += " | " + label_text(p, s.labels);
     if (s.timestamp != kNoTimestamp) line += " | t=" + std::to_string(s.timestamp);
   }

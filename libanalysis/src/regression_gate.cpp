@@ -67,6 +67,7 @@ GateCondition parse_gate_condition(std::string_view text) {
 std::vector<std::string> evaluate_gate(const Diff& d, const std::vector<GateCondition>& conditions,
                                        double min_delta) {
   std::vector<std::string> tripped;
+  const int decimals = d.profile.value_types()[1].decimals;  // of the new column (and the base's)
   std::vector<FunctionDelta> functions;
   bool have_functions = false;
   for (const GateCondition& c : conditions) {
@@ -79,7 +80,8 @@ std::vector<std::string> evaluate_gate(const Diff& d, const std::vector<GateCond
                                       std::fabs(static_cast<double>(d.base_total_raw));
       if (trips(c, change, min_delta))
         tripped.push_back(c.text + ": the total changed by " + signed_percent(change) + " (" +
-                          std::to_string(d.base_total_raw) + " -> " + std::to_string(d.new_total) + ")");
+                          fixed_point_text(d.base_total_raw, decimals) + " -> " +
+                          fixed_point_text(d.new_total, decimals) + ")");
       continue;
     }
     if (!have_functions) functions = function_deltas(d), have_functions = true;

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "fg/profile.h"
+
 namespace fg::units {
 
 namespace {
@@ -66,16 +68,16 @@ bool is_auto(std::string_view to) { return to == "auto" || to == "minimum"; }
 
 }  // namespace
 
-Scaled scale(std::int64_t value, std::string_view from, std::string_view to) {
+Scaled scale(std::int64_t value, std::string_view from, std::string_view to, int decimals) {
   if (value < 0 && value != INT64_MIN) {
-    Scaled s = scale(-value, from, to);
+    Scaled s = scale(-value, from, to, decimals);
     s.value = -s.value;
     return s;
   }
   for (const UnitType& type : unit_types()) {
     const Unit* f = find_unit(type, from);
     if (!f) continue;
-    const double v = static_cast<double>(value) * f->factor;
+    const double v = static_cast<double>(value) * f->factor / static_cast<double>(decimal_factor(decimals));
     const Unit& fallback = type.units[type.default_unit];
     if (is_auto(to)) {
       const Unit* best = nullptr;
@@ -88,12 +90,24 @@ Scaled scale(std::int64_t value, std::string_view from, std::string_view to) {
     if (!t) t = &fallback;
     return {v / t->factor, t->name};
   }
-  if (is_auto(to) || to == "count" || to == "sample" || to == "unit") return {static_cast<double>(value), ""};
-  return {static_cast<double>(value), std::string(to)};
+  const double v = static_cast<double>(value) / static_cast<double>(decimal_factor(decimals));
+  if (is_auto(to) || to == "count" || to == "sample" || to == "unit") return {v, ""};
+  return {v, std::string(to)};
 }
 
-std::string scaled_label(std::int64_t value, std::string_view from, std::string_view to) {
-  Scaled s = scale(value, from, to);
+namespace {
+// True when values of `unit` are scaled to other units (bytes, seconds).
+bool is_scaled(std::string_view unit) {
+  for (const UnitType& type : unit_types())
+    if (find_unit(type, unit)) return true;
+  return false;
+}
+}  // namespace
+
+std::string scaled_label(std::int64_t value, std::string_view from, std::string_view to, int decimals) {
+  Scaled s = scale(value, from, to, decimals);
+  // Counts are not scaled: a fractional one is written as it is, exactly.
+  if (decimals > 0 && !is_scaled(from)) return fixed_point_text(value, decimals) + s.unit;
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.2f", s.value);
   std::string text = buf;
@@ -118,15 +132,16 @@ std::string percent(std::int64_t value, std::int64_t total) {
   return p.substr(p.find_first_not_of(' '));
 }
 
-std::string output_unit(std::int64_t min_value, std::int64_t max_value, std::string_view sample_unit) {
+std::string output_unit(std::int64_t min_value, std::int64_t max_value, std::string_view sample_unit,
+                        int decimals) {
   if (min_value == 0) min_value = max_value;
-  const std::string min_unit = scale(min_value, sample_unit, "minimum").unit;
-  const std::string max_unit = scale(max_value, sample_unit, "minimum").unit;
+  const std::string min_unit = scale(min_value, sample_unit, "minimum", decimals).unit;
+  const std::string max_unit = scale(max_value, sample_unit, "minimum", decimals).unit;
   std::string unit = min_unit;
   // Different units at the two ends: scale the minimum by 100 so that it
   // can still be written down to 0.01 of the larger unit.
   if (min_unit != max_unit && static_cast<double>(min_value) * 100 < static_cast<double>(max_value))
-    unit = scale(100 * min_value, sample_unit, "minimum").unit;
+    unit = scale(100 * min_value, sample_unit, "minimum", decimals).unit;
   return unit.empty() ? std::string(sample_unit) : unit;
 }
 

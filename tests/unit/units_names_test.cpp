@@ -19,6 +19,22 @@ TEST_CASE("units: scaled as pprof scales (auto, minimum, a named unit, unknown u
   CHECK(units::scaled_label(5400000000000, "nanoseconds", "auto") == "1.50hrs");
 }
 
+TEST_CASE("units: fixed-point values (fractional counts) are scaled as the numbers they are") {
+  // Counts are not scaled: written exactly, with the digits they have.
+  CHECK(units::scaled_label(3352, "count", "count", 1) == "335.2");
+  CHECK(units::scaled_label(125, "count", "auto", 3) == "0.125");
+  CHECK(units::scaled_label(-5, "count", "auto", 1) == "-0.5");
+  CHECK(units::scaled_label(3350, "count", "auto", 1) == "335");
+  CHECK(units::label(15, "widgets", 1) == "1.5");
+  // Scaled units divide first: 1536.5 bytes.
+  CHECK(units::scaled_label(15365, "bytes", "auto", 1) == "1.50kB");
+  CHECK(units::scale(15, "nanoseconds", "nanoseconds", 1).value == doctest::Approx(1.5));
+  // The output unit is chosen from the values, not their fixed-point digits:
+  // 0.5 ms is 500 us, not 5000 (the stored integer).
+  CHECK(units::output_unit(5, 5, "milliseconds", 1) == "us");
+  CHECK(units::output_unit(5, 5, "count", 1) == "count");
+}
+
 TEST_CASE("units: percentages padded and trimmed as pprof prints them") {
   CHECK(units::percentage(1, 2) == "50.00%");
   CHECK(units::percentage(1, 1000) == "  0.1%");

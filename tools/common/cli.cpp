@@ -238,7 +238,8 @@ void print_info(const Profile& p, std::ostream& out) {
   const std::vector<std::int64_t> totals = p.totals();
   for (std::size_t i = 0; i < p.value_count(); ++i)
     out << "value " << i << ": " << p.value_types()[i].type << '/' << p.value_types()[i].unit << " total "
-        << totals[i] << (i == p.default_value_index() ? " (default)" : "") << '\n';
+        << fixed_point_text(totals[i], p.value_types()[i].decimals)
+        << (i == p.default_value_index() ? " (default)" : "") << '\n';
   out << "samples: " << p.sample_count() << ", stacks: " << p.stack_count() - 1 << '\n';
 }
 
@@ -329,8 +330,6 @@ void pass_output_to_readers(CommonOptions& o, const FilterOptions& filters, cons
   } catch (const UsageError&) {
     return;  // reported when the output is written
   }
-  // Filters keep values as they are, fractions too.
-  o.read.fractions = f->fractions && !o.info;
   if (o.info || !filters.empty() || filters.relative) return;
   if (f->coarsens && w.granularity == Granularity::kFunction) o.read.frames = Granularity::kFunction;
   // A flame chart lays samples out in their order, which merging would change.
