@@ -12,8 +12,7 @@
 #include "fg/call_tree.h"
 #include "fg/error.h"
 #include "fg/granularity.h"
-#include "fg/run_beside.h"
-#include "formats/handoff.h"
+#include "fg/parallel.h"
 
 namespace fg::formats::collapsed {
 
@@ -483,18 +482,14 @@ class SortedWriter {
         decimals_(p.value_types()[col].decimals),
         base_decimals_(base ? p.value_types()[*base].decimals : 0) {}
 
-  // Stacks a tree has for the writing (and what it reads first) to take more threads than one.
-  static constexpr std::size_t kWorthAThread = 100'000;
-
   // For a large tree, two threads: one walks the tree and prints its
   // lines, this one writes the text printed (a few hundred MB to copy into
   // the page cache, which takes about as long). The walk and the printing
   // on threads of their own as well, three threads on two cores, took a
   // sixth longer: the writing lost its core to the other two.
   void run() {
-    const bool threaded = p_.stack_count() >= kWorthAThread;
     handoff<std::string>(
-        threaded, 4,
+        {.items = p_.stack_count()}, 4,
         [&](auto&& write) {
           written_ = [&](std::string&& text) { write(std::move(text)); };
           walk();
@@ -736,7 +731,7 @@ void write(const Profile& profile, const WriteOptions& options, std::ostream& ou
   std::optional<CallTree> tree;
   std::optional<SortedWriter::Prepared> prepared;
   run_beside(
-      p.stack_count() >= SortedWriter::kWorthAThread, [&] { prepared.emplace(p, col, base); },
+      {.items = p.stack_count()}, [&] { prepared.emplace(p, col, base); },
       [&] {
         CallTreeOptions o;
         o.totals = false;

@@ -189,8 +189,9 @@ void Symbolizer::prefetch(std::vector<std::pair<std::string, std::vector<std::ui
     if (m.state == ModuleState::kUnopened && !m.loaded) jobs.emplace_back(&m, std::move(offsets));
   }
   if (jobs.empty()) return;
-  prefetch_ = std::thread([this, jobs = std::move(jobs)] {
-    for (const auto& [m, offsets] : jobs) {
+  prefetch_jobs_ = std::move(jobs);
+  prefetch_work_ = [this] {
+    for (const auto& [m, offsets] : prefetch_jobs_) {
       try {
         load_module(*m);
         if (m->state != ModuleState::kUnopened) continue;  // missing or unusable: open_module says so
@@ -203,11 +204,12 @@ void Symbolizer::prefetch(std::vector<std::pair<std::string, std::vector<std::ui
         return;
       }
     }
-  });
+  };
+  prefetch_.emplace(Work{.files = prefetch_jobs_.size()}, prefetch_work_);
 }
 
 void Symbolizer::settle() {
-  if (prefetch_.joinable()) prefetch_.join();
+  if (prefetch_) prefetch_->join();  // the work catches its errors
 }
 
 Symbolizer::Module& Symbolizer::module(const std::string& path) {

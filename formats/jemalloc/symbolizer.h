@@ -11,13 +11,15 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
+#include "fg/parallel.h"
 #include "formats/options.h"
 
 namespace fg::formats::jemalloc {
@@ -50,7 +52,8 @@ class Symbolizer {
   std::string describe(const std::string& path);
 
   /// Starts opening the modules of `work` (module path, file offsets in
-  /// it), and symbolizing those offsets, on another thread: the slow part
+  /// it), and symbolizing those offsets, on another thread (fg/parallel.h;
+  /// with one job, at once on this one): the slow part
   /// of a module is inflating its debug information, which can happen
   /// while the caller parses. Results are the same as without it: every
   /// other call waits for that thread first, and the architecture check of
@@ -76,7 +79,9 @@ class Symbolizer {
   char* debuginfo_path_ptr_ = nullptr;
   int expected_machine_ = -1;
   std::map<std::string, std::unique_ptr<Module>> modules_;
-  std::thread prefetch_;  // while it runs, only it touches the modules
+  std::vector<std::pair<Module*, std::vector<std::uint64_t>>> prefetch_jobs_;
+  std::function<void()> prefetch_work_;  // loads prefetch_jobs_' modules
+  std::optional<Beside> prefetch_;       // while it runs, only it touches the modules
 };
 
 /// `name` demangled when it is a mangled C++ name, else unchanged.

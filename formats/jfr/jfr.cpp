@@ -1,9 +1,8 @@
 #include "formats/jfr/jfr.h"
 
 #include <algorithm>
-#include <thread>
 
-#include "formats/handoff.h"
+#include "fg/parallel.h"
 #include "formats/jfr/reader.h"
 
 namespace fg::formats::jfr {
@@ -80,10 +79,10 @@ Profile Reader::run() {
   // equally in the time of a large recording: on two threads they overlap.
   // A small file is not worth the thread.
   ChunkReader chunks(input_, chunk_diag_ ? *chunk_diag_ : diag_);
-  threaded_ = chunks.mapped_size().value_or(UINT64_MAX) >= (std::uint64_t{1} << 20) &&
-              std::thread::hardware_concurrency() >= 2;
+  const Work work{.bytes = chunks.mapped_size().value_or(UINT64_MAX)};
+  threaded_ = worth_a_thread(work);
   handoff<Parsed>(
-      threaded_, kAhead,
+      work, kAhead,
       [&](auto&& emit) {
         const Emit to_resolving_side = [&](Parsed&& p) { emit(std::move(p)); };
         parse(chunks, to_resolving_side);

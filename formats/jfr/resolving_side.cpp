@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "fg/java_frames.h"
-#include "fg/run_beside.h"
+#include "fg/parallel.h"
 #include "formats/jfr/reader.h"
 
 namespace fg::formats::jfr::detail {
@@ -25,9 +25,8 @@ void Reader::add_tier_weights() {
         tier_weights_.add(s, r.tier(tree_.node(n).frame), through_[n]);
     }
   };
-  constexpr std::size_t kWorthAThread = 100'000;  // nodes
   run_beside(
-      nodes >= kWorthAThread, [&] { add(1); }, [&] { add(0); });
+      {.items = nodes}, [&] { add(1); }, [&] { add(0); });
 }
 
 // Each stack's frame, with the stand-ins given their kinds: decided on two
@@ -52,9 +51,8 @@ std::vector<FrameId> Reader::decided_frames() {
       }
     }
   };
-  constexpr std::size_t kWorthAThread = 100'000;  // stacks
   run_beside(
-      count >= kWorthAThread, [&] { decide(count / 2, count, others[1]); },
+      {.items = count}, [&] { decide(count / 2, count, others[1]); },
       [&] { decide(0, count / 2, others[0]); });
   U64Map decided;  // stand-in << 8 | kind -> frame
   for (const std::vector<Decided>& half : others)

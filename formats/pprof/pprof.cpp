@@ -10,7 +10,6 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -20,9 +19,9 @@
 #include "fg/delta_sides.h"
 #include "fg/error.h"
 #include "fg/granularity.h"
+#include "fg/parallel.h"
 #include "fg/whole_units.h"
 #include "formats/gzip.h"
-#include "formats/handoff.h"
 #include "formats/pprof/wire_check.h"
 #include "pprof/profile.pb.h"  // generated in the build tree
 
@@ -512,7 +511,7 @@ void Reader::read_samples() {
   // decoded, one added): memory stays a few batches whatever the file.
   constexpr std::size_t kAhead = 2;
   handoff<Decoded>(
-      batches >= 4, kAhead,
+      {.bytes = sample_bytes}, kAhead,
       [&](auto&& emit) {
         for (std::size_t n = 0; n < batches; ++n) {
           Decoded d;
@@ -801,37 +800,24 @@ Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics)
   const std::string& name = input.name();
   // check_wire() vouches for the structure of every message (and names the
   // first wrong one), a tenth of the time of a large profile's reading. On
-  // a second core it runs beside the reading: what it finds wrong is the
+  // a second thread it runs beside the reading: what it finds wrong is the
   // error reported, even if the reader failed first on the same fault.
-  if (bytes.size() < (1 << 20) || std::thread::hardware_concurrency() < 2) {
-    check_wire(bytes, name);
-    return read_bytes(
-        bytes, name, options, diagnostics, [] {}, [&whole](std::size_t offset) { whole.release(offset); });
-  }
-  // Pages are given back only once the check is past them (it is quicker
-  // than the reader: in practice, once it has finished).
-  std::exception_ptr bad_wire;
+  // Else it runs first, and its error comes out at once.
   std::atomic<bool> wire_checked = false;
-  std::thread checker([&] {
-    try {
-      check_wire(bytes, name);
-      wire_checked.store(true, std::memory_order_release);
-    } catch (...) {
-      bad_wire = std::current_exception();
-    }
-  });
-  bool joined = false;
-  auto join = [&] {
-    if (!joined) checker.join();
-    joined = true;
-    if (bad_wire) std::rethrow_exception(bad_wire);
+  const auto check = [&] {
+    check_wire(bytes, name);
+    wire_checked.store(true, std::memory_order_release);
   };
+  Beside checker({.bytes = bytes.size()}, check);
+  const auto join = [&] { checker.join(); };
   try {
+    // Pages are given back only once the check is past them (it is quicker
+    // than the reader: in practice, once it has finished).
     return read_bytes(bytes, name, options, diagnostics, join, [&](std::size_t offset) {
       if (wire_checked.load(std::memory_order_acquire)) whole.release(offset);
     });
   } catch (...) {
-    join();
+    checker.join();  // its error first, if it found one
     throw;
   }
 }

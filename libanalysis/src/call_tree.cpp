@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "fg/run_beside.h"
+#include "fg/parallel.h"
 
 namespace fg {
 
@@ -149,10 +149,9 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
   if (!options.prune_column) {
     // The children lists do not need the totals: for a large tree they are
     // made on this thread while another sums.
-    constexpr std::size_t kWorthAThread = 500'000;  // stacks
     summed_ = options.totals;
     if (summed_)
-      run_beside(n >= kWorthAThread, totals, list_children);
+      run_beside({.items = n}, totals, list_children);
     else
       list_children();
   } else {

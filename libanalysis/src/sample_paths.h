@@ -6,11 +6,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <span>
-#include <thread>
 #include <vector>
 
+#include "fg/parallel.h"
 #include "fg/profile.h"
-#include "fg/run_beside.h"
 
 namespace fg {
 
@@ -40,19 +39,19 @@ void each_sample_path(const Profile& p, std::size_t begin, std::size_t end, Want
 }
 
 // Runs walk(begin, end, part) over the samples in parts, in sample order:
-// two parts on two threads when there are enough samples to repay a thread
-// (the walks up millions of stacks are most of a call graph's cost), else
-// one. Parts only read the profile; each keeps its own sums.
+// two parts on two threads when the samples are worth a thread (the walks
+// up millions of stacks are most of a call graph's cost), else one. Parts
+// only read the profile; each keeps its own sums.
 template <class Walk>
 std::size_t in_parts(std::size_t samples, Walk walk) {
-  constexpr std::size_t kWorthAThread = 1 << 16;
-  if (samples < kWorthAThread || std::thread::hardware_concurrency() < 2) {
+  const Work work{.items = samples};
+  if (!worth_a_thread(work)) {
     walk(std::size_t(0), samples, std::size_t(0));
     return 1;
   }
   const std::size_t half = samples / 2;
   run_beside(
-      true, [&] { walk(half, samples, std::size_t(1)); },
+      work, [&] { walk(half, samples, std::size_t(1)); },
       [&] { walk(std::size_t(0), half, std::size_t(0)); });
   return 2;
 }

@@ -2,11 +2,13 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <iostream>
 #include <new>
 
 #include "fg/error.h"
 #include "fg/merge.h"
+#include "fg/parallel.h"
 #include "fg/spelling.h"
 #include "formats/input.h"
 #include "formats/output.h"
@@ -21,7 +23,10 @@ po::options_description input_options(CommonOptions& o) {
       "strict", po::bool_switch(&o.strict), "treat every warning about the input as an error")(
       "max-inflated", po::value<std::uint64_t>(&o.max_inflated)->value_name("BYTES"),
       "refuse gzip input that inflates past BYTES (default 4 GiB)")("quiet,q", po::bool_switch(&o.quiet),
-                                                                    "print no warnings");
+                                                                    "print no warnings")(
+      "jobs", po::value<std::string>()->value_name("N"),
+      "run work on at most N threads at once (default: FG_JOBS, else the cores); 1: on one thread, same "
+      "output");
   return d;
 }
 
@@ -460,6 +465,12 @@ bool parse_command_line(const std::string& tool, int argc, char** argv,
     formats::print_formats(std::cout);
     return false;
   }
+  // The thread count: --jobs, else FG_JOBS, else the cores. FG_PARALLEL_MIN
+  // is a testing knob (fg/parallel.h): small inputs take threaded paths.
+  std::optional<std::string> jobs;
+  if (vm.count("jobs")) jobs = vm["jobs"].as<std::string>();
+  set_jobs(jobs_from(jobs, std::getenv("FG_JOBS")));
+  set_parallel_min(parallel_min_from(std::getenv("FG_PARALLEL_MIN")));
   // Reading a profile typed at a terminal is never what was meant: a run
   // with no input would wait silently.
   if (positional.empty() && ::isatty(0)) {

@@ -40,7 +40,8 @@ struct CommonOptions {
   std::string default_to = "svg";  ///< the output format when neither --to nor the -o extension names one
 };
 
-/// --from, --strict, --max-inflated and the positional inputs.
+/// --from, --strict, --max-inflated, -q, --jobs (applied by
+/// parse_command_line(), with FG_JOBS) and the positional inputs.
 po::options_description input_options(CommonOptions& o);
 /// -o, --to, --value.
 po::options_description output_options(CommonOptions& o);
