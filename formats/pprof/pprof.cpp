@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cstdio>
 #include <exception>
 #include <functional>
@@ -22,26 +21,17 @@
 #include "fg/parallel.h"
 #include "fg/whole_units.h"
 #include "formats/gzip.h"
-#include "formats/pprof/wire_check.h"
+#include "formats/pprof/decode.h"
+#include "formats/pprof/wire.h"
 #include "pprof/profile.pb.h"  // generated in the build tree
 
 namespace fg::formats::pprof {
 
 namespace {
 
-// Messages of one repeated field, decoded by the reader from the file's
-// bytes rather than by protobuf: each one's bytes and file offset.
-struct Messages {
-  std::vector<std::string_view> bytes;
-  std::vector<std::uint64_t> offsets;
-};
-
 // Samples decoded ahead of the stack table, a batch at a time: each
 // sample's frames (root first), values and labels as their raw fields,
 // one sample after another in flat arrays.
-struct RawLabel {
-  std::int64_t key = 0, str = 0, num = 0, unit = 0;
-};
 struct Decoded {
   std::size_t first = 0;  // the index of the batch's first sample
   std::vector<FrameId> frames;
@@ -61,27 +51,6 @@ struct Decoded {
     error = nullptr;
   }
 };
-
-// Skips a field the reader does not use (one of a later version of the
-// format, or one it ignores) by its wire type.
-void skip_field(ByteCursor& c, std::uint64_t tag, const std::string& where) {
-  switch (tag & 7) {
-    case 0:
-      c.varint();
-      break;
-    case 1:
-      c.skip(8);
-      break;
-    case 2:
-      c.skip(c.varint());
-      break;
-    case 5:
-      c.skip(4);
-      break;
-    default:
-      c.fail(where + ": unknown wire type " + std::to_string(tag & 7));
-  }
-}
 
 // Ids of one kind (locations, functions, mappings) to their entries. pprof
 // writers number them 1..N, so an array serves; sparse ids fall back to a
@@ -113,46 +82,39 @@ class IdIndex {
   std::unordered_map<std::uint64_t, T> sparse_;
 };
 
-// Reads one parsed profile.proto into the model. Every index and id from the
-// file is checked before use; messages name what was being read.
+// Reads one decoded profile.proto into the model. Every index and id from
+// the file is checked before use; messages name what was being read.
 class Reader {
  public:
-  /// `samples`: the bytes of each Sample message, decoded here rather than
-  /// by protobuf (most of a profile, and most of its parsing cost), at their
-  /// `offsets` in the file.
-  /// `locations`: likewise the Location messages, which protobuf would
-  /// keep some hundred bytes apiece of.
+  /// `pb`: the profile's tables, decoded; its samples are decoded here.
   /// `release(offset)`: the file's bytes before offset are not needed
   /// any more (called as samples are decoded, perhaps on another thread).
   /// `frames`: the finest frames wanted (ReadOptions::frames).
-  Reader(const fg::pprof::Profile& pb, Messages samples, Messages locations, const std::string& file,
-         Diagnostics& diag, std::function<void(std::size_t)> release, Granularity frames)
-      : pb_(pb),
-        samples_(std::move(samples)),
-        location_msgs_(std::move(locations)),
+  Reader(RawProfile pb, const std::string& file, Diagnostics& diag, std::function<void(std::size_t)> release,
+         Granularity frames)
+      : pb_(std::move(pb)),
         file_(file),
         diag_(diag),
         release_(std::move(release)),
         per_function_(frames == Granularity::kFunction) {}
   Profile run();
-  /// The warnings of what run() read: apart, so that they can wait until
-  /// the file's structure is known to be sound.
-  void warn();
 
  private:
   [[noreturn]] void fail(const std::string& where, const std::string& message) const {
     throw Error(file_ + ": " + where + ": " + message);
   }
   std::string_view str(std::int64_t index, const std::string& where, const char* what) const {
-    if (index < 0 || index >= pb_.string_table_size())
+    if (index < 0 || static_cast<std::uint64_t>(index) >= pb_.strings.size())
       fail(where, std::string(what) + " string index " + std::to_string(index) +
-                      " is out of range (the string table has " + std::to_string(pb_.string_table_size()) +
+                      " is out of range (the string table has " + std::to_string(pb_.strings.size()) +
                       " entries)");
-    return pb_.string_table(static_cast<int>(index));
+    return pb_.strings[static_cast<std::size_t>(index)];
   }
+  void read_metadata();
   void read_functions();
   void read_mappings();
   void read_locations();
+  void add_location_frames(const RawLocation& loc, const std::string& where);
   void read_samples();
   // Decoding reads only the file's bytes and the tables read before; it may
   // run on a second thread while this one grows the stack table.
@@ -160,10 +122,9 @@ class Reader {
   void decode_sample(std::size_t i, std::vector<std::uint64_t>& locations, Decoded& out) const;
   void add_samples(const Decoded& d);
   std::string unsymbolized_name(std::uint64_t mapping_id, std::uint64_t address) const;
+  void warn();
 
-  const fg::pprof::Profile& pb_;
-  Messages samples_;
-  Messages location_msgs_;
+  RawProfile pb_;
   std::size_t frames_per_location_ = 1;  // on average, rounded up
   std::size_t columns_ = 0;              // values per sample
   const std::string& file_;
@@ -173,50 +134,50 @@ class Reader {
   // and kind, as at_granularity(kFunction) would make them.
   bool per_function_;
   std::optional<ProfileBuilder> b_;
-  IdIndex<FunctionId> functions_{static_cast<std::size_t>(pb_.function_size())};
+  IdIndex<FunctionId> functions_{pb_.functions.size()};
   struct MappingInfo {
     StringId module;
     std::string base;  // file name without directories
     std::uint64_t start, offset;
   };
-  IdIndex<MappingInfo> mappings_{static_cast<std::size_t>(pb_.mapping_size())};
-  // frames of each location, root-most (the caller) first
+  IdIndex<MappingInfo> mappings_{pb_.mappings.size()};
   // Location id -> its number; the frames of location n (caller first) are
   // location_frames_[location_begin_[n] .. location_begin_[n + 1]): one
   // array, so that a walk of millions of stacks does not chase a pointer
   // per location.
-  IdIndex<std::uint32_t> locations_{location_msgs_.bytes.size()};
+  IdIndex<std::uint32_t> locations_{pb_.locations.size()};
   std::vector<std::uint32_t> location_begin_{0};
   std::vector<FrameId> location_frames_;
   std::uint64_t unsymbolized_ = 0;
 };
 
 void Reader::read_functions() {
-  for (int i = 0; i < pb_.function_size(); ++i) {
-    const auto& f = pb_.function(i);
+  for (std::size_t i = 0; i < pb_.functions.size(); ++i) {
+    const RawFunction& f = pb_.functions[i];
     const std::string where = "function " + std::to_string(i);
-    if (f.id() == 0) fail(where, "function id 0 is reserved");
-    const std::string_view name = str(f.name(), where, "name"),
-                           system = str(f.system_name(), where, "system name");
-    const std::string_view file = str(f.filename(), where, "file name");
+    if (f.id == 0) fail(where, "function id 0 is reserved");
+    const std::string_view name = str(f.name, where, "name"),
+                           system = str(f.system_name, where, "system name");
+    const std::string_view file = str(f.filename, where, "file name");
     FunctionId id =
-        per_function_ ? b_->function(name, system) : b_->function(name, system, file, f.start_line());
-    if (!functions_.add(f.id(), id)) fail(where, "function id " + std::to_string(f.id()) + " appears twice");
+        per_function_ ? b_->function(name, system) : b_->function(name, system, file, f.start_line);
+    if (!functions_.add(f.id, id)) fail(where, "function id " + std::to_string(f.id) + " appears twice");
   }
+  std::vector<RawFunction>().swap(pb_.functions);  // done with
 }
 
 void Reader::read_mappings() {
-  for (int i = 0; i < pb_.mapping_size(); ++i) {
-    const auto& m = pb_.mapping(i);
+  for (std::size_t i = 0; i < pb_.mappings.size(); ++i) {
+    const RawMapping& m = pb_.mappings[i];
     const std::string where = "mapping " + std::to_string(i);
-    if (m.id() == 0) fail(where, "mapping id 0 is reserved");
-    std::string_view name = str(m.filename(), where, "file name");
+    if (m.id == 0) fail(where, "mapping id 0 is reserved");
+    std::string_view name = str(m.filename, where, "file name");
     std::size_t slash = name.find_last_of('/');
     MappingInfo info{b_->intern(name),
                      std::string(slash == std::string_view::npos ? name : name.substr(slash + 1)),
-                     m.memory_start(), m.file_offset()};
-    if (!mappings_.add(m.id(), std::move(info)))
-      fail(where, "mapping id " + std::to_string(m.id()) + " appears twice");
+                     m.memory_start, m.file_offset};
+    if (!mappings_.add(m.id, std::move(info)))
+      fail(where, "mapping id " + std::to_string(m.id) + " appears twice");
   }
 }
 
@@ -232,127 +193,57 @@ std::string Reader::unsymbolized_name(std::uint64_t mapping_id, std::uint64_t ad
   return it->base + buf;
 }
 
-// A Location message: id = 1, mapping_id = 2, address = 3, line = 4
-// (function_id = 1, line = 2, column = 3), is_folded = 5. As in protobuf,
-// the last of a repeated scalar wins and every line adds one.
-void Reader::read_locations() {
-  std::size_t total_frames = 0;
-  std::vector<std::pair<std::uint64_t, std::int64_t>> lines;  // function id, line; innermost first
-  std::vector<FrameId> frames;
-  for (std::size_t i = 0; i < location_msgs_.bytes.size(); ++i) {
-    const std::string where = "location " + std::to_string(i);
-    std::uint64_t id = 0, mapping_id = 0, address = 0;
-    lines.clear();
-    ByteCursor c(location_msgs_.bytes[i], file_, location_msgs_.offsets[i]);
-    while (!c.at_end()) {
-      const std::uint64_t tag = c.varint();
-      switch (tag) {
-        case 1 << 3:
-          id = c.varint();
-          break;
-        case 2 << 3:
-          mapping_id = c.varint();
-          break;
-        case 3 << 3:
-          address = c.varint();
-          break;
-        case 4 << 3 | 2: {
-          ByteCursor l = c.sub(c.varint(), "line");
-          std::uint64_t function_id = 0;
-          std::int64_t line = 0;
-          while (!l.at_end()) {
-            const std::uint64_t t = l.varint();
-            if (t == (1 << 3))
-              function_id = l.varint();
-            else if (t == (2 << 3))
-              line = static_cast<std::int64_t>(l.varint());
-            else
-              skip_field(l, t, where);
-          }
-          lines.emplace_back(function_id, line);
-          break;
-        }
-        default:
-          skip_field(c, tag, where);
-      }
-    }
-    if (id == 0) fail(where, "location id 0 is reserved");
-    StringId module = 0;
-    if (mapping_id != 0) {
-      const MappingInfo* m = mappings_.find(mapping_id);
-      if (!m) fail(where, "mapping id " + std::to_string(mapping_id) + " names no mapping");
-      module = m->module;
-    }
-    frames.clear();
-    if (lines.empty()) {
-      ++unsymbolized_;
-      const FunctionId f = b_->function(unsymbolized_name(mapping_id, address));
-      frames.push_back(b_->frame(f, FrameKind::kUnsymbolized, 0, per_function_ ? 0 : address, module));
-    }
-    // Lines are innermost first; the frames go caller first, and every line
-    // but the last (the function the others were inlined into) is inlined.
-    for (std::size_t k = lines.size(); k-- > 0;) {
-      const FunctionId* f = functions_.find(lines[k].first);
-      if (!f)
-        fail(where, "line " + std::to_string(k) + ": function id " + std::to_string(lines[k].first) +
-                        " names no function");
-      FrameKind kind = k == lines.size() - 1 ? FrameKind::kNative : FrameKind::kInlined;
-      frames.push_back(per_function_ ? b_->frame(*f, kind)
-                                     : b_->frame(*f, kind, lines[k].second, address, module));
-    }
-    total_frames += frames.size();
-    if (!locations_.add(id, static_cast<std::uint32_t>(location_begin_.size() - 1)))
-      fail(where, "location id " + std::to_string(id) + " appears twice");
-    location_frames_.insert(location_frames_.end(), frames.begin(), frames.end());
-    location_begin_.push_back(static_cast<std::uint32_t>(location_frames_.size()));
+// Appends the frames of `loc` to location_frames_, caller first.
+void Reader::add_location_frames(const RawLocation& loc, const std::string& where) {
+  StringId module = 0;
+  if (loc.mapping_id != 0) {
+    const MappingInfo* m = mappings_.find(loc.mapping_id);
+    if (!m) fail(where, "mapping id " + std::to_string(loc.mapping_id) + " names no mapping");
+    module = m->module;
   }
-  const std::size_t n = location_msgs_.bytes.size();
-  if (n > 0) frames_per_location_ = std::max<std::size_t>(1, (total_frames + n - 1) / n);
-  location_msgs_ = Messages();  // done with: their room goes
+  if (loc.lines_begin == loc.lines_end) {
+    ++unsymbolized_;
+    const FunctionId f = b_->function(unsymbolized_name(loc.mapping_id, loc.address));
+    location_frames_.push_back(
+        b_->frame(f, FrameKind::kUnsymbolized, 0, per_function_ ? 0 : loc.address, module));
+  }
+  // Lines are innermost first; the frames go caller first, and every line
+  // but the last (the function the others were inlined into) is inlined.
+  for (std::size_t k = loc.lines_end; k-- > loc.lines_begin;) {
+    const RawLine& line = pb_.lines[k];
+    const FunctionId* f = functions_.find(line.function_id);
+    if (!f)
+      fail(where, "line " + std::to_string(k - loc.lines_begin) + ": function id " +
+                      std::to_string(line.function_id) + " names no function");
+    FrameKind kind = k == loc.lines_end - 1 ? FrameKind::kNative : FrameKind::kInlined;
+    location_frames_.push_back(per_function_ ? b_->frame(*f, kind)
+                                             : b_->frame(*f, kind, line.line, loc.address, module));
+  }
 }
 
-// A Sample message: location_id = 1, value = 2 (each packed or not),
-// label = 3 (key = 1, str = 2, num = 3, num_unit = 4).
+void Reader::read_locations() {
+  for (std::size_t i = 0; i < pb_.locations.size(); ++i) {
+    const RawLocation& loc = pb_.locations[i];
+    const std::string where = "location " + std::to_string(i);
+    if (loc.id == 0) fail(where, "location id 0 is reserved");
+    add_location_frames(loc, where);
+    if (!locations_.add(loc.id, static_cast<std::uint32_t>(location_begin_.size() - 1)))
+      fail(where, "location id " + std::to_string(loc.id) + " appears twice");
+    location_begin_.push_back(static_cast<std::uint32_t>(location_frames_.size()));
+  }
+  const std::size_t n = pb_.locations.size();
+  if (n > 0) frames_per_location_ = std::max<std::size_t>(1, (location_frames_.size() + n - 1) / n);
+  std::vector<RawLocation>().swap(pb_.locations);  // done with
+  std::vector<RawLine>().swap(pb_.lines);
+}
+
+// Decodes sample i, appending its frames (root first), values and labels
+// to `out`; `locations` is scratch space.
 void Reader::decode_sample(std::size_t i, std::vector<std::uint64_t>& locations, Decoded& out) const {
   locations.clear();
   const std::size_t values_before = out.values.size();
-  ByteCursor c(samples_.bytes[i], file_, samples_.offsets[i]);
-  auto numbers = [&c](std::uint64_t tag, auto& to) {
-    using T = std::remove_reference_t<decltype(to[0])>;
-    if ((tag & 7) == 0) {
-      to.push_back(static_cast<T>(c.varint()));
-      return;
-    }
-    ByteCursor packed = c.sub(c.varint(), "packed field");
-    while (!packed.at_end()) to.push_back(static_cast<T>(packed.varint()));
-  };
-  while (!c.at_end()) {
-    const std::uint64_t tag = c.varint();
-    switch (tag) {
-      case 1 << 3 | 0:
-      case 1 << 3 | 2:
-        numbers(tag, locations);
-        break;
-      case 2 << 3 | 0:
-      case 2 << 3 | 2:
-        numbers(tag, out.values);
-        break;
-      case 3 << 3 | 2: {
-        ByteCursor l = c.sub(c.varint(), "label");
-        std::int64_t field[5] = {0, 0, 0, 0, 0};
-        while (!l.at_end()) {
-          const std::uint64_t t = l.varint();
-          if ((t & 7) != 0) l.fail("sample " + std::to_string(i) + ": a label field is not a varint");
-          const std::uint64_t v = l.varint();
-          if ((t >> 3) >= 1 && (t >> 3) <= 4) field[t >> 3] = static_cast<std::int64_t>(v);
-        }
-        out.labels.push_back({field[1], field[2], field[3], field[4]});
-        break;
-      }
-      default:
-        skip_field(c, tag, "sample " + std::to_string(i));
-    }
-  }
+  pprof::decode_sample(WireCursor(pb_.samples[i], file_, pb_.sample_offsets[i], "Sample"), locations,
+                       out.values, out.labels);
   if (out.values.size() - values_before != columns_)
     fail("sample " + std::to_string(i), "has " + std::to_string(out.values.size() - values_before) +
                                             " values, the profile has " + std::to_string(columns_) +
@@ -491,13 +382,13 @@ void Reader::read_samples() {
   // A hint only: capped by the input's size, so a hostile one cannot ask
   // for much.
   std::size_t sample_bytes = 0;
-  for (std::string_view s : samples_.bytes) sample_bytes += s.size();
-  b_->reserve_stacks(std::min(count_location_ids(samples_.bytes) * frames_per_location_, 2 * sample_bytes));
+  for (std::string_view s : pb_.samples) sample_bytes += s.size();
+  b_->reserve_stacks(std::min(count_location_ids(pb_.samples) * frames_per_location_, 2 * sample_bytes));
   // Batches are decoded on a second thread, a few ahead of the one whose
   // stacks this thread adds: decoding is a third of the work, and the two
   // share nothing but the finished batches. The samples are still added in
   // file order, and the first bad one is the one reported.
-  const std::size_t total = samples_.bytes.size();
+  const std::size_t total = pb_.samples.size();
   constexpr std::size_t kBatch = 4096;
   const std::size_t batches = (total + kBatch - 1) / kBatch;
   // Batch n, decoded into d; the file's bytes before the next batch are
@@ -505,7 +396,7 @@ void Reader::read_samples() {
   auto decode = [&](std::size_t n, Decoded& d) {
     const std::size_t begin = n * kBatch, end = std::min(total, begin + kBatch);
     decode_samples(begin, end, d);
-    if (end < total) release_(samples_.offsets[end]);
+    if (end < total) release_(pb_.sample_offsets[end]);
   };
   // At most kAhead batches wait for this thread (one more is being
   // decoded, one added): memory stays a few batches whatever the file.
@@ -524,42 +415,46 @@ void Reader::read_samples() {
       [&](Decoded&& d) { add_samples(d); });  // throws at a batch's error
 }
 
-Profile Reader::run() {
-  std::vector<ValueType> types;
-  for (int i = 0; i < pb_.sample_type_size(); ++i) {
-    const auto& t = pb_.sample_type(i);
-    const std::string where = "sample type " + std::to_string(i);
-    types.push_back({std::string(str(t.type(), where, "type")), std::string(str(t.unit(), where, "unit"))});
-  }
-  if (types.empty()) throw Error(file_ + ": the profile has no sample types");
-  b_.emplace(std::move(types));
+void Reader::read_metadata() {
   Metadata& m = b_->metadata();
   m.source_format = "pprof";
   m.sources.push_back(file_);
-  m.period_type = {std::string(str(pb_.period_type().type(), "period type", "type")),
-                   std::string(str(pb_.period_type().unit(), "period type", "unit"))};
-  m.period = pb_.period();
-  m.start_time_ns = pb_.time_nanos();
-  m.duration_ns = pb_.duration_nanos();
-  m.default_value = std::string(str(pb_.default_sample_type(), "profile", "default sample type"));
-  for (std::int64_t c : pb_.comment()) m.comments.emplace_back(str(c, "profile", "comment"));
-  if (pb_.drop_frames() != 0)
-    m.properties.emplace_back("drop_frames", str(pb_.drop_frames(), "profile", "drop_frames"));
-  if (pb_.keep_frames() != 0)
-    m.properties.emplace_back("keep_frames", str(pb_.keep_frames(), "profile", "keep_frames"));
+  m.period_type = {std::string(str(pb_.period_type.type, "period type", "type")),
+                   std::string(str(pb_.period_type.unit, "period type", "unit"))};
+  m.period = pb_.period;
+  m.start_time_ns = pb_.time_nanos;
+  m.duration_ns = pb_.duration_nanos;
+  m.default_value = std::string(str(pb_.default_sample_type, "profile", "default sample type"));
+  for (std::int64_t c : pb_.comments) m.comments.emplace_back(str(c, "profile", "comment"));
+  if (pb_.drop_frames != 0)
+    m.properties.emplace_back("drop_frames", str(pb_.drop_frames, "profile", "drop_frames"));
+  if (pb_.keep_frames != 0)
+    m.properties.emplace_back("keep_frames", str(pb_.keep_frames, "profile", "keep_frames"));
   // pprof names a report after the first mapping, the main binary.
-  if (pb_.mapping_size() > 0) {
-    const auto& main = pb_.mapping(0);
-    std::string_view file = str(main.filename(), "mapping 0", "file name");
-    std::string_view build_id = str(main.build_id(), "mapping 0", "build id");
+  if (!pb_.mappings.empty()) {
+    const RawMapping& main = pb_.mappings[0];
+    std::string_view file = str(main.filename, "mapping 0", "file name");
+    std::string_view build_id = str(main.build_id, "mapping 0", "build id");
     if (!file.empty()) m.properties.emplace_back("main_binary", file);
     if (!build_id.empty()) m.properties.emplace_back("build_id", build_id);
   }
+}
 
+Profile Reader::run() {
+  std::vector<ValueType> types;
+  for (std::size_t i = 0; i < pb_.sample_types.size(); ++i) {
+    const RawValueType& t = pb_.sample_types[i];
+    const std::string where = "sample type " + std::to_string(i);
+    types.push_back({std::string(str(t.type, where, "type")), std::string(str(t.unit, where, "unit"))});
+  }
+  if (types.empty()) throw Error(file_ + ": the profile has no sample types");
+  b_.emplace(std::move(types));
+  read_metadata();
   read_functions();
   read_mappings();
   read_locations();
   read_samples();
+  warn();
   return std::move(*b_).finish();
 }
 
@@ -741,85 +636,22 @@ Sniff sniff(std::string_view head, std::string_view) {
   return fields >= 1 ? Sniff::kMaybe : Sniff::kNo;
 }
 
-// Reads a profile from its bytes, trusting nothing in them (every read
-// is bounds-checked) but not yet knowing them to be well-formed.
-// `checked` is called before warnings are given, and `release(offset)`
-// when the bytes before offset are no longer needed.
-Profile read_bytes(std::string_view bytes, const std::string& name, const ReadOptions& options,
-                   Diagnostics& diagnostics, const std::function<void()>& checked,
-                   std::function<void(std::size_t)> release) {
-  // Samples and locations are most of a profile: protobuf parses the rest
-  // (the other tables), and the reader decodes those two straight from the
-  // bytes.
-  std::string tables;
-  Messages samples, locations;
-  ByteCursor c(bytes, name);
-  while (!c.at_end()) {
-    const std::size_t start = static_cast<std::size_t>(c.offset());
-    const std::uint64_t tag = c.varint();
-    switch (tag & 7) {  // a wrong wire type is check_wire()'s to report
-      case 0:
-        c.varint();
-        break;
-      case 1:
-        c.skip(8);
-        break;
-      case 2: {
-        const std::uint64_t n = c.varint();
-        if (tag == (2 << 3 | 2) || tag == (4 << 3 | 2)) {
-          Messages& to = tag == (2 << 3 | 2) ? samples : locations;
-          to.offsets.push_back(c.offset());
-          to.bytes.push_back(c.bytes(n));
-          continue;
-        }
-        c.skip(n);
-        break;
-      }
-      default:
-        c.skip(4);
-        break;
-    }
-    tables.append(bytes.substr(start, static_cast<std::size_t>(c.offset()) - start));
-  }
-  google::protobuf::Arena arena;
-  auto* pb = google::protobuf::Arena::CreateMessage<fg::pprof::Profile>(&arena);
-  if (!pb->ParseFromString(tables)) throw Error(name + ": not a valid profile.proto message");
-  std::string().swap(tables);
-  Reader reader(*pb, std::move(samples), std::move(locations), name, diagnostics, std::move(release),
-                options.frames);
-  Profile profile = reader.run();
-  checked();
-  reader.warn();
-  if (has_negative_values(profile)) return read_difference(profile, name, options);
-  return profile;
-}
-
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics) {
   InputBytes whole = read_all(input);
-  const std::string_view bytes = whole.view();
   const std::string& name = input.name();
-  // check_wire() vouches for the structure of every message (and names the
-  // first wrong one), a tenth of the time of a large profile's reading. On
-  // a second thread it runs beside the reading: what it finds wrong is the
-  // error reported, even if the reader failed first on the same fault.
-  // Else it runs first, and its error comes out at once.
-  std::atomic<bool> wire_checked = false;
-  const auto check = [&] {
-    check_wire(bytes, name);
-    wire_checked.store(true, std::memory_order_release);
-  };
-  Beside checker({.bytes = bytes.size()}, check);
-  const auto join = [&] { checker.join(); };
-  try {
-    // Pages are given back only once the check is past them (it is quicker
-    // than the reader: in practice, once it has finished).
-    return read_bytes(bytes, name, options, diagnostics, join, [&](std::size_t offset) {
-      if (wire_checked.load(std::memory_order_acquire)) whole.release(offset);
-    });
-  } catch (...) {
-    checker.join();  // its error first, if it found one
-    throw;
-  }
+  RawProfile pb = decode_profile(whole.view(), name);
+  // The strings view the bytes: those before the first string are the
+  // ones that can go once read.
+  const std::uint64_t keep_from = pb.strings_offset;
+  Reader reader(
+      std::move(pb), name, diagnostics,
+      [&whole, keep_from](std::size_t offset) {
+        whole.release(static_cast<std::size_t>(std::min<std::uint64_t>(offset, keep_from)));
+      },
+      options.frames);
+  Profile profile = reader.run();
+  if (has_negative_values(profile)) return read_difference(profile, name, options);
+  return profile;
 }
 
 void write(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics& diagnostics) {

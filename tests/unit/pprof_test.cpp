@@ -311,6 +311,145 @@ TEST_CASE("pprof: damage inside a sample names the sample or its offset") {
   CHECK_THROWS_WITH_AS(read_pprof(q.bytes), doctest::Contains("p.pb: offset 0x"), ParseError);
 }
 
+namespace {
+
+// The message of reading `bytes`, which must fail with a ParseError.
+std::string parse_error(const std::string& bytes) {
+  try {
+    read_pprof(bytes);
+  } catch (const ParseError& e) {
+    return e.what();
+  }
+  return "(no ParseError)";
+}
+
+std::string hex(std::size_t offset) {
+  char at[32];
+  std::snprintf(at, sizeof at, "0x%zx", offset);
+  return at;
+}
+
+}  // namespace
+
+TEST_CASE("pprof: damage in any message is an error at its offset, naming the message and field") {
+  // Each case: small_profile() and then one more top-level field whose
+  // message holds the fault `inside` at `at` bytes into the field's value.
+  auto with = [](int field, const Pb& message, std::size_t key_in_message) {
+    Pb p = small_profile();
+    p.msg(field, message);
+    // the field's key and length are two bytes each here (messages < 128 bytes)
+    return std::make_pair(p.bytes, p.bytes.size() - message.bytes.size() + key_in_message);
+  };
+  {  // a label's key as length-delimited, in a sample's third field
+    const Pb label = Pb().raw(std::string("\x0a\x01\x05", 3));
+    const Pb sample = Pb().num(2, 1).msg(3, label);  // the label's key is at 2 + 2 bytes
+    auto [bytes, at] = with(2, sample, 4);
+    CHECK(parse_error(bytes) == "p.pb: offset " + hex(at) + ": Label field 1 has wire type 2, expected 0");
+  }
+  {  // field number 0 in a location, after its id
+    auto [bytes, at] = with(4, Pb().num(1, 30).raw(std::string("\x00\x01", 2)), 2);
+    CHECK(parse_error(bytes) == "p.pb: offset " + hex(at) + ": field number 0 in Location");
+  }
+  {  // a line's function id as fixed64
+    const Pb line = Pb().raw(std::string("\x09", 1) + std::string(8, '\x01'));
+    auto [bytes, at] = with(4, Pb().num(1, 30).msg(4, line), 4);
+    CHECK(parse_error(bytes) == "p.pb: offset " + hex(at) + ": Line field 1 has wire type 1, expected 0");
+  }
+  {  // location ids as fixed32, which protobuf neither writes nor packs
+    auto [bytes, at] = with(2, Pb().num(2, 1).raw(std::string("\x0d\x01\x02\x03\x04", 5)), 2);
+    CHECK(parse_error(bytes) == "p.pb: offset " + hex(at) + ": Sample field 1 has wire type 5, expected 0");
+  }
+  {  // an unknown field of wire type 3 (a group): the offset is past its key
+    auto [bytes, at] = with(3, Pb().num(1, 2).raw(std::string("\xa3\x01", 2)), 2);
+    CHECK(parse_error(bytes) ==
+          "p.pb: offset " + hex(at + 2) + ": field 20 has wire type 3, which protobuf does not define");
+  }
+  {  // a period type's unit as length-delimited
+    auto [bytes, at] = with(11, Pb().num(1, 1).str(2, "x"), 2);
+    CHECK(parse_error(bytes) ==
+          "p.pb: offset " + hex(at) + ": ValueType field 2 has wire type 2, expected 0");
+  }
+}
+
+TEST_CASE("pprof: unknown fields of every wire type are skipped, in every message, as protobuf skips them") {
+  // small_profile() with fields 20 to 23 (varint, fixed64, length-delimited,
+  // fixed32) added to its sample, the sample's label, a location, a line,
+  // a function and the profile: the same profile.
+  const std::string unknown = Pb().num(20, 7).bytes + std::string("\xa9\x01", 2) + std::string(8, 'x') +
+                              Pb().str(22, "later").bytes + std::string("\xbd\x01", 2) + std::string(4, 'y');
+  Pb p;
+  p.msg(1, Pb().num(1, 1).num(2, 2).raw(unknown));
+  p.msg(5, Pb().num(1, 1).raw(unknown).num(2, 3).num(4, 5));
+  p.msg(5, Pb().num(1, 2).num(2, 4).num(4, 5));
+  p.msg(4, Pb().num(1, 10).num(3, 0x1000).msg(4, Pb().num(1, 1).raw(unknown).num(2, 7)));
+  p.msg(4, Pb().num(1, 11)
+               .raw(unknown)
+               .num(3, 0x2000)
+               .msg(4, Pb().num(1, 2).num(2, 3))
+               .msg(4, Pb().num(1, 1).num(2, 9)));
+  p.msg(2, Pb().num(1, 11).raw(unknown).num(1, 10).num(2, 5).msg(3, Pb().num(1, 6).raw(unknown).num(2, 7)));
+  p.raw(unknown);
+  p.raw(strings().bytes);
+  CHECK(test::dump_samples(read_pprof(p.bytes)) == test::dump_samples(read_pprof(small_profile().bytes)));
+}
+
+TEST_CASE("pprof: a field number past protobuf's largest is an error at its offset") {
+  Pb p = small_profile();
+  const std::size_t at = p.bytes.size();
+  p.num(1 << 29, 1);  // 2^29: one past 2^29 - 1
+  CHECK(parse_error(p.bytes) ==
+        "p.pb: offset " + hex(at) +
+            ": field number 536870912 in Profile is past protobuf's largest, 536870911");
+}
+
+TEST_CASE("pprof: varints that do not fit in 64 bits are errors, near the end of a message or not") {
+  // A sample's value as ten bytes whose last carries more than bit 63, at
+  // the end of the file (read byte by byte, checking the end) and with more
+  // fields after it (read without checking the end but at the tenth byte).
+  const std::string too_big = std::string("\x10", 1) + std::string(9, '\xff') + "\x02";
+  for (bool more_after : {false, true}) {
+    CAPTURE(more_after);
+    Pb p = small_profile();
+    p.varint(2 << 3 | 2).varint(too_big.size() + (more_after ? 12 : 0)).raw(too_big);
+    const std::size_t at = p.bytes.size() - too_big.size() + 1;
+    if (more_after) p.raw(Pb().num(2, 1).num(2, 2).num(2, 3).num(2, 4).num(2, 5).num(2, 6).bytes);
+    CHECK(parse_error(p.bytes) == "p.pb: offset " + hex(at) + ": varint does not fit in 64 bits");
+  }
+  // The largest that fits, 2^64 - 1, read as -1 (a difference profile).
+  Pb p = small_profile();
+  p.msg(2, Pb().num(1, 10).num(2, ~std::uint64_t{0}));
+  CHECK(read_pprof(p.bytes).value_count() == 2);
+}
+
+TEST_CASE("pprof: a length past the end is refused before anything is allocated for it") {
+  // A string said to be 2^40 bytes long, in a file of a few hundred.
+  Pb p = small_profile();
+  const std::size_t at = p.bytes.size();
+  p.varint(6 << 3 | 2).varint(std::uint64_t{1} << 40).raw("abc");
+  CHECK(parse_error(p.bytes) ==
+        "p.pb: offset " + hex(at + 7) + ": truncated Profile field 6: need 1099511627776 bytes, 3 left");
+}
+
+TEST_CASE("pprof: strings before the samples outlive the samples' bytes") {
+  // The string table first, then 6 MiB of samples (each padded with an
+  // unknown 250-byte field), of which the reader gives back the pages it
+  // has decoded, 4 MiB at a time; each sample is labelled: every label
+  // still reads thread="t1".
+  Pb p = strings();
+  p.msg(1, Pb().num(1, 1).num(2, 2));
+  p.msg(5, Pb().num(1, 1).num(2, 3).num(4, 5));
+  p.msg(4, Pb().num(1, 10).num(3, 0x1000).msg(4, Pb().num(1, 1).num(2, 7)));
+  constexpr int kCount = 6 * 4096;
+  const std::string padding(250, 'p');
+  for (int i = 0; i < kCount; ++i)
+    p.msg(2, Pb().num(1, 10).num(2, 1).msg(3, Pb().num(1, 6).num(2, 7)).str(20, padding));
+  REQUIRE(p.bytes.size() > (std::size_t{6} << 20));
+  // gzipped, so that the inflated bytes are memory of the reader's own
+  const Profile read = read_pprof(formats::gzip_compress(p.bytes));
+  CHECK(test::dump_samples(read) ==
+        "samples: 1\nmain (main.go:7) @0x1000 | " + std::to_string(kCount) + " | thread=\"t1\"\n");
+}
+
 TEST_CASE("pprof: locations without symbols are named by module and offset, with a warning") {
   Pb p;
   p.msg(1, Pb().num(1, 1).num(2, 2));
