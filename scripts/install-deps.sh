@@ -12,6 +12,8 @@ packages=(
   zlib1g-dev libdeflate-dev
   doctest-dev
   libsimdjson-dev
+  libre2-dev  # regular expressions (filters, --fail-if, readers)
+  nettle-dev  # SHA-1 of DeepFlow node ids
   libdw-dev libelf-dev
   libjemalloc-dev  # jeprof and libjemalloc, for bench/bench_jemalloc.py
   golang-go

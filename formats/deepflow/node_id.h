@@ -4,6 +4,8 @@
 // depth of a walk, so a child's id costs the bytes of its own name only.
 #pragma once
 
+#include <nettle/sha1.h>
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -11,8 +13,8 @@
 
 namespace fg::formats::deepflow {
 
-/// An incremental SHA-1 (FIPS 180-4). Copyable: a copy continues from the
-/// bytes hashed so far.
+/// An incremental SHA-1 (FIPS 180-4), nettle's. Copyable: a copy continues
+/// from the bytes hashed so far.
 class Sha1 {
  public:
   Sha1();
@@ -22,11 +24,7 @@ class Sha1 {
   std::array<std::uint8_t, 20> digest() const;
 
  private:
-  void block(const std::uint8_t* p);
-  std::uint32_t h_[5];
-  std::uint8_t buf_[64];
-  std::size_t buf_len_ = 0;
-  std::uint64_t length_ = 0;
+  sha1_ctx ctx_;  // a plain struct: copying it copies the state
 };
 
 /// A SHA-1 that already holds the OID namespace UUID

@@ -1,12 +1,13 @@
 #include "formats/jeprof_dot/jeprof_graph.h"
 
 #include <graphviz/cgraph.h>
+#include <re2/re2.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <memory>
 #include <optional>
-#include <regex>
 #include <unordered_map>
 
 #include "fg/error.h"
@@ -89,9 +90,9 @@ class Parser {
 
 // Graphviz's syntax errors read "syntax error in line 3 near 'x'".
 [[noreturn]] void syntax_error(const std::string& file, const std::string& errors) {
-  std::smatch m;
+  static const re2::RE2 line_number("line ([0-9]{1,9})");
   std::uint64_t line = 1;
-  if (std::regex_search(errors, m, std::regex("line ([0-9]{1,9})"))) line = std::stoull(m[1].str());
+  re2::RE2::PartialMatch(errors, line_number, &line);
   std::string message = errors.empty() ? "not a DOT graph" : errors;
   if (message.rfind("Error: ", 0) == 0) message.erase(0, 7);
   throw ParseError(SourcePosition::text(file, line), "not a DOT graph: " + message);
@@ -123,12 +124,12 @@ void Parser::legend(Agraph_t* g) {
     out_.legend.push_back(label.substr(at, end - at));
     at = end + 2;
   }
-  static const std::regex total("Total ([A-Za-z]+): (\\S+)");
-  std::smatch m;
-  for (const std::string& line : out_.legend)
-    if (std::regex_match(line, m, total)) break;
-  if (m.empty()) fail("Legend", "not a jeprof call graph: the Legend has no 'Total <unit>: <value>' line");
-  out_.unit = m[1].str();
+  static const re2::RE2 total_line("Total ([A-Za-z]+): (\\S+)", re2::RE2::Latin1);  // \S: any non-space byte
+  std::string total;
+  const bool found = std::any_of(out_.legend.begin(), out_.legend.end(), [&](const std::string& line) {
+    return re2::RE2::FullMatch(line, total_line, &out_.unit, &total);
+  });
+  if (!found) fail("Legend", "not a jeprof call graph: the Legend has no 'Total <unit>: <value>' line");
   if (out_.unit == "MB") {
     out_.value_type = "space", out_.value_unit = "bytes", out_.scale = 1048576,
     out_.resolution = 0.1 * 1048576;
@@ -140,8 +141,8 @@ void Parser::legend(Agraph_t* g) {
   } else {
     fail("Legend", "Legend: unit '" + out_.unit + "' is not one fg reads (MB, B, objects, samples)");
   }
-  const std::optional<double> t = number(m[2].str());
-  if (!t) fail("Legend", "Legend: total '" + m[2].str() + "' is not a number");
+  const std::optional<double> t = number(total);
+  if (!t) fail("Legend", "Legend: total '" + total + "' is not a number");
   out_.total = checked(*t, "Legend", "Legend");
   out_.program = out_.legend.empty() ? "" : out_.legend[0];
 }

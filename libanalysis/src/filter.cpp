@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <ctime>
 #include <optional>
-#include <regex>
 #include <tuple>
 
 #include "fg/builder.h"
@@ -30,6 +29,7 @@ bool FilterOptions::empty() const {
 namespace {
 
 using filter::compile;
+using filter::compile_if_given;
 using filter::FrameMatcher;
 
 // The filters in words, as pprof's "Active filters" legend lists them.
@@ -87,16 +87,16 @@ class SampleFilter {
         import_(b_, p),
         window_(filter::time_window(p, o)),
         tags_(p, o),
-        focus_(p, compile("--focus", o.focus)),
-        ignore_(p, compile("--ignore", o.ignore)),
-        hide_(p, compile("--hide", o.hide)),
-        show_(p, compile("--show", o.show)),
-        show_from_(p, compile("--show-from", o.show_from)),
-        prune_from_(p, compile("--prune-from", o.prune_from), true),
+        focus_(p, compile_if_given("--focus", o.focus)),
+        ignore_(p, compile_if_given("--ignore", o.ignore)),
+        hide_(p, compile_if_given("--hide", o.hide)),
+        show_(p, compile_if_given("--show", o.show)),
+        show_from_(p, compile_if_given("--show-from", o.show_from)),
+        prune_from_(p, compile_if_given("--prune-from", o.prune_from), true),
         renamer_(p, o.rename) {
-    if (!o.thread.empty()) thread_ = compile("--thread", o.thread);
-    for (const std::string& i : o.include) include_.push_back(*compile("--include", i));
-    for (const std::string& e : o.exclude) exclude_.push_back(*compile("--exclude", e));
+    thread_ = compile_if_given("--thread", o.thread);
+    for (const std::string& i : o.include) include_.push_back(compile("--include", i));
+    for (const std::string& e : o.exclude) exclude_.push_back(compile("--exclude", e));
     include_matched_.assign(include_.size(), false);
     exclude_matched_.assign(exclude_.size(), false);
   }
@@ -164,7 +164,7 @@ class SampleFilter {
   bool thread_kept(const Sample& s) {
     if (!thread_) return true;
     for (const Label& l : p_.labels(s.labels))
-      if (!l.numeric && p_.str(l.key) == kThreadLabel && filter::regex_find(p_.str(l.str), *thread_))
+      if (!l.numeric && p_.str(l.key) == kThreadLabel && thread_->search(p_.str(l.str)))
         return thread_matched_ = true;
     return false;
   }
@@ -174,7 +174,7 @@ class SampleFilter {
   // marked yet are tried, so each expression's "matched no samples" is
   // true at little cost.
   template <class Hits>
-  static bool any_marked(const std::vector<filter::Pattern>& list, std::vector<bool>& matched, Hits hits) {
+  static bool any_marked(const std::vector<Pattern>& list, std::vector<bool>& matched, Hits hits) {
     bool any = false;
     for (std::size_t i = 0; i < list.size(); ++i) {
       if (any && matched[i]) continue;
@@ -186,17 +186,9 @@ class SampleFilter {
   // The frame filters, in order; false drops the sample.
   bool stack_filters(std::vector<FrameId>& frames) {
     if (!include_.empty() || !exclude_.empty()) {
-      // The folded line's text, as grep sees it; past the regex subject
-      // limit, each frame's text on its own.
+      // The folded line's text, as grep sees it.
       const std::string text = folded_text(frames);
-      auto hits = [&](const filter::Pattern& r) {
-        if (text.size() <= filter::kRegexSubjectLimit || !r.literals.empty())
-          return filter::regex_find(text, r);
-        return std::any_of(frames.begin(), frames.end(), [&](FrameId f) {
-          return filter::regex_find(
-              std::string(p_.frame_name(f)) + std::string(frame_kind_suffix(p_.frame(f).kind)), r);
-        });
-      };
+      auto hits = [&](const Pattern& r) { return r.search(text); };
       if (!include_.empty() && !any_marked(include_, include_matched_, hits)) return false;
       if (any_marked(exclude_, exclude_matched_, hits)) return false;
     }
@@ -297,9 +289,9 @@ class SampleFilter {
   ProfileImporter import_;
   filter::TimeWindow window_;
   filter::TagFilter tags_;
-  std::optional<filter::Pattern> thread_;
+  std::optional<Pattern> thread_;
   bool thread_matched_ = false;
-  std::vector<filter::Pattern> include_, exclude_;
+  std::vector<Pattern> include_, exclude_;
   std::vector<bool> include_matched_, exclude_matched_;
   FrameMatcher focus_, ignore_, hide_, show_, show_from_, prune_from_;
   filter::Renamer renamer_;

@@ -1,7 +1,8 @@
 #include "filter_parts.h"
 
+#include <re2/re2.h>
+
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <ctime>
 
@@ -11,78 +12,16 @@
 
 namespace fg::filter {
 
-bool regex_find(std::string_view s, const Pattern& p) {
-  if (!p.literals.empty()) {
-    for (const Pattern::Literal& lit : p.literals) {
-      const std::string& l = lit.text;
-      if (lit.at_start && lit.at_end ? s == l
-          : lit.at_start             ? s.substr(0, l.size()) == l
-          : lit.at_end               ? s.size() >= l.size() && s.substr(s.size() - l.size()) == l
-                                     : s.find(l) != std::string_view::npos)
-        return true;
-    }
-    return false;
-  }
-  if (s.size() > kRegexSubjectLimit) s = s.substr(0, kRegexSubjectLimit);
-  return std::regex_search(s.begin(), s.end(), p.re);
+Pattern compile(const std::string& option, const std::string& text) {
+  std::string why;
+  std::optional<Pattern> p = Pattern::compile(text, why);
+  if (!p) throw UsageError(option + " '" + text + "': not a regular expression: " + why);
+  return std::move(*p);
 }
 
-namespace {
-
-// The text a pattern matches literally, if it does: no operators, escapes
-// only of punctuation; a leading ^ and a trailing $ are anchors.
-std::optional<std::string> literal_text(std::string_view t, bool& at_start, bool& at_end) {
-  at_start = !t.empty() && t.front() == '^';
-  if (at_start) t.remove_prefix(1);
-  at_end = !t.empty() && t.back() == '$' && (t.size() < 2 || t[t.size() - 2] != '\\');
-  if (at_end) t.remove_suffix(1);
-  std::string out;
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    const char c = t[i];
-    if (c == '\\') {
-      if (i + 1 >= t.size() || std::isalnum(static_cast<unsigned char>(t[i + 1]))) return std::nullopt;
-      out += t[++i];
-    } else if (std::string_view(".^$|?*+()[]{}").find(c) != std::string_view::npos) {
-      return std::nullopt;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
-std::optional<Pattern> compile(const std::string& option, const std::string& text) {
+std::optional<Pattern> compile_if_given(const std::string& option, const std::string& text) {
   if (text.empty()) return std::nullopt;
-  Pattern p;
-  try {
-    p.re = std::regex(text, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    throw UsageError(option + " '" + text + "': not a regular expression: " + e.what());
-  }
-  // Alternatives split at each | outside brackets and escapes: a literal
-  // pattern only if every one of them is.
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\\')
-      ++i;
-    else if (text[i] == '|')
-      parts.push_back(std::string_view(text).substr(start, i - start)), start = i + 1;
-  }
-  parts.push_back(std::string_view(text).substr(start));
-  for (std::string_view part : parts) {
-    Pattern::Literal lit;
-    std::optional<std::string> t = literal_text(part, lit.at_start, lit.at_end);
-    if (!t || t->empty()) {
-      p.literals.clear();
-      break;
-    }
-    lit.text = std::move(*t);
-    p.literals.push_back(std::move(lit));
-  }
-  return p;
+  return compile(option, text);
 }
 
 FrameMatcher::FrameMatcher(const Profile& p, std::optional<Pattern> re, bool name_only)
@@ -93,7 +32,7 @@ bool FrameMatcher::matches(FrameId f) {
   if (c < 0) {
     const Frame& frame = p_.frame(f);
     const Function& fn = p_.function(frame.function);
-    auto found = [this](std::string_view s) { return !s.empty() && regex_find(s, *re_); };
+    auto found = [this](std::string_view s) { return !s.empty() && re_->search(s); };
     c = found(p_.str(fn.name)) ||
         (!name_only_ && (found(p_.str(fn.filename)) || found(p_.str(frame.module))));
     if (c) matched_ = true;
@@ -137,30 +76,30 @@ std::optional<TagFilter::Match> TagFilter::parse(const std::string& option, cons
     m.key = text.substr(0, eq);
     value = text.substr(eq + 1);
   }
-  static const std::regex one(R"(([+-]?[0-9]+)([A-Za-z]+)?)");
-  static const std::regex range(R"(^(([+-]?[0-9]+)([A-Za-z]+)?)?(:)?(([+-]?[0-9]+)([A-Za-z]+)?)?$)");
-  std::smatch r;
-  if (std::regex_search(value, one) && std::regex_match(value, r, range) && (r[1].matched || r[5].matched) &&
-      (r[4].matched || !r[5].matched)) {
+  // A number, or two about a ':', each with an optional unit.
+  static const re2::RE2 range(R"((?:([+-]?[0-9]+)([A-Za-z]*))?(:?)(?:([+-]?[0-9]+)([A-Za-z]*))?)");
+  std::string lo, lo_unit, colon, hi, hi_unit;
+  if (re2::RE2::FullMatch(value, range, &lo, &lo_unit, &colon, &hi, &hi_unit) &&
+      (!lo.empty() || !hi.empty()) && (!colon.empty() || hi.empty())) {
     m.numeric = true;
-    const std::string unit = r[1].matched ? r[3].str() : r[7].str();
+    const std::string& unit = lo.empty() ? hi_unit : lo_unit;
     m.unit = units::scale(0, unit, unit).unit;
-    if (r[1].matched) {
+    if (!lo.empty()) {
       m.has_lo = true;
-      m.lo = units::scale(std::strtoll(r[2].str().c_str(), nullptr, 10), r[3].str(), r[3].str()).value;
+      m.lo = units::scale(std::strtoll(lo.c_str(), nullptr, 10), lo_unit, lo_unit).value;
     }
-    if (r[5].matched) {
+    if (!hi.empty()) {
       m.has_hi = true;
-      m.hi = units::scale(std::strtoll(r[6].str().c_str(), nullptr, 10), r[7].str(), r[7].str()).value;
+      m.hi = units::scale(std::strtoll(hi.c_str(), nullptr, 10), hi_unit, hi_unit).value;
     }
-    if (!r[4].matched) m.hi = m.lo, m.has_hi = true;  // one value: equal to it
+    if (colon.empty()) m.hi = m.lo, m.has_hi = true;  // one value: equal to it
     return m;
   }
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = value.find(',', start);
-    m.regexes.push_back(
-        *compile(option, value.substr(start, comma == std::string::npos ? comma : comma - start)));
+    m.patterns.push_back(
+        compile(option, value.substr(start, comma == std::string::npos ? comma : comma - start)));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -179,10 +118,10 @@ bool TagFilter::matches(const Match& m, const Sample& s) const {
     }
     return false;
   }
-  if (m.key.empty()) {  // every regex must match some "key:value"
-    for (const Pattern& re : m.regexes) {
+  if (m.key.empty()) {  // every pattern must match some "key:value"
+    for (const Pattern& re : m.patterns) {
       const bool found = std::any_of(labels.begin(), labels.end(), [&](const Label& l) {
-        return !l.numeric && regex_find(std::string(p_.str(l.key)) + ":" + std::string(p_.str(l.str)), re);
+        return !l.numeric && re.search(std::string(p_.str(l.key)) + ":" + std::string(p_.str(l.str)));
       });
       if (!found) return false;
     }
@@ -190,9 +129,8 @@ bool TagFilter::matches(const Match& m, const Sample& s) const {
   }
   for (const Label& l : labels) {
     if (l.numeric || p_.str(l.key) != m.key) continue;
-    const std::string value(p_.str(l.str));
-    for (const Pattern& re : m.regexes)
-      if (regex_find(value, re)) return true;
+    for (const Pattern& re : m.patterns)
+      if (re.search(p_.str(l.str))) return true;
   }
   return false;
 }
@@ -212,7 +150,7 @@ Renamer::Renamer(const Profile& p, const std::vector<std::string>& rules)
     const std::size_t eq = r.find('=');
     if (eq == std::string::npos || eq == 0)
       throw UsageError("--rename '" + r + "': expected REGEX=REPLACEMENT");
-    rules_.emplace_back(compile("--rename", r.substr(0, eq))->re, r.substr(eq + 1));
+    rules_.emplace_back(compile("--rename", r.substr(0, eq)), r.substr(eq + 1));
   }
 }
 
@@ -221,8 +159,7 @@ FrameId Renamer::frame(FrameId f, ProfileBuilder& b, ProfileImporter& import) {
   const Frame& frame = p_.frame(f);
   const Function& fn = p_.function(frame.function);
   std::string name(p_.str(fn.name));
-  if (name.size() <= kRegexSubjectLimit)  // longer names stay as they are
-    for (const auto& [re, replacement] : rules_) name = std::regex_replace(name, re, replacement);
+  for (const auto& [re, replacement] : rules_) name = re.replace_all(name, replacement);
   if (name == p_.str(fn.name)) return done_[f] = import.frame(f);
   const FunctionId to = b.function(name, {}, p_.str(fn.filename), fn.start_line);
   return done_[f] = b.frame(to, frame.kind, frame.line, frame.address, import.string(frame.module));

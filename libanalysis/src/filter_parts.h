@@ -5,43 +5,23 @@
 
 #include <cstdint>
 #include <optional>
-#include <regex>
 #include <string>
 #include <vector>
 
 #include "fg/builder.h"
 #include "fg/filter.h"
 #include "fg/import.h"
+#include "fg/pattern.h"
 
 namespace fg::filter {
 
-/// std::regex backtracks recursively, so a long subject under a pattern
-/// like ".*x" exhausts the stack: subjects are searched in their first
-/// kRegexSubjectLimit bytes only (names that long are hostile, not real).
-inline constexpr std::size_t kRegexSubjectLimit = 8192;
+/// The pattern `text` of `option` ("" matches everything). Throws
+/// UsageError naming the option when it does not compile.
+Pattern compile(const std::string& option, const std::string& text);
+/// The same, none for "" (an option not given).
+std::optional<Pattern> compile_if_given(const std::string& option, const std::string& text);
 
-/// A compiled filter pattern. Most patterns users write are literal text
-/// ("java\\.util", "^main\\.", "gc$"): those are searched as strings,
-/// many times faster than std::regex; the rest go to std::regex.
-struct Pattern {
-  struct Literal {
-    std::string text;
-    bool at_start = false, at_end = false;  ///< its ^ and $
-  };
-  std::regex re;
-  /// The alternatives, when the pattern is literal text or literal texts
-  /// joined by | ("Parser|parse"); empty otherwise.
-  std::vector<Literal> literals;
-};
-
-/// Searches `s` (regex subjects capped at kRegexSubjectLimit bytes).
-bool regex_find(std::string_view s, const Pattern& p);
-
-/// The pattern of `option`, none for "". Throws UsageError naming the
-/// option when it does not compile.
-std::optional<Pattern> compile(const std::string& option, const std::string& text);
-
-/// Whether a frame matches, as pprof matches locations: the regex found in
+/// Whether a frame matches, as pprof matches locations: the pattern found in
 /// the function name, its file or its module (the name alone with
 /// `name_only`); cached per frame.
 class FrameMatcher {
@@ -79,10 +59,10 @@ class TagFilter {
 
  private:
   struct Match {
-    std::string key;               // "" for any key
-    std::vector<Pattern> regexes;  // string labels
-    bool numeric = false;          // a range instead
-    double lo = 0, hi = 0;         // in `unit`
+    std::string key;                // "" for any key
+    std::vector<Pattern> patterns;  // string labels
+    bool numeric = false;           // a range instead
+    double lo = 0, hi = 0;          // in `unit`
     bool has_lo = false, has_hi = false;
     std::string unit;
   };
@@ -103,7 +83,7 @@ class Renamer {
 
  private:
   const Profile& p_;
-  std::vector<std::pair<std::regex, std::string>> rules_;
+  std::vector<std::pair<Pattern, std::string>> rules_;
   std::vector<FrameId> done_;  // per source frame, UINT32_MAX until made
 };
 

@@ -1,10 +1,10 @@
 #include "fg/names.h"
 
 #include <cxxabi.h>
+#include <re2/re2.h>
 
 #include <cstdlib>
 #include <memory>
-#include <regex>
 
 namespace fg {
 
@@ -53,21 +53,22 @@ std::string simplify_cpp_name(std::string_view name) {
 }
 
 std::string shorten_function_name(std::string_view name) {
-  static const std::regex anonymous(R"(^\(anonymous namespace\)::)");
-  static const std::regex go_version(R"(^(.*?)/v(?:[2-9]|[1-9][0-9]+)([./].*)$)");
-  static const std::regex go(R"(^(?:[\w\-\.]+\/)+(.+))");
-  static const std::regex java(
-      R"(^(?:[a-z]\w*\.)*([A-Z][\w\$]*\.(?:<init>|[a-z][\w\$]*(?:\$\d+)?))(?:(?:\()|$))");
-  static const std::regex cpp(R"(^(?:[_a-zA-Z]\w*::)+(_*[A-Z]\w*::~?[_a-zA-Z]\w*(?:<.*>)?))");
-  // std::regex backtracks recursively: a hostile name of many kilobytes
-  // would exhaust the stack. Names that long are shown whole.
-  if (name.size() > 1024) return std::string(name);
-  std::string f =
-      std::regex_replace(std::string(name), anonymous, "", std::regex_constants::format_first_only);
-  f = std::regex_replace(f, go_version, "$1$2", std::regex_constants::format_first_only);
-  std::smatch m;
-  for (const std::regex* re : {&go, &java, &cpp})
-    if (std::regex_search(f, m, *re)) return m[1].str();
+  // pprof's expressions (internal/graph ShortenFunctionName), in its
+  // dialect. They are ASCII; matched as Latin-1, '.' takes any byte of a
+  // name, as Go's regexp takes a byte of invalid UTF-8.
+  constexpr auto kBytes = re2::RE2::Latin1;
+  static const re2::RE2 anonymous(R"(^\(anonymous namespace\)::)", kBytes);
+  static const re2::RE2 go_version(R"(^(.*?)/v(?:[2-9]|[1-9][0-9]+)([./].*)$)", kBytes);
+  static const re2::RE2 go(R"(^(?:[\w\-\.]+\/)+(.+))", kBytes);
+  static const re2::RE2 java(
+      R"(^(?:[a-z]\w*\.)*([A-Z][\w\$]*\.(?:<init>|[a-z][\w\$]*(?:\$\d+)?))(?:(?:\()|$))", kBytes);
+  static const re2::RE2 cpp(R"(^(?:[_a-zA-Z]\w*::)+(_*[A-Z]\w*::~?[_a-zA-Z]\w*(?:<.*>)?))", kBytes);
+  std::string f(name);
+  re2::RE2::Replace(&f, anonymous, "");
+  re2::RE2::Replace(&f, go_version, "\\1\\2");
+  std::string shortened;
+  for (const re2::RE2* re : {&go, &java, &cpp})
+    if (re2::RE2::PartialMatch(f, *re, &shortened)) return shortened;
   return f;
 }
 

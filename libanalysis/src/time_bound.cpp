@@ -1,10 +1,11 @@
 #include "fg/time_bound.h"
 
+#include <re2/re2.h>
+
 #include <charconv>
 #include <cstdlib>
 #include <ctime>
 #include <limits>
-#include <regex>
 #include <string_view>
 #include <vector>
 
@@ -48,19 +49,19 @@ std::vector<int> numbers(const std::string& option, const std::string& spec, std
 
 std::int64_t parse_time_bound(const std::string& option, const std::string& spec, std::int64_t start_ns,
                               std::int64_t end_ns) {
-  static const std::regex duration(R"(^(-)?([0-9]+(?:\.[0-9]+)?)(ns|us|ms|s|m|h)$)");
-  std::smatch m;
-  if (std::regex_match(spec, m, duration)) {
-    const double unit = m[3] == "ns"   ? 1
-                        : m[3] == "us" ? 1e3
-                        : m[3] == "ms" ? 1e6
-                        : m[3] == "s"  ? 1e9
-                        : m[3] == "m"  ? 60e9
-                                       : 3600e9;
-    const double v = std::strtod(m[2].str().c_str(), nullptr) * unit;
+  static const re2::RE2 duration(R"((-?)([0-9]+(?:\.[0-9]+)?)(ns|us|ms|s|m|h))");
+  std::string minus, number, suffix;
+  if (re2::RE2::FullMatch(spec, duration, &minus, &number, &suffix)) {
+    const double unit = suffix == "ns"   ? 1
+                        : suffix == "us" ? 1e3
+                        : suffix == "ms" ? 1e6
+                        : suffix == "s"  ? 1e9
+                        : suffix == "m"  ? 60e9
+                                         : 3600e9;
+    const double v = std::strtod(number.c_str(), nullptr) * unit;
     if (!(v < 9.2e18)) bad(option, spec);
     const auto ns = static_cast<__int128>(v);
-    return saturate(m[1].matched ? end_ns - ns : start_ns + ns);
+    return saturate(minus.empty() ? start_ns + ns : end_ns - ns);
   }
   if (spec.find(':') == std::string::npos) {  // milliseconds, as the converter
     std::int64_t ms = 0;

@@ -296,6 +296,26 @@ TEST_CASE("deepflow: node ids are DeepFlow's (UUIDv5 in the OID namespace of the
   h.update(long_path.substr(0, 70));
   h.update(long_path.substr(70));
   CHECK(formats::deepflow::node_id(h) == node_id_of_path(long_path));
+  // Python's uuid.uuid5(uuid.NAMESPACE_OID, path), an implementation of its own.
+  CHECK(node_id_of_path("main;a") == "a04099a4-8e20-5bfa-aebe-5e8fc4f9f4f4");
+  CHECK(node_id_of_path(long_path) == "a4820d40-cb19-5c7e-8ef3-e16d7d1d063a");
+  CHECK(node_id_of_path("") == "0a68eb57-c88a-5f34-9e9d-27f85e68af4f");
+}
+
+TEST_CASE("deepflow: SHA-1 gives FIPS 180's test vectors, and a copy continues") {
+  auto hex = [](const formats::deepflow::Sha1& h) {
+    std::string out;
+    for (std::uint8_t b : h.digest()) out += "0123456789abcdef"[b >> 4], out += "0123456789abcdef"[b & 15];
+    return out;
+  };
+  formats::deepflow::Sha1 abc;
+  abc.update("abc");
+  CHECK(hex(abc) == "a9993e364706816aba3e25717850c26c9cd0d89d");
+  CHECK(hex(abc) == "a9993e364706816aba3e25717850c26c9cd0d89d");  // digest() leaves the state as it was
+  formats::deepflow::Sha1 two_blocks = abc;
+  two_blocks.update("dbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq");
+  CHECK(hex(two_blocks) == "84983e441c3bd26ebaae4aa1f95129e5e54670f1");
+  CHECK(hex(abc) == "a9993e364706816aba3e25717850c26c9cd0d89d");  // the copy's update left abc alone
 }
 
 TEST_CASE("deepflow: one escaping function, Go's encoding/json rules") {

@@ -115,7 +115,9 @@ TEST_CASE("gate: conditions parse, and malformed ones name the bad part") {
   CHECK_THROWS_WITH_AS(parse_gate_condition("totals>5%"),
                        doctest::Contains("'totals' is neither total nor function:REGEX"), UsageError);
   CHECK_THROWS_WITH_AS(parse_gate_condition("function:(>1%"),
-                       doctest::Contains("'(' is not a regular expression"), UsageError);
+                       "--fail-if 'function:(>1%': '(' is not a regular expression: missing ): ( (expected "
+                       "total>+5%, total<-5% or function:REGEX>+2%)",
+                       UsageError);
   CHECK_THROWS_WITH_AS(parse_gate_condition("total=5%"), doctest::Contains("no '>' or '<'"), UsageError);
   CHECK_THROWS_WITH_AS(parse_gate_condition("function:>1%"), doctest::Contains("needs a regular expression"),
                        UsageError);
@@ -144,7 +146,8 @@ TEST_CASE("gate: total on raw totals, functions on share points after normalisat
       "--fail-if 'function:nothing>+0%': 'nothing' matches no function in either profile, so the "
       "condition can never trip",
       UsageError);
-  CHECK(gate("function:^g$>+20%").empty());  // matches, does not trip
+  CHECK(gate("function:^g$>+20%").empty());          // matches, does not trip
+  CHECK(gate("function:(?i)^F$>+20%").size() == 1);  // RE2's syntax, as pprof
   Diff from_zero = diff_profiles(test::folded("a 0\n"), test::folded("a 1\n"), {});
   CHECK(evaluate_gate(from_zero, {parse_gate_condition("total>+5%")}, 0).size() == 1);
 }

@@ -233,9 +233,7 @@ TEST_CASE("filter: the order is documented: hide before show_from, skip after bo
   CHECK(filtered("a;b;c;d;e 1\n", o) == "d;e 1\n");
 }
 
-TEST_CASE("filter: literal patterns and alternatives of them match as the regex would") {
-  // Searched as strings (fast), with the regex's meaning: anchors per
-  // alternative, escapes, and a | inside brackets that is no alternative.
+TEST_CASE("filter: anchors per alternative, escapes, and a | in brackets that is no alternative") {
   const char* stacks = "main;parse;lex 5\nmain;runtime.gc 2\nmain;eval;add 4\nmain.x;y|z 1\n";
   FilterOptions o;
   o.focus = "^lex$|^add";
@@ -248,10 +246,60 @@ TEST_CASE("filter: literal patterns and alternatives of them match as the regex 
   CHECK(filtered(stacks, o) == "main.x;y|z 1\n");
 }
 
+TEST_CASE("filter: patterns are RE2's, pprof's dialect, with no limit on a name's length (#33.5)") {
+  const std::string frame = std::string(9000, 'a') + "b";  // 9,001 bytes
+  const std::string stacks = "main;" + frame + " 3\nmain;ba;c 1\nmain;parse 2\n";
+  const std::string kept = "main;" + frame + " 3\n";
+  FilterOptions o;
+  for (const char* re : {"a+b$", "ab$", "^a+b$", "a{1000}b$"}) {
+    CAPTURE(re);
+    o.focus = re;
+    CHECK(filtered(stacks, o) == kept);
+  }
+  o = {};
+  o.include = {"a+b$"};  // the folded line, whole
+  CHECK(filtered(stacks, o) == kept);
+  o = {};
+  o.focus = "(?i)^PARSE$";
+  CHECK(filtered(stacks, o) == "main;parse 2\n");
+  o = {};
+  o.rename = {"^a+b$=long"};
+  CHECK(filtered(stacks, o) == "main;ba;c 1\nmain;long 3\nmain;parse 2\n");
+}
+
+TEST_CASE("filter: a pattern that backtracking takes exponential time or deep recursion on is fast (#33.5)") {
+  const std::string hundred_kb = std::string(100000, 'a') + "c";
+  const std::string stacks = "main;" + hundred_kb + " 3\nmain;" + std::string(30, 'a') + " 1\n";
+  FilterOptions o;
+  o.focus = "(a|b)*c";
+  CHECK(filtered(stacks, o) == "main;" + hundred_kb + " 3\n");
+  o.focus = "^(a*)*b$";  // exponential for a backtracking matcher on 30 a's
+  CHECK(filtered(stacks, o).empty());
+  o = {};
+  o.ignore = "^(a*)*b$";
+  CHECK(filtered(stacks, o) == test::collapsed(test::folded(stacks)));
+  o = {};
+  o.include = {"(a|b)*c;"};
+  CHECK(filtered(stacks, o).empty());
+}
+
 TEST_CASE("filter: bad regular expressions name the option") {
   FilterOptions o;
   o.focus = "(";
-  CHECK_THROWS_WITH_AS(filtered("a 1\n", o), doctest::Contains("--focus '(': not a regular expression"),
+  CHECK_THROWS_WITH_AS(filtered("a 1\n", o), "--focus '(': not a regular expression: missing ): (",
+                       UsageError);
+  o.focus = "(a)\\1";
+  CHECK_THROWS_WITH_AS(filtered("a 1\n", o),
+                       "--focus '(a)\\1': not a regular expression: invalid escape sequence: \\1 (RE2 has no "
+                       "backreferences)",
+                       UsageError);
+  o = {};
+  o.include = {"a(?=b)"};
+  CHECK_THROWS_WITH_AS(filtered("a 1\n", o),
+                       doctest::Contains("--include 'a(?=b)': not a regular expression"), UsageError);
+  o = {};
+  o.tag_focus = "thread=a,(";
+  CHECK_THROWS_WITH_AS(filtered("a 1\n", o), doctest::Contains("--tagfocus '(': not a regular expression"),
                        UsageError);
   o = {};
   o.rename = {"noequals"};

@@ -187,6 +187,17 @@ TEST_CASE("jeprof-dot: bad input") {
         "t.dot:2: Legend: unit 'GB' is not one fg reads (MB, B, objects, samples)");
 }
 
+TEST_CASE("jeprof-dot: a Legend line of 50 KB is read, not a crash (#33.5)") {
+  // A backtracking matcher recursed per character of these lines.
+  const std::string unit(50000, 'B');
+  CHECK(error_of("digraph \"x\" {\nLegend [label=\"x\\lTotal " + unit + ": 1\\l\"];\n}\n") ==
+        "t.dot:2: Legend: unit '" + unit + "' is not one fg reads (MB, B, objects, samples)");
+  const std::string note(50000, 'n');
+  const Profile p = read_dot("digraph \"x\" {\nLegend [label=\"x\\l" + note +
+                             "\\lTotal objects: 3\\l\"];\nN1 [label=\"main\\n3 (100.0%)\\r\"];\n}\n");
+  CHECK(test::collapsed(p) == "main 3\n");
+}
+
 TEST_CASE("jeprof-dot: a diff graph unfolds with signed shares") {
   const std::string text =
       "digraph \"app; 2 objects\" {\n"

@@ -3,8 +3,9 @@
 // and async-profiler (include, exclude, skip), plus thread, time, depth and
 // naming transforms. Each takes a profile and gives a new one.
 //
-// Regular expressions are ECMAScript, searched (not anchored) in a frame's
-// function name, its source file and its module, as pprof matches them.
+// Regular expressions are RE2's, go tool pprof's dialect (fg/pattern.h),
+// searched (not anchored) in a frame's function name, its source file and
+// its module, as pprof matches them.
 // The transforms apply in this order (each documented on its field):
 //   --norm, time window, --thread, tag filters, --include/--exclude,
 //   focus/ignore/hide/show (one pass, as pprof), --show-from, --prune-from,
@@ -49,11 +50,12 @@ struct FilterOptions {
   std::string time_from,
       time_to;  ///< "10s", "-30s" (from the end), "2026-11-21T15:52:00Z", or ns since the epoch
   bool collapse_recursion = false;  ///< fold direct recursion: f;f;f -> f
-  std::vector<std::string> rename;  ///< "RE=REPLACEMENT" ($1 for groups), applied in order to function names
-  std::size_t max_depth = 0;        ///< keep this many root frames; 0: all
-  bool invert = false;              ///< stacks leaf first (callee-rooted view)
-  double min_percent = 0;           ///< cut stacks at frames whose total is under this % of the whole
-  bool relative = false;            ///< percentages of the filtered profile instead of the whole
+  std::vector<std::string>
+      rename;  ///< "RE=REPLACEMENT" ($1 for groups, Pattern::replace_all), applied in order to function names
+  std::size_t max_depth = 0;  ///< keep this many root frames; 0: all
+  bool invert = false;        ///< stacks leaf first (callee-rooted view)
+  double min_percent = 0;     ///< cut stacks at frames whose total is under this % of the whole
+  bool relative = false;      ///< percentages of the filtered profile instead of the whole
 
   bool empty() const;
 };

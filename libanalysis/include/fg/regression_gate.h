@@ -3,27 +3,28 @@
 //   total>+5%            the new total grew by more than 5% of the base's
 //                        (raw totals: normalisation would hide it)
 //   total<-10%           ... or shrank by more than 10%
-//   function:REGEX>+2%   a function matching REGEX (ECMAScript, searched in
-//                        its name) gained more than 2 points of share of the
-//                        total (cum share, after normalisation)
+//   function:REGEX>+2%   a function matching REGEX (RE2's syntax, fg/pattern.h,
+//                        searched in its name) gained more than 2 points of
+//                        share of the total (cum share, after normalisation)
 #pragma once
 
-#include <regex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "fg/diff.h"
+#include "fg/pattern.h"
 
 namespace fg {
 
 struct GateCondition {
-  std::string text;     ///< as written, for messages
-  bool total = true;    ///< total, or a function pattern
-  std::string pattern;  ///< the REGEX of function:REGEX
-  std::regex regex;
-  bool above = true;   ///< '>' (trips above the threshold) or '<'
-  double percent = 0;  ///< the threshold, signed
+  std::string text;              ///< as written, for messages
+  bool total = true;             ///< total, or a function pattern
+  std::string pattern;           ///< the REGEX of function:REGEX
+  std::optional<Pattern> regex;  ///< `pattern` compiled, for a function condition
+  bool above = true;             ///< '>' (trips above the threshold) or '<'
+  double percent = 0;            ///< the threshold, signed
 };
 
 /// Parses one --fail-if condition. Throws UsageError naming the bad part.
