@@ -7,11 +7,11 @@
 
 #include "fg/call_tree.h"
 #include "fg/granularity.h"
+#include "formats/common/json_escape.h"
+#include "formats/common/number_format.h"
 #include "formats/deepflow/deepflow.h"
-#include "formats/deepflow/json_escape.h"
 #include "formats/deepflow/node_id.h"
 #include "formats/deepflow/node_name.h"
-#include "formats/svg/number_format.h"
 
 namespace fg::formats::deepflow {
 
@@ -108,17 +108,17 @@ void Writer::record(std::string_view name, std::string_view id, std::string_view
   buf_ += "\",\"parent_node_id\":\"";
   buf_ += parent;  // "-1", "" or an id: nothing to escape
   buf_ += "\",\"self_value\":";
-  svg::append_int(buf_, self);
+  append_int(buf_, self);
   buf_ += ",\"total_value\":";
-  svg::append_int(buf_, total);
+  append_int(buf_, total);
   if (base_) {  // fg-diff: the base beside the new values, and the change
     const std::int64_t base_total = sum(nodes, *base_, true);
     buf_ += ",\"base_self_value\":";
-    svg::append_int(buf_, sum(nodes, *base_, false));
+    append_int(buf_, sum(nodes, *base_, false));
     buf_ += ",\"base_total_value\":";
-    svg::append_int(buf_, base_total);
+    append_int(buf_, base_total);
     buf_ += ",\"delta_total_value\":";
-    svg::append_int(buf_, total - base_total);
+    append_int(buf_, total - base_total);
   }
   buf_ += '}';
   if (buf_.size() > (1 << 20)) flush();

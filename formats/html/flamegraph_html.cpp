@@ -11,17 +11,15 @@
 #include "fg/call_tree.h"
 #include "fg/error.h"
 #include "fg/granularity.h"
+#include "formats/common/number_format.h"
+#include "formats/common/palette.h"
 #include "formats/html/script_escape.h"
 #include "formats/svg/flamegraph.h"
-#include "formats/svg/number_format.h"
-#include "formats/svg/palette.h"
 #include "html/flamegraph_template.h"  // generated from formats/html/flamegraph.html
 
 namespace fg::formats::html {
 
 namespace {
-
-using svg::append_int;
 
 constexpr std::string_view kDataMarker = "{{FG_DATA}}";
 static_assert(kFlameGraphTemplate.find(kDataMarker) != std::string_view::npos,
@@ -254,8 +252,8 @@ void Writer::run() {
 
 void check_write_options(const WriteOptions& options) {
   const FlameGraphOptions& o = options.flame;
-  if (!svg::is_palette(o.colors))
-    throw UsageError("--colors " + o.colors + ": expected one of " + std::string(svg::palette_names()));
+  if (!is_palette(o.colors))
+    throw UsageError("--colors " + o.colors + ": expected one of " + std::string(palette_names()));
   if (o.flame_chart) throw UsageError("--flamechart: the HTML flame graph draws the merged call tree only");
   if (!(o.frame_height > 0)) throw UsageError("--height must be positive");
   if (!(o.font_size > 0)) throw UsageError("--fontsize must be positive");

@@ -14,9 +14,9 @@
 #include "fg/granularity.h"
 #include "fg/reverse.h"
 #include "fg/utf8.h"
+#include "formats/common/number_format.h"
+#include "formats/common/palette.h"
 #include "formats/svg/flamegraph_script.h"
-#include "formats/svg/number_format.h"
-#include "formats/svg/palette.h"
 #include "formats/svg/xml_escape.h"
 
 namespace fg::formats::svg {

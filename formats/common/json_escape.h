@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace fg::formats::deepflow {
+namespace fg::formats {
 
 /// Appends `text` to `out` as a JSON string literal, quotes included, the
 /// way Go's encoding/json writes it (so fg's output matches DeepFlow's byte
@@ -21,4 +21,4 @@ void append_json_string(std::string& out, std::string_view text, std::uint64_t& 
 /// names in this form, so a node id matches the name a reader decodes.
 std::string_view as_valid_utf8(std::string_view text, std::string& scratch, std::uint64_t& replaced);
 
-}  // namespace fg::formats::deepflow
+}  // namespace fg::formats

@@ -1,8 +1,8 @@
-#include "formats/deepflow/json_escape.h"
+#include "formats/common/json_escape.h"
 
 #include "fg/utf8.h"
 
-namespace fg::formats::deepflow {
+namespace fg::formats {
 
 namespace {
 
@@ -99,4 +99,4 @@ void append_json_string(std::string& out, std::string_view raw, std::uint64_t& r
   out.push_back('"');
 }
 
-}  // namespace fg::formats::deepflow
+}  // namespace fg::formats
