@@ -11,10 +11,10 @@
 #include "fg/call_tree.h"
 #include "fg/error.h"
 #include "fg/granularity.h"
+#include "formats/common/flame_graph.h"
 #include "formats/common/number_format.h"
 #include "formats/common/palette.h"
 #include "formats/html/script_escape.h"
-#include "formats/svg/flamegraph.h"
 #include "html/flamegraph_template.h"  // generated from formats/html/flamegraph.html
 
 namespace fg::formats::html {
@@ -146,10 +146,10 @@ void Writer::header_fields() {
   string_field("notes", o_.notes);
   string_field("type", vt.type);
   string_field("unit", vt.unit);
-  string_field("countName", svg::count_name(vt, o_));
+  string_field("countName", count_name(vt, o_));
   // Values are integers of 10^-decimals of the unit (fractional counts).
   int_field("decimals", vt.decimals);
-  string_field("rootLabel", svg::kRootLabel);
+  string_field("rootLabel", kRootLabel);
   key("sources");
   buf_ += '[';
   for (std::size_t i = 0; i < p_.metadata().sources.size(); ++i) {
@@ -227,7 +227,7 @@ void Writer::value_array(std::string_view name, std::size_t column, const std::v
 }
 
 void Writer::run() {
-  svg::require_something_to_draw(tree_, col_);
+  require_something_to_draw(tree_, col_);
   const std::vector<StackId> nodes = preorder(tree_);
   const NameTable names = name_table(p_, tree_, nodes);
   const std::int64_t scale = common_divisor(tree_, nodes, {col_, base_});
