@@ -6,40 +6,69 @@ namespace fg::formats {
 
 namespace {
 
-// The ASCII bytes that are written as they are, as a table: names are
+// The ASCII bytes written as they are, as a table per escaping: names are
 // mostly nothing else, and this test runs on every byte of every name.
 struct PlainTable {
   bool plain[256] = {};
-  constexpr PlainTable() {
-    for (int c = 0x20; c < 0x80; ++c) plain[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&';
+  constexpr explicit PlainTable(JsonEscaping escaping) {
+    const int end = escaping == JsonEscaping::kGo ? 0x80 : 0x7f;  // Go keeps DEL
+    for (int c = 0x20; c < end; ++c) plain[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&';
   }
 };
-constexpr PlainTable kPlain;
-constexpr bool plain(unsigned char c) { return kPlain.plain[c]; }
+constexpr PlainTable kPlainGo(JsonEscaping::kGo);
+constexpr PlainTable kPlainScript(JsonEscaping::kScript);
 
-void append_ascii_escape(std::string& out, unsigned char c) {
+void append_u_escape(std::string& out, unsigned code) {
   static constexpr char kHex[] = "0123456789abcdef";
-  switch (c) {
-    case '"':
-      out += "\\\"";
-      return;
-    case '\\':
-      out += "\\\\";
-      return;
-    case '\n':
-      out += "\\n";
-      return;
-    case '\r':
-      out += "\\r";
-      return;
-    case '\t':
-      out += "\\t";
-      return;
-    default:
-      out += "\\u00";
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
+  out += "\\u";
+  for (int shift = 12; shift >= 0; shift -= 4) out.push_back(kHex[(code >> shift) & 0xf]);
+}
+
+// An ASCII byte that the table does not pass.
+void append_ascii_escape(std::string& out, unsigned char c, JsonEscaping escaping) {
+  if (c == '"' || c == '\\') {
+    out.push_back('\\');
+    out.push_back(static_cast<char>(c));
+    return;
   }
+  if (escaping == JsonEscaping::kGo && (c == '\n' || c == '\r' || c == '\t')) {
+    out += c == '\n' ? "\\n" : c == '\r' ? "\\r" : "\\t";
+    return;
+  }
+  append_u_escape(out, c);
+}
+
+// One loop per escaping, so the table and the tests below are constants.
+template <JsonEscaping kEscaping>
+void append_escaped(std::string& out, std::string_view text, std::uint64_t& replaced) {
+  constexpr const PlainTable& table = kEscaping == JsonEscaping::kGo ? kPlainGo : kPlainScript;
+  out.push_back('"');
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    // Runs of plain ASCII are copied at once: most names are nothing else.
+    std::size_t run = pos;
+    while (run < text.size() && table.plain[static_cast<unsigned char>(text[run])]) ++run;
+    out.append(text.data() + pos, run - pos);
+    pos = run;
+    if (pos >= text.size()) break;
+    const unsigned char c = static_cast<unsigned char>(text[pos]);
+    if (c < 0x80) {
+      append_ascii_escape(out, c, kEscaping);
+      ++pos;
+      continue;
+    }
+    const std::size_t start = pos;
+    const char32_t cp = next_code_point(text, pos);
+    const bool invalid = cp == kReplacementChar && pos - start == 1;  // not a written U+FFFD
+    if (invalid) ++replaced;
+    if (cp == 0x2028 || cp == 0x2029 || (kEscaping == JsonEscaping::kScript && cp == kReplacementChar))
+      append_u_escape(out, static_cast<unsigned>(cp));
+    else if (invalid)
+      out += "\xEF\xBF\xBD";
+    else
+      out.append(text.substr(start, pos - start));
+  }
+  out.push_back('"');
 }
 
 }  // namespace
@@ -71,32 +100,12 @@ std::string_view as_valid_utf8(std::string_view text, std::string& scratch, std:
   return scratch.empty() ? text : std::string_view(scratch);
 }
 
-void append_json_string(std::string& out, std::string_view raw, std::uint64_t& replaced) {
-  std::string scratch;
-  const std::string_view text = as_valid_utf8(raw, scratch, replaced);
-  out.push_back('"');
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    // Runs of plain ASCII are copied at once: most names are nothing else.
-    std::size_t run = pos;
-    while (run < text.size() && plain(static_cast<unsigned char>(text[run]))) ++run;
-    out.append(text.data() + pos, run - pos);
-    pos = run;
-    if (pos >= text.size()) break;
-    unsigned char c = static_cast<unsigned char>(text[pos]);
-    if (c < 0x80) {
-      append_ascii_escape(out, c);
-      ++pos;
-      continue;
-    }
-    std::size_t start = pos;
-    char32_t cp = next_code_point(text, pos);  // valid here
-    if (cp == 0x2028 || cp == 0x2029)
-      out += cp == 0x2028 ? "\\u2028" : "\\u2029";
-    else
-      out.append(text.substr(start, pos - start));
-  }
-  out.push_back('"');
+void append_json_string(std::string& out, std::string_view text, JsonEscaping escaping,
+                        std::uint64_t& replaced) {
+  if (escaping == JsonEscaping::kGo)
+    append_escaped<JsonEscaping::kGo>(out, text, replaced);
+  else
+    append_escaped<JsonEscaping::kScript>(out, text, replaced);
 }
 
 }  // namespace fg::formats

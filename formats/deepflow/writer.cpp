@@ -102,7 +102,7 @@ void Writer::record(std::string_view name, std::string_view id, std::string_view
   const std::int64_t self = sum(nodes, col_, false), total = sum(nodes, col_, true);
   buf_ += first_ ? "{\"profile_location_str\":" : ",{\"profile_location_str\":";
   first_ = false;
-  append_json_string(buf_, name, replaced_);
+  append_json_string(buf_, name, JsonEscaping::kGo, replaced_);
   buf_ += ",\"node_id\":\"";
   buf_ += id;
   buf_ += "\",\"parent_node_id\":\"";
@@ -188,7 +188,7 @@ void write(const Profile& profile, const WriteOptions& options, std::ostream& ou
   if (envelope) {
     const ValueType& vt = p.value_types()[col];
     std::string type;
-    append_json_string(type, vt.type + "/" + vt.unit, replaced);
+    append_json_string(type, vt.type + "/" + vt.unit, JsonEscaping::kGo, replaced);
     out << ",\"debug\":null,\"fg_schema_version\":" << kSchemaVersion << ",\"fg_value_type\":" << type << '}';
   }
   out << '\n';

@@ -132,19 +132,19 @@ void markdown(const Diff& d, const std::vector<Row>& rows, const ReportOptions& 
 void json(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, std::ostream& out) {
   std::uint64_t replaced = 0;  // names were checked when read; counted, not reported
   std::string j = "{\"base\":";
-  append_json_string(j, o.base_name, replaced);
+  append_json_string(j, o.base_name, JsonEscaping::kGo, replaced);
   j += ",\"new\":";
-  append_json_string(j, o.new_name, replaced);
+  append_json_string(j, o.new_name, JsonEscaping::kGo, replaced);
   const ValueType& t = d.profile.value_types()[1];
   j += ",\"type\":";
-  append_json_string(j, t.type, replaced);
+  append_json_string(j, t.type, JsonEscaping::kGo, replaced);
   j += ",\"unit\":";
-  append_json_string(j, t.unit, replaced);
+  append_json_string(j, t.unit, JsonEscaping::kGo, replaced);
   j += ",\"normalization\":";
-  append_json_string(j, d.normalization, replaced);
+  append_json_string(j, d.normalization, JsonEscaping::kGo, replaced);
   if (!o.names.empty()) {
     j += ",\"names\":";
-    append_json_string(j, o.names, replaced);
+    append_json_string(j, o.names, JsonEscaping::kGo, replaced);
   }
   j += ",\"ranked_by\":\"" + std::string(o.by_self ? "self" : "share") + "\"";
   j += ",\"total\":{\"base\":" + std::to_string(d.base_total_raw) +
@@ -153,7 +153,7 @@ void json(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, s
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const FunctionDelta& f = *rows[i].f;
     j += i ? ",{\"name\":" : "{\"name\":";
-    append_json_string(j, f.name, replaced);
+    append_json_string(j, f.name, JsonEscaping::kGo, replaced);
     j += ",\"base_self\":" + std::to_string(f.base_self) + ",\"new_self\":" + std::to_string(f.new_self) +
          ",\"self_delta\":" + std::to_string(rows[i].self_delta) +
          ",\"base_share\":" + fixed(share(f.base_total, d.base_total), "%.4f") +

@@ -12,9 +12,9 @@
 #include "fg/error.h"
 #include "fg/granularity.h"
 #include "formats/common/flame_graph.h"
+#include "formats/common/json_escape.h"
 #include "formats/common/number_format.h"
 #include "formats/common/palette.h"
-#include "formats/html/script_escape.h"
 #include "html/flamegraph_template.h"  // generated from formats/html/flamegraph.html
 
 namespace fg::formats::html {
@@ -105,7 +105,11 @@ class Writer {
   }
   void string_field(std::string_view name, std::string_view value) {
     key(name);
-    append_script_string(buf_, value);
+    string_value(value);
+  }
+  // Every string of the page's data, in the escaping safe inside <script>.
+  void string_value(std::string_view value) {
+    append_json_string(buf_, value, JsonEscaping::kScript, replaced_);
   }
   void number_field(std::string_view name, double value);
   void int_field(std::string_view name, std::int64_t value) {
@@ -129,6 +133,7 @@ class Writer {
   const FlameGraphOptions& o_;
   std::ostream& out_;
   std::string buf_;
+  std::uint64_t replaced_ = 0;  // invalid UTF-8, shown as U+FFFD on the page
 };
 
 void Writer::number_field(std::string_view name, double value) {
@@ -154,7 +159,7 @@ void Writer::header_fields() {
   buf_ += '[';
   for (std::size_t i = 0; i < p_.metadata().sources.size(); ++i) {
     if (i) buf_ += ',';
-    append_script_string(buf_, p_.metadata().sources[i]);
+    string_value(p_.metadata().sources[i]);
   }
   buf_ += ']';
   string_field("palette", o_.colors);
@@ -175,14 +180,14 @@ void Writer::name_fields(const NameTable& names) {
   buf_ += '[';
   for (int k = 0; k < kFrameKinds; ++k) {
     if (k) buf_ += ',';
-    append_script_string(buf_, frame_kind_name(static_cast<FrameKind>(k)));
+    string_value(frame_kind_name(static_cast<FrameKind>(k)));
   }
   buf_ += ']';
   key("names");
   buf_ += '[';
   for (std::size_t i = 0; i < names.entries.size(); ++i) {
     if (i) buf_ += ',';
-    append_script_string(buf_, p_.frame_name(names.entries[i]));
+    string_value(p_.frame_name(names.entries[i]));
     flush();
   }
   buf_ += ']';

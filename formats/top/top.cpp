@@ -206,9 +206,9 @@ void write_json(const Profile& p, const WriteOptions& o, std::ostream& out, Diag
   Table t = make_table(p, o);
   std::uint64_t replaced = 0;
   std::string j = "{\"type\":";
-  append_json_string(j, t.type, replaced);
+  append_json_string(j, t.type, JsonEscaping::kGo, replaced);
   j += ",\"unit\":";
-  append_json_string(j, t.unit, replaced);
+  append_json_string(j, t.unit, JsonEscaping::kGo, replaced);
   j += ",\"total\":" + std::to_string(t.graph.total) + ",\"dropped\":" + std::to_string(t.dropped) +
        ",\"rows\":[";
   std::int64_t sum = 0;
@@ -221,7 +221,7 @@ void write_json(const Profile& p, const WriteOptions& o, std::ostream& out, Diag
       return s;
     };
     j += i ? ",{\"name\":" : "{\"name\":";
-    append_json_string(j, node.name, replaced);
+    append_json_string(j, node.name, JsonEscaping::kGo, replaced);
     j += ",\"flat\":" + std::to_string(node.flat) + ",\"flat_pct\":" + pct(node.flat) +
          ",\"sum_pct\":" + pct(sum) + ",\"cum\":" + std::to_string(node.cum) +
          ",\"cum_pct\":" + pct(node.cum) + ",\"inline\":\"" +
