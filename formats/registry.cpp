@@ -8,6 +8,7 @@
 #include "fg/error.h"
 #include "fg/spelling.h"
 #include "formats/collapsed/collapsed.h"
+#include "formats/common/unfolded_stacks.h"
 #include "formats/deepflow/deepflow.h"
 #include "formats/dot/dot.h"
 #include "formats/dump/dump.h"
@@ -297,7 +298,7 @@ const Format& choose_output_format(const std::optional<std::string>& to, const s
 
 void warn_if_stacks_estimated(const Profile& profile, const Format& writer, Granularity granularity,
                               Diagnostics& diagnostics) {
-  if (!jeprof_dot::unfolded(profile)) return;
+  if (!unfolded_from_graph(profile)) return;
   // The graph as read is drawn exactly (build_call_graph).
   const bool exact = writer.graph_view && profile.recorded_graph() && granularity == Granularity::kFunction;
   if (exact) return;
@@ -308,7 +309,7 @@ void warn_if_stacks_estimated(const Profile& profile, const Format& writer, Gran
     where += (i ? ", " : "") + sources[i];
   if (sources.size() != 1) where += ")";
   std::string recursion;
-  if (const std::size_t n = jeprof_dot::recursive_edges(profile); n > 0)
+  if (const std::size_t n = recursive_edges_left_out(profile); n > 0)
     recursion = sources.size() == 1
                     ? " and leave out its " + std::to_string(n) +
                           " recursive edge(s) (calls back to a function already on the stack)"

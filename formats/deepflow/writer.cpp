@@ -8,11 +8,11 @@
 #include "fg/call_tree.h"
 #include "fg/granularity.h"
 #include "fg/whole_units.h"
+#include "formats/common/json_escape.h"
+#include "formats/common/number_format.h"
 #include "formats/deepflow/deepflow.h"
-#include "formats/deepflow/json_escape.h"
 #include "formats/deepflow/node_id.h"
 #include "formats/deepflow/node_name.h"
-#include "formats/svg/number_format.h"
 
 namespace fg::formats::deepflow {
 
@@ -103,23 +103,23 @@ void Writer::record(std::string_view name, std::string_view id, std::string_view
   const std::int64_t self = sum(nodes, col_, false), total = sum(nodes, col_, true);
   buf_ += first_ ? "{\"profile_location_str\":" : ",{\"profile_location_str\":";
   first_ = false;
-  append_json_string(buf_, name, replaced_);
+  append_json_string(buf_, name, JsonEscaping::kGo, replaced_);
   buf_ += ",\"node_id\":\"";
   buf_ += id;
   buf_ += "\",\"parent_node_id\":\"";
   buf_ += parent;  // "-1", "" or an id: nothing to escape
   buf_ += "\",\"self_value\":";
-  svg::append_int(buf_, self);
+  append_int(buf_, self);
   buf_ += ",\"total_value\":";
-  svg::append_int(buf_, total);
+  append_int(buf_, total);
   if (base_) {  // fg-diff: the base beside the new values, and the change
     const std::int64_t base_total = sum(nodes, *base_, true);
     buf_ += ",\"base_self_value\":";
-    svg::append_int(buf_, sum(nodes, *base_, false));
+    append_int(buf_, sum(nodes, *base_, false));
     buf_ += ",\"base_total_value\":";
-    svg::append_int(buf_, base_total);
+    append_int(buf_, base_total);
     buf_ += ",\"delta_total_value\":";
-    svg::append_int(buf_, total - base_total);
+    append_int(buf_, total - base_total);
   }
   buf_ += '}';
   if (buf_.size() > (1 << 20)) flush();
@@ -191,7 +191,7 @@ void write(const Profile& given, const WriteOptions& options, std::ostream& out,
   if (envelope) {
     const ValueType& vt = p.value_types()[col];
     std::string type;
-    append_json_string(type, vt.type + "/" + vt.unit, replaced);
+    append_json_string(type, vt.type + "/" + vt.unit, JsonEscaping::kGo, replaced);
     out << ",\"debug\":null,\"fg_schema_version\":" << kSchemaVersion << ",\"fg_value_type\":" << type << '}';
   }
   out << '\n';

@@ -8,15 +8,12 @@
 
 #include "fg/error.h"
 #include "fg/units.h"
-#include "formats/deepflow/json_escape.h"
-#include "formats/report/table_text.h"
+#include "formats/common/json_escape.h"
+#include "formats/common/table_text.h"
 
 namespace fg::formats::diffreport {
 
 namespace {
-
-using report::csv_field;
-using report::markdown_cell;
 
 struct Row {
   const FunctionDelta* f;
@@ -141,19 +138,19 @@ void markdown(const Diff& d, const std::vector<Row>& rows, const ReportOptions& 
 void json(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, std::ostream& out) {
   std::uint64_t replaced = 0;  // names were checked when read; counted, not reported
   std::string j = "{\"base\":";
-  deepflow::append_json_string(j, o.base_name, replaced);
+  append_json_string(j, o.base_name, JsonEscaping::kGo, replaced);
   j += ",\"new\":";
-  deepflow::append_json_string(j, o.new_name, replaced);
+  append_json_string(j, o.new_name, JsonEscaping::kGo, replaced);
   const ValueType& t = d.profile.value_types()[1];
   j += ",\"type\":";
-  deepflow::append_json_string(j, t.type, replaced);
+  append_json_string(j, t.type, JsonEscaping::kGo, replaced);
   j += ",\"unit\":";
-  deepflow::append_json_string(j, t.unit, replaced);
+  append_json_string(j, t.unit, JsonEscaping::kGo, replaced);
   j += ",\"normalization\":";
-  deepflow::append_json_string(j, d.normalization, replaced);
+  append_json_string(j, d.normalization, JsonEscaping::kGo, replaced);
   if (!o.names.empty()) {
     j += ",\"names\":";
-    deepflow::append_json_string(j, o.names, replaced);
+    append_json_string(j, o.names, JsonEscaping::kGo, replaced);
   }
   j += ",\"ranked_by\":\"" + std::string(o.by_self ? "self" : "share") + "\"";
   const Scale s = scale_for(d, rows);
@@ -162,7 +159,7 @@ void json(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, s
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const FunctionDelta& f = *rows[i].f;
     j += i ? ",{\"name\":" : "{\"name\":";
-    deepflow::append_json_string(j, f.name, replaced);
+    append_json_string(j, f.name, JsonEscaping::kGo, replaced);
     j += ",\"base_self\":" + s.number(f.base_self) + ",\"new_self\":" + s.number(f.new_self) +
          ",\"self_delta\":" + s.number(rows[i].self_delta) +
          ",\"base_share\":" + fixed(share(f.base_total, d.base_total), "%.4f") +

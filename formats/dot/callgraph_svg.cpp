@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "fg/error.h"
+#include "formats/common/graphviz_session.h"
 #include "formats/dot/dot.h"
-#include "formats/dot/graphviz_session.h"
 #include "formats/dot/pan_zoom.h"
 
 namespace fg::formats::dot {

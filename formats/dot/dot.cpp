@@ -13,8 +13,8 @@
 #include "fg/graph_trim.h"
 #include "fg/names.h"
 #include "fg/units.h"
-#include "formats/report/delta_view.h"
-#include "formats/report/profile_labels.h"
+#include "formats/common/delta_view.h"
+#include "formats/common/profile_labels.h"
 
 namespace fg::formats::dot {
 
@@ -107,7 +107,7 @@ std::vector<std::string> Writer::components(std::uint32_t n, bool label) const {
     out.emplace_back(buf);
   }
   if (!node.function.empty()) out.push_back(node.function);
-  const std::string file = label ? report::base_name(node.file) : node.file;
+  const std::string file = label ? base_name(node.file) : node.file;
   if (node.line != 0)
     out.push_back(file + ":" + std::to_string(node.line));
   else if (!node.file.empty())
@@ -121,7 +121,7 @@ std::string Writer::printable(std::uint32_t n) const { return t_.graph.nodes[n].
 std::vector<std::string> Writer::legend() const {
   const std::int64_t total = t_.graph.total;
   std::vector<std::string> l =
-      report::profile_labels(p_, column_, total, [this](std::int64_t v) { return value(v); });
+      profile_labels(p_, column_, total, [this](std::int64_t v) { return value(v); });
   std::int64_t shown = 0;
   for (std::uint32_t n : t_.nodes) shown += t_.graph.nodes[n].flat;
   l.push_back("Showing nodes accounting for " + value(shown) + ", " + units::percent(shown, total) + " of " +
@@ -332,8 +332,8 @@ void Writer::edge(const CallGraphEdge& e) {
 }
 
 std::string Writer::text() {
-  const std::string binary = report::property(p_, "main_binary");
-  const std::string title = binary.empty() ? "" : escape(report::base_name(binary));
+  const std::string binary = property(p_, "main_binary");
+  const std::string title = binary.empty() ? "" : escape(base_name(binary));
   out_ = "digraph \"" + (title.empty() ? std::string("unnamed") : title) + "\" {\n";
   out_ += "node [style=filled fillcolor=\"#f8f8f8\"]\n";
   const std::vector<std::string> lines = legend();
@@ -360,7 +360,7 @@ std::string Writer::text() {
 
 std::string call_graph_dot(const Profile& profile, const WriteOptions& options) {
   WriteOptions o = options;
-  const std::optional<Profile> deltas = report::delta_view(profile, o);
+  const std::optional<Profile> deltas = delta_view(profile, o);
   return Writer(deltas ? *deltas : profile, o).text();
 }
 

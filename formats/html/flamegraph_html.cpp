@@ -11,17 +11,15 @@
 #include "fg/call_tree.h"
 #include "fg/error.h"
 #include "fg/granularity.h"
-#include "formats/html/script_escape.h"
-#include "formats/svg/flamegraph.h"
-#include "formats/svg/number_format.h"
-#include "formats/svg/palette.h"
+#include "formats/common/flame_graph.h"
+#include "formats/common/json_escape.h"
+#include "formats/common/number_format.h"
+#include "formats/common/palette.h"
 #include "html/flamegraph_template.h"  // generated from formats/html/flamegraph.html
 
 namespace fg::formats::html {
 
 namespace {
-
-using svg::append_int;
 
 constexpr std::string_view kDataMarker = "{{FG_DATA}}";
 static_assert(kFlameGraphTemplate.find(kDataMarker) != std::string_view::npos,
@@ -107,7 +105,11 @@ class Writer {
   }
   void string_field(std::string_view name, std::string_view value) {
     key(name);
-    append_script_string(buf_, value);
+    string_value(value);
+  }
+  // Every string of the page's data, in the escaping safe inside <script>.
+  void string_value(std::string_view value) {
+    append_json_string(buf_, value, JsonEscaping::kScript, replaced_);
   }
   void number_field(std::string_view name, double value);
   void int_field(std::string_view name, std::int64_t value) {
@@ -131,6 +133,7 @@ class Writer {
   const FlameGraphOptions& o_;
   std::ostream& out_;
   std::string buf_;
+  std::uint64_t replaced_ = 0;  // invalid UTF-8, shown as U+FFFD on the page
 };
 
 void Writer::number_field(std::string_view name, double value) {
@@ -148,15 +151,15 @@ void Writer::header_fields() {
   string_field("notes", o_.notes);
   string_field("type", vt.type);
   string_field("unit", vt.unit);
-  string_field("countName", svg::count_name(vt, o_));
+  string_field("countName", count_name(vt, o_));
   // Values are integers of 10^-decimals of the unit (fractional counts).
   int_field("decimals", vt.decimals);
-  string_field("rootLabel", svg::kRootLabel);
+  string_field("rootLabel", kRootLabel);
   key("sources");
   buf_ += '[';
   for (std::size_t i = 0; i < p_.metadata().sources.size(); ++i) {
     if (i) buf_ += ',';
-    append_script_string(buf_, p_.metadata().sources[i]);
+    string_value(p_.metadata().sources[i]);
   }
   buf_ += ']';
   string_field("palette", o_.colors);
@@ -177,14 +180,14 @@ void Writer::name_fields(const NameTable& names) {
   buf_ += '[';
   for (int k = 0; k < kFrameKinds; ++k) {
     if (k) buf_ += ',';
-    append_script_string(buf_, frame_kind_name(static_cast<FrameKind>(k)));
+    string_value(frame_kind_name(static_cast<FrameKind>(k)));
   }
   buf_ += ']';
   key("names");
   buf_ += '[';
   for (std::size_t i = 0; i < names.entries.size(); ++i) {
     if (i) buf_ += ',';
-    append_script_string(buf_, p_.frame_name(names.entries[i]));
+    string_value(p_.frame_name(names.entries[i]));
     flush();
   }
   buf_ += ']';
@@ -229,7 +232,7 @@ void Writer::value_array(std::string_view name, std::size_t column, const std::v
 }
 
 void Writer::run() {
-  svg::require_something_to_draw(tree_, col_);
+  require_something_to_draw(tree_, col_);
   const std::vector<StackId> nodes = preorder(tree_);
   const NameTable names = name_table(p_, tree_, nodes);
   const std::int64_t scale = common_divisor(tree_, nodes, {col_, base_});
@@ -254,8 +257,8 @@ void Writer::run() {
 
 void check_write_options(const WriteOptions& options) {
   const FlameGraphOptions& o = options.flame;
-  if (!svg::is_palette(o.colors))
-    throw UsageError("--colors " + o.colors + ": expected one of " + std::string(svg::palette_names()));
+  if (!is_palette(o.colors))
+    throw UsageError("--colors " + o.colors + ": expected one of " + std::string(palette_names()));
   if (o.flame_chart) throw UsageError("--flamechart: the HTML flame graph draws the merged call tree only");
   if (!(o.frame_height > 0)) throw UsageError("--height must be positive");
   if (!(o.font_size > 0)) throw UsageError("--fontsize must be positive");

@@ -4,7 +4,8 @@
 // script. No network access: script, style and data are all inline.
 //
 // The data is one JSON object in <script type="application/json"
-// id="fg-data">; every string in it went through append_script_string().
+// id="fg-data">; every string in it went through append_json_string(), escaped for
+// a <script> element (JsonEscaping::kScript).
 // The tree is pre-order, three numbers a node, root excluded:
 //   nodes: [name, up, self, name, up, self, ...]
 // `name` indexes `names` (and `nameKinds`), sorted in flamegraph.pl's

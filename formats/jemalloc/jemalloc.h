@@ -22,10 +22,10 @@
 
 #include "fg/diagnostics.h"
 #include "fg/profile.h"
+#include "formats/format.h"
 #include "formats/input.h"
 #include "formats/jemalloc/heap_dump.h"
 #include "formats/options.h"
-#include "formats/registry.h"
 
 namespace fg::formats::jemalloc {
 

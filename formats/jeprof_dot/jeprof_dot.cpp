@@ -1,10 +1,10 @@
 #include "formats/jeprof_dot/jeprof_dot.h"
 
-#include <charconv>
 #include <cmath>
 #include <string>
 
 #include "fg/builder.h"
+#include "formats/common/unfolded_stacks.h"
 #include "formats/jeprof_dot/jeprof_graph.h"
 #include "formats/jeprof_dot/reconcile.h"
 #include "formats/jeprof_dot/unfold.h"
@@ -73,22 +73,6 @@ Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
     throw ParseError(SourcePosition::text(input.name(), 1), e.what());
   }
   return std::move(b).finish();
-}
-
-std::size_t recursive_edges(const Profile& profile) {
-  for (const auto& [key, value] : profile.metadata().properties)
-    if (key == kRecursiveEdgesProperty) {
-      std::size_t n = 0;
-      std::from_chars(value.data(), value.data() + value.size(), n);
-      return n;
-    }
-  return 0;
-}
-
-bool unfolded(const Profile& profile) {
-  for (const auto& [key, value] : profile.metadata().properties)
-    if (key == kUnfoldedProperty) return true;
-  return false;
 }
 
 }  // namespace fg::formats::jeprof_dot

@@ -21,18 +21,11 @@
 
 #include "fg/diagnostics.h"
 #include "fg/profile.h"
+#include "formats/format.h"
 #include "formats/input.h"
 #include "formats/options.h"
-#include "formats/registry.h"
 
 namespace fg::formats::jeprof_dot {
-
-/// The metadata property a profile unfolded from a call graph carries
-/// (value "call graph"), so that writers of per-stack views can warn.
-inline constexpr std::string_view kUnfoldedProperty = "stacks_unfolded_from";
-/// The number of recursive edges left out of the unfolded stacks, when
-/// there were any (the per-stack views' warning names it).
-inline constexpr std::string_view kRecursiveEdgesProperty = "recursive_edges_not_unfolded";
 
 /// Yes for `digraph "` with a `Legend [` node and a `Total <unit>:` line in
 /// the head, maybe for other DOT digraphs, no otherwise.
@@ -43,10 +36,5 @@ Sniff sniff(std::string_view head, std::string_view filename);
 /// parse_jeprof_graph). Warns when unfolding was cut short by its size
 /// limit; recursive edges not unfolded are counted in a property.
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics);
-
-/// True when `profile` was unfolded from a call graph.
-bool unfolded(const Profile& profile);
-/// The recursive edges its stacks leave out (0 when none, or not unfolded).
-std::size_t recursive_edges(const Profile& profile);
 
 }  // namespace fg::formats::jeprof_dot

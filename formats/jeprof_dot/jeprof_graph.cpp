@@ -11,7 +11,7 @@
 #include <unordered_map>
 
 #include "fg/error.h"
-#include "formats/dot/graphviz_session.h"
+#include "formats/common/graphviz_session.h"
 
 namespace fg::formats::jeprof_dot {
 
@@ -101,7 +101,7 @@ class Parser {
 JeprofGraph Parser::parse() {
   if (const std::size_t nul = text_.find('\0'); nul != std::string::npos)
     throw ParseError(SourcePosition::binary(file_, nul), "a NUL byte: not a DOT graph");
-  dot::GraphvizSession session;
+  GraphvizSession session;
   std::unique_ptr<Agraph_t, int (*)(Agraph_t*)> g(agmemread(text_.c_str()), agclose);
   if (!g) syntax_error(file_, session.errors());
   if (!agisdirected(g.get())) fail("graph", "not a jeprof call graph: an undirected graph");

@@ -35,9 +35,9 @@
 
 #include "fg/diagnostics.h"
 #include "fg/profile.h"
+#include "formats/format.h"
 #include "formats/input.h"
 #include "formats/options.h"
-#include "formats/registry.h"
 
 namespace fg::formats::jfr {
 

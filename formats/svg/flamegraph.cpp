@@ -14,9 +14,10 @@
 #include "fg/granularity.h"
 #include "fg/reverse.h"
 #include "fg/utf8.h"
+#include "formats/common/flame_graph.h"
+#include "formats/common/number_format.h"
+#include "formats/common/palette.h"
 #include "formats/svg/flamegraph_script.h"
-#include "formats/svg/number_format.h"
-#include "formats/svg/palette.h"
 #include "formats/svg/xml_escape.h"
 
 namespace fg::formats::svg {
@@ -519,22 +520,6 @@ void Writer::run() {
 }
 
 }  // namespace
-
-std::string count_name(const ValueType& column, const FlameGraphOptions& options) {
-  if (!options.count_name.empty()) return options.count_name;
-  return column.unit == "count" ? "samples" : column.unit;
-}
-
-void require_something_to_draw(const CallTree& tree, std::size_t col) {
-  require_non_negative(tree.profile(), col);
-  const std::int64_t total = tree.total(kRootStack, col);
-  if (total > 0) return;
-  std::string where;
-  for (const std::string& s : tree.profile().metadata().sources) where += s + ": ";
-  throw Error(where + "nothing to draw: the total of value column '" +
-              tree.profile().value_types()[col].type + "' is " +
-              fixed_point_text(total, tree.profile().value_types()[col].decimals));
-}
 
 void check_write_options(const WriteOptions& options) {
   check_options(options.flame);

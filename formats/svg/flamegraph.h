@@ -25,19 +25,4 @@ void write_flamegraph(const Profile& profile, const WriteOptions& options, std::
 /// without a profile: tools call it before reading anything.
 void check_write_options(const WriteOptions& options);
 
-// Shared with the HTML flame graph (formats/html).
-
-/// The root frame's label in every flame graph (SVG and HTML), for every
-/// input: flamegraph.pl's "all", whatever root name the input had (a
-/// DeepFlow tree's root node, a file's name).
-inline constexpr std::string_view kRootLabel = "all";
-
-/// What the values are called in frame titles: --countname, else "samples"
-/// for a count column, else the column's unit.
-std::string count_name(const ValueType& column, const FlameGraphOptions& options);
-/// Throws Error, naming the inputs, when column `col` of `tree` totals
-/// zero or less (there is nothing to draw) or has negative values
-/// (fg::require_non_negative()).
-void require_something_to_draw(const CallTree& tree, std::size_t col);
-
 }  // namespace fg::formats::svg

@@ -11,10 +11,10 @@
 #include "fg/call_graph.h"
 #include "fg/error.h"
 #include "fg/units.h"
-#include "formats/deepflow/json_escape.h"
-#include "formats/report/delta_view.h"
-#include "formats/report/profile_labels.h"
-#include "formats/report/table_text.h"
+#include "formats/common/delta_view.h"
+#include "formats/common/json_escape.h"
+#include "formats/common/profile_labels.h"
+#include "formats/common/table_text.h"
 
 namespace fg::formats::top {
 
@@ -39,7 +39,7 @@ Table make_table(const Profile& given, WriteOptions o) {
     throw UsageError("--node-fraction " + std::to_string(o.node_fraction) +
                      ": expected a fraction from 0 to 1");
   Table t;
-  if (std::optional<Profile> deltas = report::delta_view(given, o))
+  if (std::optional<Profile> deltas = delta_view(given, o))
     t.held = std::make_shared<const Profile>(std::move(*deltas));
   const Profile& p = t.held ? *t.held : given;
   t.profile = &p;
@@ -124,8 +124,8 @@ void write_text(const Profile& p, const WriteOptions& o, std::ostream& out, Diag
   const Scale s = scale_for(t);
   std::int64_t shown = 0;
   for (std::uint32_t n : t.rows) shown += t.graph.nodes[n].flat;
-  for (const std::string& line : report::profile_labels(*t.profile, t.column, t.graph.total,
-                                                        [&s](std::int64_t v) { return scaled(v, s); }))
+  for (const std::string& line :
+       profile_labels(*t.profile, t.column, t.graph.total, [&s](std::int64_t v) { return scaled(v, s); }))
     out << line << '\n';
   out << "Showing nodes accounting for " << scaled(shown, s) << ", " << percent(shown, t.graph.total)
       << " of " << scaled(t.graph.total, s) << " total\n";
@@ -157,7 +157,7 @@ void write_csv(const Profile& p, const WriteOptions& o, std::ostream& out, Diagn
       return s;
     };
     out << number(node.flat, t) << ',' << pct(node.flat) << ',' << pct(sum) << ',' << number(node.cum, t)
-        << ',' << pct(node.cum) << ',' << report::csv_field(row_name(node)) << '\n';
+        << ',' << pct(node.cum) << ',' << csv_field(row_name(node)) << '\n';
   }
 }
 
@@ -171,7 +171,7 @@ void write_markdown(const Profile& p, const WriteOptions& o, std::ostream& out, 
     sum += node.flat;
     out << "| " << scaled(node.flat, s) << " | " << percent(node.flat, t.graph.total) << " | "
         << percent(sum, t.graph.total) << " | " << scaled(node.cum, s) << " | "
-        << percent(node.cum, t.graph.total) << " | " << report::markdown_cell(row_name(node)) << " |\n";
+        << percent(node.cum, t.graph.total) << " | " << markdown_cell(row_name(node)) << " |\n";
   }
 }
 
@@ -216,9 +216,9 @@ void write_json(const Profile& p, const WriteOptions& o, std::ostream& out, Diag
   Table t = make_table(p, o);
   std::uint64_t replaced = 0;
   std::string j = "{\"type\":";
-  deepflow::append_json_string(j, t.type, replaced);
+  append_json_string(j, t.type, JsonEscaping::kGo, replaced);
   j += ",\"unit\":";
-  deepflow::append_json_string(j, t.unit, replaced);
+  append_json_string(j, t.unit, JsonEscaping::kGo, replaced);
   j += ",\"total\":" + number(t.graph.total, t) + ",\"dropped\":" + std::to_string(t.dropped) + ",\"rows\":[";
   std::int64_t sum = 0;
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
@@ -230,7 +230,7 @@ void write_json(const Profile& p, const WriteOptions& o, std::ostream& out, Diag
       return s;
     };
     j += i ? ",{\"name\":" : "{\"name\":";
-    deepflow::append_json_string(j, node.name, replaced);
+    append_json_string(j, node.name, JsonEscaping::kGo, replaced);
     j += ",\"flat\":" + number(node.flat, t) + ",\"flat_pct\":" + pct(node.flat) +
          ",\"sum_pct\":" + pct(sum) + ",\"cum\":" + number(node.cum, t) + ",\"cum_pct\":" + pct(node.cum) +
          ",\"inline\":\"" +

@@ -9,7 +9,7 @@
 
 #include "fg/builder.h"
 #include "fg/error.h"
-#include "formats/deepflow/json_escape.h"
+#include "formats/common/json_escape.h"
 #include "formats/deepflow/node_id.h"
 #include "formats/gzip.h"
 #include "test_util.h"
@@ -321,16 +321,16 @@ TEST_CASE("deepflow: SHA-1 gives FIPS 180's test vectors, and a copy continues")
 TEST_CASE("deepflow: one escaping function, Go's encoding/json rules") {
   std::uint64_t replaced = 0;
   std::string out;
-  formats::deepflow::append_json_string(out, "a\"b\\c\n\t\x01<tag>&\xe2\x80\xa8 \xc3\xa9 \xef\xbf\xbd",
-                                        replaced);
+  formats::append_json_string(out, "a\"b\\c\n\t\x01<tag>&\xe2\x80\xa8 \xc3\xa9 \xef\xbf\xbd",
+                              formats::JsonEscaping::kGo, replaced);
   CHECK(out == "\"a\\\"b\\\\c\\n\\t\\u0001\\u003ctag\\u003e\\u0026\\u2028 \xc3\xa9 \xef\xbf\xbd\"");
   CHECK(replaced == 0);
   out.clear();
-  formats::deepflow::append_json_string(out, "bad\xff\xc3", replaced);
+  formats::append_json_string(out, "bad\xff\xc3", formats::JsonEscaping::kGo, replaced);
   CHECK(out == "\"bad\xef\xbf\xbd\xef\xbf\xbd\"");
   CHECK(replaced == 2);
   out.clear();
-  formats::deepflow::append_json_string(out, "\xc3\xa9\xff<a>\xe2\x80\xa9z\x80", replaced);
+  formats::append_json_string(out, "\xc3\xa9\xff<a>\xe2\x80\xa9z\x80", formats::JsonEscaping::kGo, replaced);
   CHECK(out == "\"\xc3\xa9\xef\xbf\xbd\\u003ca\\u003e\\u2029z\xef\xbf\xbd\"");
   CHECK(replaced == 4);
 }

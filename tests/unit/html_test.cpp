@@ -3,8 +3,8 @@
 #include <sstream>
 
 #include "fg/error.h"
+#include "formats/common/json_escape.h"
 #include "formats/html/flamegraph_html.h"
-#include "formats/html/script_escape.h"
 #include "formats/svg/flamegraph.h"
 #include "test_util.h"
 
@@ -22,7 +22,8 @@ std::string page(const Profile& p, const WriteOptions& o = {}) {
 
 std::string escaped(std::string_view text) {
   std::string out;
-  html::append_script_string(out, text);
+  std::uint64_t replaced = 0;
+  formats::append_json_string(out, text, formats::JsonEscaping::kScript, replaced);
   return out;
 }
 
@@ -45,6 +46,21 @@ TEST_CASE("script string escaping is the one path for text into the page") {
   CHECK(escaped("caf\xC3\xA9") == "\"caf\xC3\xA9\"");
   CHECK(escaped("bad\xC3(") == "\"bad\\ufffd(\"");
   CHECK(escaped("\xE2\x80\xA8|\xE2\x80\xA9") == "\"\\u2028|\\u2029\"");
+}
+
+TEST_CASE("one JSON escaper: Go's escaping and the page's differ in control bytes, DEL and U+FFFD") {
+  const std::string text("a\nb\r\t\x7f<&>\xEF\xBF\xBD\xFF", 13);
+  std::uint64_t go_replaced = 0, script_replaced = 0;
+  std::string go, script;
+  formats::append_json_string(go, text, formats::JsonEscaping::kGo, go_replaced);
+  formats::append_json_string(script, text, formats::JsonEscaping::kScript, script_replaced);
+  // Go's encoding/json: \n \r \t short, DEL kept, U+FFFD kept, the bad byte as U+FFFD.
+  CHECK(go == "\"a\\nb\\r\\t\x7f\\u003c\\u0026\\u003e\xEF\xBF\xBD\xEF\xBF\xBD\"");
+  // In a <script>: every control byte and DEL as \u00XX, U+FFFD as \ufffd.
+  CHECK(script == "\"a\\u000ab\\u000d\\u0009\\u007f\\u003c\\u0026\\u003e\\ufffd\\ufffd\"");
+  // Only the invalid byte is counted, not the U+FFFD that was written.
+  CHECK(go_replaced == 1);
+  CHECK(script_replaced == 1);
 }
 
 TEST_CASE("the page carries the tree as a name table and three numbers a node") {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "fg/call_graph.h"
+#include "formats/common/unfolded_stacks.h"
 #include "formats/jeprof_dot/jeprof_graph.h"
 #include "formats/registry.h"
 #include "test_util.h"
@@ -81,7 +82,7 @@ TEST_CASE("jeprof-dot: a diamond unfolds so that nodes and edges come back exact
 
 TEST_CASE("jeprof-dot: the metadata says the stacks were unfolded, and stack writers warn") {
   Profile p = read_dot(kDiamond);
-  CHECK(unfolded(p));
+  CHECK(formats::unfolded_from_graph(p));
   CHECK(p.metadata().source_format == "jeprof-dot");
   std::vector<std::string> warnings;
   Diagnostics d(false, [&](const std::string& m) { warnings.push_back(m); });
@@ -109,7 +110,7 @@ TEST_CASE("jeprof-dot: objects, self-recursion and dropped callees") {
   // Reading warns of nothing; the views that show stacks name the edge
   // they leave out, and --strict makes that an error.
   CHECK(warnings.empty());
-  CHECK(recursive_edges(p) == 1);
+  CHECK(formats::recursive_edges_left_out(p) == 1);
   Diagnostics d(false, [&](const std::string& m) { warnings.push_back(m); });
   formats::warn_if_stacks_estimated(p, *formats::find_format("collapsed"), Granularity::kFunction, d);
   REQUIRE(warnings.size() == 1);

@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "fg/error.h"
+#include "formats/common/number_format.h"
+#include "formats/common/palette.h"
 #include "formats/svg/flamegraph.h"
-#include "formats/svg/number_format.h"
-#include "formats/svg/palette.h"
 #include "formats/svg/xml_escape.h"
 #include "test_util.h"
 
@@ -100,11 +100,11 @@ TEST_CASE("bad drawing options are usage errors") {
 
 TEST_CASE("default colours are flamegraph.pl's, by name") {
   // flamegraph.pl drew main.isOdd in rgb(223,84,20) with its default options.
-  CHECK(svg::frame_color("hot", false, "main.isOdd").css() == "rgb(223,84,20)");
-  CHECK(svg::frame_color("java", false, "Foo.bar_[j]").g >= 200);  // JIT is green
-  CHECK(svg::diff_color(5, 5, false).css() == "rgb(255,0,0)");
-  CHECK(svg::diff_color(5, 5, true).css() == "rgb(0,0,255)");
-  CHECK(svg::diff_color(0, 5, false).css() == "rgb(255,255,255)");
+  CHECK(formats::frame_color("hot", false, "main.isOdd").css() == "rgb(223,84,20)");
+  CHECK(formats::frame_color("java", false, "Foo.bar_[j]").g >= 200);  // JIT is green
+  CHECK(formats::diff_color(5, 5, false).css() == "rgb(255,0,0)");
+  CHECK(formats::diff_color(5, 5, true).css() == "rgb(0,0,255)");
+  CHECK(formats::diff_color(0, 5, false).css() == "rgb(255,255,255)");
 }
 
 TEST_CASE("numbers print exactly as printf prints them") {
@@ -125,8 +125,8 @@ TEST_CASE("numbers print exactly as printf prints them") {
     for (double base : {k / 20.0, k / 200.0}) {
       for (double v : {base, std::nextafter(base, -1e300), std::nextafter(base, 1e300)}) {
         for (int d = 0; d <= 2; ++d)
-          if (svg::fixed(v, d) != printf_fixed(v, d) && ++mismatches < 5)
-            FAIL_CHECK(v << " %." << d << "f: " << svg::fixed(v, d) << " vs " << printf_fixed(v, d));
+          if (formats::fixed(v, d) != printf_fixed(v, d) && ++mismatches < 5)
+            FAIL_CHECK(v << " %." << d << "f: " << formats::fixed(v, d) << " vs " << printf_fixed(v, d));
       }
     }
   }
@@ -135,11 +135,11 @@ TEST_CASE("numbers print exactly as printf prints them") {
   for (int i = 0; i < 300000; ++i) {
     double v = pixels(rng);
     for (int d = 0; d <= 2; ++d)
-      if (svg::fixed(v, d) != printf_fixed(v, d) && ++mismatches < 5)
-        FAIL_CHECK(v << " %." << d << "f: " << svg::fixed(v, d) << " vs " << printf_fixed(v, d));
+      if (formats::fixed(v, d) != printf_fixed(v, d) && ++mismatches < 5)
+        FAIL_CHECK(v << " %." << d << "f: " << formats::fixed(v, d) << " vs " << printf_fixed(v, d));
   }
   CHECK(mismatches == 0);
   for (double v : {0.0, 37.0, 1087.5, -2.5, 1e20, 0.1, 12.34, 1.0 / 3})
-    CHECK(svg::perl_number(v) == printf_g(v));
-  CHECK(svg::fixed(-0.04, 1) == printf_fixed(-0.04, 1));  // "-0.0"
+    CHECK(formats::perl_number(v) == printf_g(v));
+  CHECK(formats::fixed(-0.04, 1) == printf_fixed(-0.04, 1));  // "-0.0"
 }

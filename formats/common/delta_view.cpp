@@ -1,8 +1,8 @@
-#include "formats/report/delta_view.h"
+#include "formats/common/delta_view.h"
 
 #include "fg/delta_sides.h"
 
-namespace fg::formats::report {
+namespace fg::formats {
 
 std::optional<Profile> delta_view(const Profile& profile, WriteOptions& options) {
   const std::size_t column =
@@ -12,4 +12,4 @@ std::optional<Profile> delta_view(const Profile& profile, WriteOptions& options)
   return delta_profile_of(profile, column);
 }
 
-}  // namespace fg::formats::report
+}  // namespace fg::formats

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace fg::formats::svg {
+namespace fg::formats {
 
 struct Rgb {
   int r = 0, g = 0, b = 0;
@@ -31,4 +31,4 @@ Rgb diff_color(std::int64_t delta, std::int64_t max_abs_delta, bool negate, bool
 /// palette when `bgcolors` is empty. Throws UsageError for an unknown value.
 std::pair<std::string, std::string> background(std::string_view bgcolors, std::string_view palette);
 
-}  // namespace fg::formats::svg
+}  // namespace fg::formats

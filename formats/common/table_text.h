@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace fg::formats::report {
+namespace fg::formats {
 
 /// A CSV field: quoted (with inner quotes doubled) when it holds a comma, a
 /// quote or a line break, as RFC 4180 wants.
@@ -16,4 +16,4 @@ std::string csv_field(const std::string& s);
 /// neither break the table nor become markup.
 std::string markdown_cell(const std::string& s);
 
-}  // namespace fg::formats::report
+}  // namespace fg::formats

@@ -1,8 +1,8 @@
-#include "formats/dot/graphviz_session.h"
+#include "formats/common/graphviz_session.h"
 
 #include <graphviz/cgraph.h>
 
-namespace fg::formats::dot {
+namespace fg::formats {
 
 namespace {
 
@@ -42,4 +42,4 @@ std::string GraphvizSession::errors() const {
   return s;
 }
 
-}  // namespace fg::formats::dot
+}  // namespace fg::formats

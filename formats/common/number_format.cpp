@@ -1,10 +1,10 @@
-#include "formats/svg/number_format.h"
+#include "formats/common/number_format.h"
 
 #include <charconv>
 #include <cmath>
 #include <cstring>
 
-namespace fg::formats::svg {
+namespace fg::formats {
 
 // printf("%.*f", digits, v) for digits 0..2, as an integer count of
 // 10^-digits: the exact binary value of v rounded to nearest, ties to even.
@@ -114,4 +114,4 @@ std::string perl_number(double v) {
   return out;
 }
 
-}  // namespace fg::formats::svg
+}  // namespace fg::formats

@@ -7,7 +7,7 @@
 #include "fg/profile.h"
 #include "formats/options.h"
 
-namespace fg::formats::report {
+namespace fg::formats {
 
 /// When the column `options` picks (--value, else the default) is the new
 /// side of a diff (fg-diff's output, a two-count folded file, a pprof
@@ -16,4 +16,4 @@ namespace fg::formats::report {
 /// has one column). Otherwise nothing: draw `profile` as it is.
 std::optional<Profile> delta_view(const Profile& profile, WriteOptions& options);
 
-}  // namespace fg::formats::report
+}  // namespace fg::formats

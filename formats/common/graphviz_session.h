@@ -7,7 +7,7 @@
 #include <mutex>
 #include <string>
 
-namespace fg::formats::dot {
+namespace fg::formats {
 
 /// Holds the Graphviz lock for its lifetime and collects the messages that
 /// Graphviz reports meanwhile (errors only, not warnings).
@@ -25,4 +25,4 @@ class GraphvizSession {
   std::unique_lock<std::mutex> lock_;
 };
 
-}  // namespace fg::formats::dot
+}  // namespace fg::formats

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-namespace fg::formats::svg {
+namespace fg::formats {
 
 /// Room that write_int, write_grouped, write_scaled and write_perl_number
 /// may need.
@@ -39,4 +39,4 @@ std::string fixed(double v, int digits);
 void append_perl_number(std::string& out, double v);
 std::string perl_number(double v);
 
-}  // namespace fg::formats::svg
+}  // namespace fg::formats

@@ -9,7 +9,7 @@
 
 #include "fg/profile.h"
 
-namespace fg::formats::report {
+namespace fg::formats {
 
 /// pprof's ProfileLabels for value column `column`: "File: <binary>",
 /// "Build ID: ...", comments not starting with '#', "Type: <type>", "Time:
@@ -24,4 +24,4 @@ std::string property(const Profile& profile, std::string_view key);
 /// The last component of a path.
 std::string base_name(std::string_view path);
 
-}  // namespace fg::formats::report
+}  // namespace fg::formats

@@ -1,11 +1,11 @@
-#include "formats/report/profile_labels.h"
+#include "formats/common/profile_labels.h"
 
 #include <cstdio>
 #include <ctime>
 
 #include "fg/units.h"
 
-namespace fg::formats::report {
+namespace fg::formats {
 
 std::string property(const Profile& p, std::string_view key) {
   for (const auto& [k, v] : p.metadata().properties)
@@ -66,4 +66,4 @@ std::vector<std::string> profile_labels(const Profile& p, std::size_t column, st
   return l;
 }
 
-}  // namespace fg::formats::report
+}  // namespace fg::formats

@@ -1,4 +1,4 @@
-#include "formats/svg/palette.h"
+#include "formats/common/palette.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,7 +8,7 @@
 #include "fg/error.h"
 #include "fg/utf8.h"
 
-namespace fg::formats::svg {
+namespace fg::formats {
 
 namespace {
 
@@ -185,4 +185,4 @@ std::pair<std::string, std::string> background(std::string_view bg, std::string_
   throw UsageError("--bgcolors " + std::string(bg) + ": expected yellow, blue, green, grey or #rrggbb");
 }
 
-}  // namespace fg::formats::svg
+}  // namespace fg::formats

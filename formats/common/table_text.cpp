@@ -1,6 +1,6 @@
-#include "formats/report/table_text.h"
+#include "formats/common/table_text.h"
 
-namespace fg::formats::report {
+namespace fg::formats {
 
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
@@ -28,4 +28,4 @@ std::string markdown_cell(const std::string& s) {
   return out;
 }
 
-}  // namespace fg::formats::report
+}  // namespace fg::formats
