@@ -11,10 +11,12 @@
 #include <vector>
 
 #include "fg/diagnostics.h"
+#include "fg/diff.h"
 #include "fg/granularity.h"
 #include "fg/profile.h"
 #include "formats/input.h"
 #include "formats/options.h"
+#include "formats/writer_needs.h"
 
 namespace fg::formats {
 
@@ -22,7 +24,7 @@ enum class Sniff { kNo, kMaybe, kYes };
 
 struct Format {
   std::string_view name;
-  std::vector<std::string_view> extensions;  ///< with the dot: ".folded"
+  std::vector<std::string_view> extensions = {};  ///< with the dot: ".folded"
   std::string_view summary;
   /// Judges the first bytes of an input (inflated): 4096, or more when
   /// they are text within its first line, to take that line whole (up to
@@ -31,24 +33,26 @@ struct Format {
   Profile (*read)(Input& input, const ReadOptions& options, Diagnostics& diagnostics) = nullptr;
   void (*write)(const Profile& profile, const WriteOptions& options, std::ostream& out,
                 Diagnostics& diagnostics) = nullptr;
-  bool binary = false;  ///< output is binary (never written to a terminal)
-  /// The writer shows per-function values and caller -> callee weights only
-  /// (a call graph view), which a profile unfolded from a call graph keeps;
-  /// other writers show its stacks, which are estimates.
-  bool graph_view = false;
-  /// The writer shows frames at WriteOptions::granularity and no finer
-  /// (it draws at_granularity() of the profile): what it is given may hold
-  /// no finer frames to begin with (ReadOptions::frames).
-  bool coarsens = false;
-  /// The writer shows no labels (threads, thread states, pprof's labels):
-  /// what it is given may hold none (ReadOptions::labels).
-  bool drops_labels = false;
-  /// The writer shows fixed-point columns (ValueType::decimals) as the
-  /// numbers they are: fractional counts may be kept (ReadOptions::fractions).
-  bool fractions = false;
+  /// Writes a comparison instead of one profile (needs.both_sides: the
+  /// diff report). Throws UsageError for options it refuses.
+  void (*write_diff)(const Diff& diff, const WriteOptions& options, std::ostream& out,
+                     Diagnostics& diagnostics) = nullptr;
   /// Throws the UsageError the writer would throw for these options, before
   /// anything is read (nullptr: the writer accepts any).
   void (*check)(const WriteOptions& options) = nullptr;
+  bool binary = false;     ///< output is binary (never written to a terminal)
+  WriterNeeds needs = {};  ///< what the writer needs from reading (plan())
+  /// Listed by --list-formats and chosen by --to or the -o extension in
+  /// every tool; false: a writer only the tool whose Product offers it
+  /// chooses (a top table layout of fg-top, fg-diff's report).
+  bool listed = true;
+  /// The name fg-top --format gives this top table layout ("text", "csv",
+  /// ...); empty: not a top table.
+  std::string_view table_layout = {};
+  /// The reader applies the time window, --threads frame and --norm as it
+  /// reads (ReadOptions::jfr), so the filters leave them out afterwards
+  /// (remaining_filters()).
+  bool reader_applies_filters = false;
 };
 
 const std::vector<Format>& all_formats();
@@ -68,6 +72,24 @@ const Format& detect_input_format(Input& input, const std::optional<std::string>
 const Format& choose_output_format(const std::optional<std::string>& to, const std::string& output_path,
                                    std::string_view fallback = "svg");
 
+/// What a tool asks for when it chooses its writer.
+struct WriterChoice {
+  Product product = Product::kConvert;
+  std::optional<std::string> to;  ///< --to
+  std::string output_path;        ///< -o ("-": standard output)
+  std::string table_layout;       ///< Product::kTopTable: --format
+};
+/// The writer `choice` names among those its product offers: a top table
+/// by layout, else as choose_output_format() with the product's default
+/// writer as fallback. Throws UsageError as choose_output_format() does,
+/// and for an unknown layout (naming the layouts).
+const Format& choose_writer(const WriterChoice& choice);
+/// The name of the writer a tool making `product` writes when the command
+/// line names none (svg, collapsed for a pipeline, the text top table).
+std::string_view default_writer(Product product);
+/// The top table layouts fg-top --format offers, in the registry's order.
+std::vector<std::string> table_layouts();
+
 /// Warns, once, when `writer` shows the stacks of a profile that was
 /// unfolded from a call graph (jeprof-dot), or a call graph computed from
 /// them: they are estimates. A call graph view at function granularity of
@@ -75,7 +97,7 @@ const Format& choose_output_format(const std::optional<std::string>& to, const s
 void warn_if_stacks_estimated(const Profile& profile, const Format& writer, Granularity granularity,
                               Diagnostics& diagnostics);
 
-/// The table that --list-formats prints.
+/// The table that --list-formats prints (the listed rows).
 void print_formats(std::ostream& out);
 
 }  // namespace fg::formats
