@@ -9,9 +9,11 @@
 #include <vector>
 
 #include "fg/diagnostics.h"
+#include "fg/diff.h"
 #include "fg/profile.h"
 #include "formats/input.h"
 #include "formats/options.h"
+#include "formats/writer_needs.h"
 
 namespace fg::formats {
 
@@ -23,7 +25,7 @@ enum class Sniff { kNo, kMaybe, kYes };
 /// writer needs from reading.
 struct Format {
   std::string_view name;
-  std::vector<std::string_view> extensions;  ///< with the dot: ".folded"
+  std::vector<std::string_view> extensions = {};  ///< with the dot: ".folded"
   std::string_view summary;
   /// Judges the first bytes of an input (inflated): 4096, or more when
   /// they are text within its first line, to take that line whole (up to
@@ -32,21 +34,26 @@ struct Format {
   Profile (*read)(Input& input, const ReadOptions& options, Diagnostics& diagnostics) = nullptr;
   void (*write)(const Profile& profile, const WriteOptions& options, std::ostream& out,
                 Diagnostics& diagnostics) = nullptr;
-  bool binary = false;  ///< output is binary (never written to a terminal)
-  /// The writer shows per-function values and caller -> callee weights only
-  /// (a call graph view), which a profile unfolded from a call graph keeps;
-  /// other writers show its stacks, which are estimates.
-  bool graph_view = false;
-  /// The writer shows frames at WriteOptions::granularity and no finer
-  /// (it draws at_granularity() of the profile): what it is given may hold
-  /// no finer frames to begin with (ReadOptions::frames).
-  bool coarsens = false;
-  /// The writer shows no labels (threads, thread states, pprof's labels):
-  /// what it is given may hold none (ReadOptions::labels).
-  bool drops_labels = false;
+  /// Writes a comparison instead of one profile (needs.both_sides: the
+  /// diff report). Throws UsageError for options it refuses.
+  void (*write_diff)(const Diff& diff, const WriteOptions& options, std::ostream& out,
+                     Diagnostics& diagnostics) = nullptr;
   /// Throws the UsageError the writer would throw for these options, before
   /// anything is read (nullptr: the writer accepts any).
   void (*check)(const WriteOptions& options) = nullptr;
+  bool binary = false;     ///< output is binary (never written to a terminal)
+  WriterNeeds needs = {};  ///< what the writer needs from reading (plan())
+  /// Listed by --list-formats and chosen by --to or the -o extension in
+  /// every tool; false: a writer only the tool whose Product offers it
+  /// chooses (a top table layout of fg-top, fg-diff's report).
+  bool listed = true;
+  /// The name fg-top --format gives this top table layout ("text", "csv",
+  /// ...); empty: not a top table.
+  std::string_view table_layout = {};
+  /// The reader applies the time window, --threads frame and --norm as it
+  /// reads (ReadOptions::jfr), so the filters leave them out afterwards
+  /// (remaining_filters()).
+  bool reader_applies_filters = false;
 };
 
 }  // namespace fg::formats

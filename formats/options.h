@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fg/granularity.h"
+#include "fg/thread_mode.h"
 
 namespace fg::formats {
 
@@ -78,19 +79,15 @@ struct JfrOptions {
   std::size_t most_folded_samples = std::size_t{2} << 20;
 };
 
-/// What the DeepFlow reader makes of `[t]` (thread) nodes.
-enum class ThreadAs {
-  kFrame,  ///< a frame named as written ("[t] name"), as DeepFlow draws them
-  kLabel,  ///< no frame: a `thread` label on the samples below the node
-  kFold,   ///< no frame and no label: the threads of a process merge
-};
-
 /// Options of the DeepFlow ProfileTracing JSON reader.
 struct DeepFlowReadOptions {
   /// --deepflow-event: on-cpu, off-cpu, mem-alloc, mem-inuse or TYPE/UNIT;
   /// unset: the value type fg wrote into the envelope, else on-cpu.
   std::optional<std::string> event;
-  ThreadAs thread_as = ThreadAs::kFrame;
+  /// What `[t]` (thread) nodes become: a frame named as written ("[t] name",
+  /// as DeepFlow draws them), a `thread` label on the samples below, or
+  /// nothing (the threads of a process merge).
+  ThreadMode thread_as = ThreadMode::kFrame;
   bool lenient = false;  ///< keep orphaned nodes under an "[orphaned]" frame
 };
 
@@ -124,6 +121,16 @@ struct JsonWriteOptions {
   bool envelope = false;  ///< wrap the node list in DeepFlow's response envelope
 };
 
+/// Options of fg-diff's report (the "report" writer).
+struct ReportOptions {
+  std::string format = "text";      ///< text | markdown | csv | json
+  std::size_t top = 10;             ///< rows; 0: every function that changed
+  bool by_self = false;             ///< rank by the change of self value instead of share of the total
+  double min_delta = 0;             ///< leave out changes under this many points of share (and self %)
+  std::string base_name, new_name;  ///< the inputs, as given
+  std::string names;  ///< how names were matched ("normalised across builds (...)"), for the header
+};
+
 struct WriteOptions {
   std::optional<std::string> value;  ///< --value NAME|INDEX
   /// How finely the views that draw or fold stacks (flame graph, collapsed)
@@ -136,6 +143,7 @@ struct WriteOptions {
   bool sort_by_cum = false;      ///< top table order: cum first instead of flat
   FlameGraphOptions flame;
   JsonWriteOptions json;
+  ReportOptions report;
 };
 
 }  // namespace fg::formats

@@ -10,6 +10,7 @@
 #include "formats/collapsed/collapsed.h"
 #include "formats/common/unfolded_stacks.h"
 #include "formats/deepflow/deepflow.h"
+#include "formats/diffreport/diff_report.h"
 #include "formats/dot/dot.h"
 #include "formats/dump/dump.h"
 #include "formats/html/flamegraph_html.h"
@@ -23,123 +24,130 @@
 
 namespace fg::formats {
 
+namespace {
+
+// The top table in pprof's text layout, or with --value all every column
+// side by side (fg-top's text layout).
+void write_top_text(const Profile& profile, const WriteOptions& options, std::ostream& out,
+                    Diagnostics& diagnostics) {
+  if (options.value == "all")
+    top::write_all_columns(profile, options, out);
+  else
+    top::write_text(profile, options, out, diagnostics);
+}
+
+void write_diff_report(const Diff& diff, const WriteOptions& options, std::ostream& out, Diagnostics&) {
+  diffreport::write_report(diff, options.report, out);
+}
+
+void check_diff_report(const WriteOptions& options) { diffreport::check_options(options.report); }
+
+// What the writers of stacks drawn at one granularity need: no finer
+// frames, no labels.
+constexpr WriterNeeds kStackView = {.coarse_frames = true, .labels = false};
+// The top tables: per function, as a call graph has it, without labels.
+constexpr WriterNeeds kTableView = {.labels = false, .graph_view = true};
+
+}  // namespace
+
 const std::vector<Format>& all_formats() {
   static const std::vector<Format> formats = {
-      {"collapsed",
-       {".folded", ".collapsed", ".stacks"},
-       "folded stacks: 'frame;frame;frame count' per line (flamegraph.pl, async-profiler)",
-       collapsed::sniff,
-       collapsed::read,
-       collapsed::write,
-       false,
-       false,
-       true,
-       true},
-      {"pprof",
-       {".pb", ".pprof", ".prof"},
-       "pprof's profile.proto, gzipped or plain (Go, gperftools, continuous profilers)",
-       pprof::sniff,
-       pprof::read,
-       pprof::write,
-       true},
-      {"jemalloc",
-       {".heap"},
-       "jemalloc heap profile dump (heap_v2), symbolized offline as jeprof would",
-       jemalloc::sniff,
-       jemalloc::read,
-       nullptr,
-       false},
-      {"jeprof-dot",
-       {".dot"},
-       "jeprof's DOT call graph (jeprof --dot, StarRocks/Doris heap profiles), unfolded into estimated "
-       "stacks",
-       jeprof_dot::sniff,
-       jeprof_dot::read,
-       nullptr,
-       false},
-      {"jfr",
-       {".jfr"},
-       "Java Flight Recorder recordings (JDK 11+, async-profiler), read as async-profiler's converter",
-       jfr::sniff,
-       jfr::read,
-       nullptr,
-       false},
-      {"svg",
-       {".svg"},
-       "flame graph SVG, as flamegraph.pl draws it",
-       nullptr,
-       nullptr,
-       svg::write_flamegraph,
-       false,
-       false,
-       true,
-       true,
-       svg::check_write_options},
-      {"html",
-       {".html", ".htm"},
-       "interactive flame graph: one self-contained HTML page drawn on a canvas (zoom, search, icicle, "
-       "reversed)",
-       nullptr,
-       nullptr,
-       html::write_flamegraph,
-       false,
-       false,
-       true,
-       true,
-       html::check_write_options},
-      {"top",
-       {".top"},
-       "top table of functions (flat, flat%, sum%, cum, cum%), as go tool pprof -top",
-       nullptr,
-       nullptr,
-       top::write_text,
-       false,
-       true,
-       false,
-       true},
-      {"top-csv",
-       {".csv"},
-       "the top table as CSV, values as numbers in the column's unit",
-       nullptr,
-       nullptr,
-       top::write_csv,
-       false,
-       true,
-       false,
-       true},
-      {"dot",
-       {".dot", ".gv"},
-       "call graph in Graphviz's DOT language, as go tool pprof -dot draws it",
-       nullptr,
-       nullptr,
-       dot::write,
-       false,
-       true},
-      {"callgraph-svg",
-       {},
-       "the DOT call graph laid out by Graphviz's libraries, as SVG",
-       nullptr,
-       nullptr,
-       dot::write_svg,
-       false,
-       true},
-      {"dump",
-       {".dump"},
-       "canonical text dump of the profile model (for tests and debugging)",
-       nullptr,
-       nullptr,
-       dump::write,
-       false},
-      {"json",
-       {".json"},
-       "node/parent JSON: DeepFlow's ProfileTracing flame graph nodes (see fg-json(5))",
-       deepflow::sniff,
-       deepflow::read,
-       deepflow::write,
-       false,
-       false,
-       true,
-       true},
+      {.name = "collapsed",
+       .extensions = {".folded", ".collapsed", ".stacks"},
+       .summary = "folded stacks: 'frame;frame;frame count' per line (flamegraph.pl, async-profiler)",
+       .sniff = collapsed::sniff,
+       .read = collapsed::read,
+       .write = collapsed::write,
+       .needs = kStackView},
+      {.name = "pprof",
+       .extensions = {".pb", ".pprof", ".prof"},
+       .summary = "pprof's profile.proto, gzipped or plain (Go, gperftools, continuous profilers)",
+       .sniff = pprof::sniff,
+       .read = pprof::read,
+       .write = pprof::write,
+       .binary = true},
+      {.name = "jemalloc",
+       .extensions = {".heap"},
+       .summary = "jemalloc heap profile dump (heap_v2), symbolized offline as jeprof would",
+       .sniff = jemalloc::sniff,
+       .read = jemalloc::read},
+      {.name = "jeprof-dot",
+       .extensions = {".dot"},
+       .summary = "jeprof's DOT call graph (jeprof --dot, StarRocks/Doris heap profiles), unfolded into "
+                  "estimated stacks",
+       .sniff = jeprof_dot::sniff,
+       .read = jeprof_dot::read},
+      {.name = "jfr",
+       .extensions = {".jfr"},
+       .summary = "Java Flight Recorder recordings (JDK 11+, async-profiler), read as async-profiler's "
+                  "converter",
+       .sniff = jfr::sniff,
+       .read = jfr::read,
+       .reader_applies_filters = true},
+      {.name = "svg",
+       .extensions = {".svg"},
+       .summary = "flame graph SVG, as flamegraph.pl draws it",
+       .write = svg::write_flamegraph,
+       .check = svg::check_write_options,
+       .needs = kStackView},
+      {.name = "html",
+       .extensions = {".html", ".htm"},
+       .summary = "interactive flame graph: one self-contained HTML page drawn on a canvas (zoom, search, "
+                  "icicle, reversed)",
+       .write = html::write_flamegraph,
+       .check = html::check_write_options,
+       .needs = kStackView},
+      {.name = "top",
+       .extensions = {".top"},
+       .summary = "top table of functions (flat, flat%, sum%, cum, cum%), as go tool pprof -top",
+       .write = write_top_text,
+       .needs = kTableView,
+       .table_layout = "text"},
+      {.name = "top-csv",
+       .extensions = {".csv"},
+       .summary = "the top table as CSV, values as numbers in the column's unit",
+       .write = top::write_csv,
+       .needs = kTableView,
+       .table_layout = "csv"},
+      {.name = "top-markdown",
+       .summary = "the top table as a Markdown table, values scaled as in the text layout",
+       .write = top::write_markdown,
+       .needs = kTableView,
+       .listed = false,
+       .table_layout = "markdown"},
+      {.name = "top-json",
+       .summary = "the top table as JSON, values as numbers in the column's unit",
+       .write = top::write_json,
+       .needs = kTableView,
+       .listed = false,
+       .table_layout = "json"},
+      {.name = "dot",
+       .extensions = {".dot", ".gv"},
+       .summary = "call graph in Graphviz's DOT language, as go tool pprof -dot draws it",
+       .write = dot::write,
+       .needs = {.graph_view = true}},
+      {.name = "callgraph-svg",
+       .summary = "the DOT call graph laid out by Graphviz's libraries, as SVG",
+       .write = dot::write_svg,
+       .needs = {.graph_view = true}},
+      {.name = "dump",
+       .extensions = {".dump"},
+       .summary = "canonical text dump of the profile model (for tests and debugging)",
+       .write = dump::write},
+      {.name = "json",
+       .extensions = {".json"},
+       .summary = "node/parent JSON: DeepFlow's ProfileTracing flame graph nodes (see fg-json(5))",
+       .sniff = deepflow::sniff,
+       .read = deepflow::read,
+       .write = deepflow::write,
+       .needs = {.coarse_frames = true, .labels = false}},
+      {.name = "report",
+       .summary = "what changed between two profiles: totals, then the functions that changed most "
+                  "(fg-diff --format text, markdown, csv or json)",
+       .write_diff = write_diff_report,
+       .check = check_diff_report,
+       .needs = {.both_sides = true},
+       .listed = false},
   };
   return formats;
 }
@@ -173,7 +181,8 @@ constexpr Alias kAliases[] = {
 // near enough to be a misspelling.
 UsageError unknown_format(std::string_view option, std::string_view name) {
   std::vector<std::string> known;
-  for (const Format& f : all_formats()) known.emplace_back(f.name);
+  for (const Format& f : all_formats())
+    if (f.listed) known.emplace_back(f.name);
   for (const Alias& a : kAliases) known.emplace_back(a.alias);
   const std::optional<std::string> near = closest_spelling(name, known);
   return UsageError(std::string(option) + " " + std::string(name) + ": unknown format" +
@@ -204,7 +213,7 @@ const Format* by_extension(std::string_view path, bool want_reader) {
   std::string_view ext = extension_of(path);
   if (ext.empty()) return nullptr;
   for (const Format& f : all_formats()) {
-    if (want_reader ? !f.read : !f.write) continue;
+    if (want_reader ? !f.read : !f.write || !f.listed) continue;
     if (std::find(f.extensions.begin(), f.extensions.end(), ext) != f.extensions.end()) return &f;
   }
   return nullptr;
@@ -247,7 +256,7 @@ std::string_view sniffing_window(Input& input) {
 const Format& detect_input_format(Input& input, const std::optional<std::string>& from) {
   if (from) {
     const Format* f = find_format(*from);
-    if (!f) throw unknown_format("--from", *from);
+    if (!f || !f->listed) throw unknown_format("--from", *from);
     if (!f->read) throw UsageError("--from " + *from + ": fg cannot read this format");
     return *f;
   }
@@ -276,12 +285,34 @@ const Format& detect_input_format(Input& input, const std::optional<std::string>
               "; name one with --from");
 }
 
-const Format& choose_output_format(const std::optional<std::string>& to, const std::string& output_path,
-                                   std::string_view fallback) {
+std::string_view default_writer(Product product) {
+  switch (product) {
+    case Product::kPipeline:
+      return "collapsed";
+    case Product::kTopTable:
+      return "top";
+    case Product::kConvert:
+    case Product::kDiff:
+      break;
+  }
+  return "svg";
+}
+
+namespace {
+
+// Whether a tool making `product` may write `f` when --to names it.
+bool offers(const Format& f, Product product) {
+  if (product == Product::kTopTable) return !f.table_layout.empty();
+  if (f.needs.both_sides) return product == Product::kDiff;
+  return f.listed;
+}
+
+const Format& choose_for(Product product, const std::optional<std::string>& to,
+                         const std::string& output_path, std::string_view fallback) {
   if (to) {
     const Format* f = find_format(*to);
-    if (!f) throw unknown_format("--to", *to);
-    if (!f->write) throw UsageError("--to " + *to + ": fg cannot write this format");
+    if (!f || !offers(*f, product)) throw unknown_format("--to", *to);
+    if (!f->write && !f->write_diff) throw UsageError("--to " + *to + ": fg cannot write this format");
     return *f;
   }
   if (!output_path.empty() && output_path != "-") {
@@ -296,11 +327,35 @@ const Format& choose_output_format(const std::optional<std::string>& to, const s
   return *find_format(fallback);
 }
 
+}  // namespace
+
+const Format& choose_output_format(const std::optional<std::string>& to, const std::string& output_path,
+                                   std::string_view fallback) {
+  return choose_for(Product::kConvert, to, output_path, fallback);
+}
+
+std::vector<std::string> table_layouts() {
+  std::vector<std::string> layouts;
+  for (const Format& f : all_formats())
+    if (!f.table_layout.empty()) layouts.emplace_back(f.table_layout);
+  return layouts;
+}
+
+const Format& choose_writer(const WriterChoice& choice) {
+  if (choice.product != Product::kTopTable)
+    return choose_for(choice.product, choice.to, choice.output_path, default_writer(choice.product));
+  // A top table goes wherever -o says, in the layout --format names.
+  for (const Format& f : all_formats())
+    if (!f.table_layout.empty() && f.table_layout == choice.table_layout) return f;
+  throw UsageError("--format " + choice.table_layout + ": expected " + or_list(table_layouts()));
+}
+
 void warn_if_stacks_estimated(const Profile& profile, const Format& writer, Granularity granularity,
                               Diagnostics& diagnostics) {
   if (!unfolded_from_graph(profile)) return;
   // The graph as read is drawn exactly (build_call_graph).
-  const bool exact = writer.graph_view && profile.recorded_graph() && granularity == Granularity::kFunction;
+  const bool exact =
+      writer.needs.graph_view && profile.recorded_graph() && granularity == Granularity::kFunction;
   if (exact) return;
   const std::vector<std::string>& sources = profile.metadata().sources;
   std::string where =
@@ -314,26 +369,28 @@ void warn_if_stacks_estimated(const Profile& profile, const Format& writer, Gran
                     ? " and leave out its " + std::to_string(n) +
                           " recursive edge(s) (calls back to a function already on the stack)"
                     : " and leave out recursive edges (calls back to a function already on the stack)";
-  const std::string what = writer.graph_view ? " output's call graph is computed from stacks unfolded from it"
-                                             : " output shows stacks unfolded from it";
+  const std::string what = writer.needs.graph_view
+                               ? " output's call graph is computed from stacks unfolded from it"
+                               : " output shows stacks unfolded from it";
   diagnostics.warn(
       "stacks estimated from a call graph",
       where + " has no stacks; the " + std::string(writer.name) + what +
           " (each function's value split over its callees by edge weight), which are estimates" + recursion +
-          (writer.graph_view ? "; the graph as read is drawn only for one input, unfiltered, "
-                               "per function"
-                             : "; prefer the call graph views (dot, callgraph-svg, top, top-csv), "
-                               "which draw the graph as read"));
+          (writer.needs.graph_view ? "; the graph as read is drawn only for one input, unfiltered, "
+                                     "per function"
+                                   : "; prefer the call graph views (dot, callgraph-svg, top, top-csv), "
+                                     "which draw the graph as read"));
 }
 
 void print_formats(std::ostream& out) {
   int name_width = 8;  // "FORMAT" and two spaces
   for (const Format& f : all_formats())
-    name_width = std::max(name_width, static_cast<int>(f.name.size()) + 2);
+    if (f.listed) name_width = std::max(name_width, static_cast<int>(f.name.size()) + 2);
   out << std::left << std::setw(name_width) << "FORMAT" << std::setw(6) << "READ" << std::setw(7) << "WRITE"
       << std::setw(28) << "EXTENSIONS"
       << "SUMMARY\n";
   for (const Format& f : all_formats()) {
+    if (!f.listed) continue;
     std::string ext;
     for (std::string_view e : f.extensions) {
       if (!ext.empty()) ext += ' ';

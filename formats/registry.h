@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fg/diagnostics.h"
+#include "fg/diff.h"
 #include "fg/granularity.h"
 #include "fg/profile.h"
 #include "formats/format.h"
@@ -36,6 +37,24 @@ const Format& detect_input_format(Input& input, const std::optional<std::string>
 const Format& choose_output_format(const std::optional<std::string>& to, const std::string& output_path,
                                    std::string_view fallback = "svg");
 
+/// What a tool asks for when it chooses its writer.
+struct WriterChoice {
+  Product product = Product::kConvert;
+  std::optional<std::string> to;  ///< --to
+  std::string output_path;        ///< -o ("-": standard output)
+  std::string table_layout;       ///< Product::kTopTable: --format
+};
+/// The writer `choice` names among those its product offers: a top table
+/// by layout, else as choose_output_format() with the product's default
+/// writer as fallback. Throws UsageError as choose_output_format() does,
+/// and for an unknown layout (naming the layouts).
+const Format& choose_writer(const WriterChoice& choice);
+/// The name of the writer a tool making `product` writes when the command
+/// line names none (svg, collapsed for a pipeline, the text top table).
+std::string_view default_writer(Product product);
+/// The top table layouts fg-top --format offers, in the registry's order.
+std::vector<std::string> table_layouts();
+
 /// Warns, once, when `writer` shows the stacks of a profile that was
 /// unfolded from a call graph (jeprof-dot), or a call graph computed from
 /// them: they are estimates. A call graph view at function granularity of
@@ -43,7 +62,7 @@ const Format& choose_output_format(const std::optional<std::string>& to, const s
 void warn_if_stacks_estimated(const Profile& profile, const Format& writer, Granularity granularity,
                               Diagnostics& diagnostics);
 
-/// The table that --list-formats prints.
+/// The table that --list-formats prints (the listed rows).
 void print_formats(std::ostream& out);
 
 }  // namespace fg::formats

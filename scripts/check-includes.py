@@ -3,7 +3,7 @@
 
 A file in a format folder (formats/<fmt>/) may include its own folder,
 formats/common/, the format interface headers at the top of formats/
-(format.h, input.h, options.h, handoff.h, gzip.h), libanalysis (fg/...)
+(format.h, input.h, options.h, writer_needs.h, gzip.h), libanalysis (fg/...)
 and system headers; never another format's headers, nor formats/registry.h
 or formats/output.h (the registry sits above every format). formats/common
 and the interface headers include no format folder either, and libanalysis
@@ -22,7 +22,7 @@ import re
 import sys
 import tempfile
 
-INTERFACE_HEADERS = {"format.h", "input.h", "options.h", "handoff.h", "gzip.h"}
+INTERFACE_HEADERS = {"format.h", "input.h", "options.h", "writer_needs.h", "gzip.h"}
 SOURCE_SUFFIXES = (".h", ".cpp", ".cc", ".hpp")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 RULE = ("a format may include its own folder, formats/common/, formats/{" +

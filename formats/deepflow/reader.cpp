@@ -264,7 +264,7 @@ FrameId Linker::frame_of(ProfileBuilder& b, std::string_view text) {
   FrameId& f = frame_of_text_[t];
   if (f != kNone) return f;
   const NodeName name = parse_node_name(text);
-  if (name.role == NodeRole::kThread && options_.thread_as != ThreadAs::kFrame) return f = kThreadNode;
+  if (name.role == NodeRole::kThread && options_.thread_as != ThreadMode::kFrame) return f = kThreadNode;
   if (name.unresolved) {
     ++unresolved_;
     f = b.frame(b.function(name.name), name.kind, 0, 0, name.module.empty() ? 0 : b.intern(name.module));
@@ -281,7 +281,7 @@ void Linker::add(ProfileBuilder& b, std::uint32_t node, StackId parent_stack, La
   if (f == kThreadNode) {
     // Not a frame: the thread's subtree hangs from the thread's parent.
     LabelSetId labels = parent_labels;
-    if (options_.thread_as == ThreadAs::kLabel)
+    if (options_.thread_as == ThreadMode::kLabel)
       labels = b.labels({Label{thread_key_, b.intern(parse_node_name(n.name).bare)}});
     if (n.self != 0) b.add_sample(parent_stack, self, labels);
     stack_of_[node] = parent_stack;

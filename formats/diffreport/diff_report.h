@@ -8,17 +8,9 @@
 #include <string>
 
 #include "fg/diff.h"
+#include "formats/options.h"
 
 namespace fg::formats::diffreport {
-
-struct ReportOptions {
-  std::string format = "text";      ///< text | markdown | csv | json
-  std::size_t top = 10;             ///< rows; 0: every function that changed
-  bool by_self = false;             ///< rank by the change of self value instead of share of the total
-  double min_delta = 0;             ///< leave out changes under this many points of share (and self %)
-  std::string base_name, new_name;  ///< the inputs, as given
-  std::string names;  ///< how names were matched ("normalised across builds (...)"), for the header
-};
 
 /// Throws the UsageError write_report() would for `o` (an unknown format),
 /// before anything is read.

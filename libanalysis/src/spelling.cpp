@@ -40,4 +40,11 @@ std::optional<std::string> closest_spelling(std::string_view word,
   return best;
 }
 
+std::string or_list(const std::vector<std::string>& choices) {
+  std::string out;
+  for (std::size_t i = 0; i < choices.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i];
+  return out;
+}
+
 }  // namespace fg

@@ -230,7 +230,7 @@ TEST_CASE("deepflow: --thread-as frame, label or fold") {
   CHECK(test::collapsed(frame(envelope(nodes))) ==
         "[p] db 1\n[p] db;[t] io-1 2\n[p] db;[t] io-1;read 3\n[p] db;[t] io-2;read 4\n");
   Read label;
-  label.options.deepflow.thread_as = formats::ThreadAs::kLabel;
+  label.options.deepflow.thread_as = ThreadMode::kLabel;
   Profile p = label(envelope(nodes));
   CHECK(test::dump_samples(p) ==
         "samples: 4\n"
@@ -239,7 +239,7 @@ TEST_CASE("deepflow: --thread-as frame, label or fold") {
         "[p] db;read | 3 | thread=\"io-1\"\n"
         "[p] db;read | 4 | thread=\"io-2\"\n");
   Read fold;
-  fold.options.deepflow.thread_as = formats::ThreadAs::kFold;
+  fold.options.deepflow.thread_as = ThreadMode::kFold;
   CHECK(test::collapsed(fold(envelope(nodes))) == "[p] db 3\n[p] db;read 7\n");
 }
 

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <new>
@@ -12,6 +13,7 @@
 #include "fg/spelling.h"
 #include "formats/input.h"
 #include "formats/output.h"
+#include "formats/plan.h"
 #include "formats/registry.h"
 
 namespace fg::cli {
@@ -31,11 +33,12 @@ po::options_description input_options(CommonOptions& o) {
 }
 
 po::options_description output_options(CommonOptions& o) {
+  const std::string to_help = "output format (default: from the -o extension, else " +
+                              std::string(formats::default_writer(o.product)) + ")";
   po::options_description d("Output options");
   d.add_options()("output,o", po::value<std::string>(&o.output)->value_name("FILE"),
                   "write to FILE (default: standard output); written whole or not at all")(
-      "to", po::value<std::string>()->notifier([&o](const std::string& v) { o.to = v; }),
-      ("output format (default: from the -o extension, else " + o.default_to + ")").c_str())(
+      "to", po::value<std::string>()->notifier([&o](const std::string& v) { o.to = v; }), to_help.c_str())(
       "value", po::value<std::string>()->value_name("NAME|INDEX")->notifier([&o](const std::string& v) {
         o.value = v;
       }),
@@ -92,20 +95,15 @@ po::options_description report_options(formats::WriteOptions& o) {
   po::options_description d("Report options (as go tool pprof)");
   d.add_options()(
       "granularity",
-      po::value<std::string>()
-          ->value_name("function|line|address|file")
-          ->notifier([&o](const std::string& v) {
-            if (v == "function" || v == "functions")
-              o.granularity = Granularity::kFunction;
-            else if (v == "line" || v == "lines")
-              o.granularity = Granularity::kLine;
-            else if (v == "address" || v == "addresses")
-              o.granularity = Granularity::kAddress;
-            else if (v == "file" || v == "files")
-              o.granularity = Granularity::kFile;
-            else
-              throw UsageError("--granularity " + v + ": expected function, line, address or file");
-          }),
+      enum_value<Granularity>("granularity", o.granularity,
+                              {{"function", Granularity::kFunction},
+                               {"functions", Granularity::kFunction},
+                               {"line", Granularity::kLine},
+                               {"lines", Granularity::kLine},
+                               {"address", Granularity::kAddress},
+                               {"addresses", Granularity::kAddress},
+                               {"file", Granularity::kFile},
+                               {"files", Granularity::kFile}}),
       "how finely frames are told apart in graphs, tables and folded output (default function; file: one per "
       "source file)")(
       "node-count", po::value<std::size_t>(&o.node_count)->value_name("N"),
@@ -114,13 +112,19 @@ po::options_description report_options(formats::WriteOptions& o) {
       "drop nodes whose cum is under F of the total (default 0.005)")(
       "edge-fraction", po::value<double>(&o.edge_fraction)->value_name("F"),
       "drop edges whose weight is under F of the total (default 0.001)")(
-      "sort", po::value<std::string>()->value_name("flat|cum")->notifier([&o](const std::string& v) {
-        if (v != "flat" && v != "cum") throw UsageError("--sort " + v + ": expected flat or cum");
-        o.sort_by_cum = v == "cum";
-      }),
+      "sort", enum_value<bool>("sort", o.sort_by_cum, {{"flat", false}, {"cum", true}}),
       "order of a top table (default flat)");
   return d;
 }
+
+namespace {
+
+// The names of the thread modes, for --threads and --thread-as.
+std::vector<Named<ThreadMode>> thread_modes() {
+  return {{"frame", ThreadMode::kFrame}, {"label", ThreadMode::kLabel}, {"fold", ThreadMode::kFold}};
+}
+
+}  // namespace
 
 po::options_description filter_options(FilterOptions& o) {
   po::options_description d("Filter options (applied in this order; see fg-filter(1))");
@@ -155,20 +159,7 @@ po::options_description filter_options(FilterOptions& o) {
       "rewrite function names ($1 for groups; repeatable, in order)")(
       "collapse-recursion", po::bool_switch(&o.collapse_recursion),
       "fold direct recursion (f;f;f becomes f)")(
-      "threads",
-      po::value<std::string>()
-          ->value_name("frame|label|fold")
-          ->implicit_value("frame")
-          ->notifier([&o](const std::string& v) {
-            if (v == "frame")
-              o.threads = ThreadMode::kFrame;
-            else if (v == "label")
-              o.threads = ThreadMode::kLabel;
-            else if (v == "fold")
-              o.threads = ThreadMode::kFold;
-            else
-              throw UsageError("--threads " + v + ": expected frame, label or fold");
-          }),
+      "threads", enum_value<ThreadMode>("threads", o.threads, thread_modes())->implicit_value("frame"),
       "the thread as the root frame (--threads alone, as async-profiler's converter), as a label (the "
       "default) or merged away")("max-depth", po::value<std::size_t>(&o.max_depth)->value_name("N"),
                                  "keep the N frames nearest the root")(
@@ -228,10 +219,14 @@ po::options_description info_options(CommonOptions& o) {
   return d;
 }
 
+namespace {
+
 void enable_notes(const std::string& tool, CommonOptions& o) {
   if (o.quiet) return;
   o.read.note = [tool](const std::string& m) { std::cerr << tool << ": note: " << m << '\n'; };
 }
+
+}  // namespace
 
 void print_info(const Profile& p, std::ostream& out) {
   const Metadata& m = p.metadata();
@@ -255,17 +250,7 @@ po::options_description deepflow_options(formats::ReadOptions& r) {
                       [&r](const std::string& v) { r.deepflow.event = v; }),
                   "what the values measure: on-cpu (default), off-cpu (microseconds), mem-alloc, mem-inuse "
                   "(bytes) or TYPE/UNIT")(
-      "thread-as",
-      po::value<std::string>()->value_name("frame|label|fold")->notifier([&r](const std::string& v) {
-        if (v == "frame")
-          r.deepflow.thread_as = formats::ThreadAs::kFrame;
-        else if (v == "label")
-          r.deepflow.thread_as = formats::ThreadAs::kLabel;
-        else if (v == "fold")
-          r.deepflow.thread_as = formats::ThreadAs::kFold;
-        else
-          throw UsageError("--thread-as " + v + ": expected frame, label or fold");
-      }),
+      "thread-as", enum_value<ThreadMode>("thread-as", r.deepflow.thread_as, thread_modes()),
       "[t] thread nodes become frames (default), a 'thread' label, or nothing (threads merged)")(
       "lenient", po::bool_switch(&r.deepflow.lenient),
       "keep nodes whose parent is missing under an [orphaned] frame instead of failing");
@@ -291,11 +276,15 @@ po::options_description reader_options(CommonOptions& o) {
   return d;
 }
 
+namespace {
+
 Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o) {
   Diagnostics::Sink sink;
   if (!o.quiet) sink = [tool](const std::string& m) { std::cerr << tool << ": warning: " << m << '\n'; };
   return Diagnostics(o.strict, sink);
 }
+
+}  // namespace
 
 Profile read_input(const std::string& path, const CommonOptions& o, Diagnostics& diagnostics) {
   const std::uint64_t limit = o.max_inflated ? o.max_inflated : formats::kDefaultMaxInflated;
@@ -318,69 +307,49 @@ Profile read_inputs(const CommonOptions& o, Diagnostics& diagnostics) {
   return merge(profiles);
 }
 
-void pass_filters_to_readers(CommonOptions& o, const FilterOptions& filters) {
-  o.read.jfr.threads = filters.threads == ThreadMode::kFrame;
-  o.read.jfr.norm = filters.normalize_names;  // the converter's --norm, as the reader names classes
-  o.read.jfr.time_from = filters.time_from;
-  o.read.jfr.time_to = filters.time_to;
-}
-
-void pass_output_to_readers(CommonOptions& o, const FilterOptions& filters, const formats::WriteOptions& w) {
-  // A flame chart draws records in input order, a stack that recurs again
-  // where it recurs (filters keep the order: they keep timestamps).
-  o.read.sequence = w.flame.flame_chart;
-  const formats::Format* f = nullptr;
-  try {
-    f = &formats::choose_output_format(o.to, o.output, o.default_to);
-  } catch (const UsageError&) {
-    return;  // reported when the output is written
-  }
-  if (o.info || !filters.empty() || filters.relative) return;
-  if (f->coarsens && w.granularity == Granularity::kFunction) o.read.frames = Granularity::kFunction;
-  // A flame chart lays samples out in their order, which merging would change.
-  if (f->drops_labels && !w.flame.flame_chart) o.read.labels = false;
-}
-
-Profile apply_remaining_filters(Profile p, FilterOptions filters, Diagnostics& diagnostics) {
-  // A JFR reader has applied the time window and --threads frame already
-  // (a recording's samples keep no timestamps).
-  if (p.metadata().source_format == "jfr") {
-    if (filters.threads == ThreadMode::kFrame) filters.threads = ThreadMode::kLabel;
-    filters.time_from.clear();
-    filters.time_to.clear();
-    filters.normalize_names = false;  // --norm too, as async-profiler's converter does (class names only)
-  }
-  if (filters.empty() && !filters.relative) return p;  // the input's own profile, recorded graph and all
-  return apply_filters(p, filters, diagnostics);
+Profile apply_remaining_filters(Profile p, const FilterOptions& filters, Diagnostics& diagnostics) {
+  const FilterOptions remaining = formats::remaining_filters(p, filters);
+  if (remaining.empty() && !remaining.relative) return p;  // the input's own profile, recorded graph and all
+  return apply_filters(p, remaining, diagnostics);
 }
 
 Profile read_filtered(const CommonOptions& o, const FilterOptions& filters, Diagnostics& diagnostics) {
-  CommonOptions with = o;
-  pass_filters_to_readers(with, filters);
-  return apply_remaining_filters(read_inputs(with, diagnostics), filters, diagnostics);
+  return apply_remaining_filters(read_inputs(o, diagnostics), filters, diagnostics);
 }
 
 const formats::Format& choose_output(const CommonOptions& o, const formats::WriteOptions& w) {
-  const formats::Format& f = formats::choose_output_format(o.to, o.output, o.default_to);
+  const formats::Format& f = formats::choose_writer(
+      {.product = o.product, .to = o.to, .output_path = o.output, .table_layout = o.table_layout});
   if (f.check) f.check(w);
   formats::Output::refuse_terminal(o.output, f.binary);
   formats::Output::check_path(o.output);
   return f;
 }
 
-void write_output(const Profile& profile, const CommonOptions& o, const formats::WriteOptions& w,
-                  Diagnostics& diagnostics) {
-  const formats::Format& f = formats::choose_output_format(o.to, o.output, o.default_to);
-  formats::warn_if_stacks_estimated(profile, f, w.granularity, diagnostics);
-  formats::Output out(o.output, f.binary);
-  f.write(profile, w, out.stream(), diagnostics);
+void write_output(const formats::Format& writer, const Profile& profile, const CommonOptions& o,
+                  const formats::WriteOptions& w, Diagnostics& diagnostics) {
+  formats::warn_if_stacks_estimated(profile, writer, w.granularity, diagnostics);
+  formats::Output out(o.output, writer.binary);
+  writer.write(profile, w, out.stream(), diagnostics);
   out.commit();
 }
+
+void write_diff_output(const formats::Format& writer, const Diff& diff, const CommonOptions& o,
+                       const formats::WriteOptions& w, Diagnostics& diagnostics) {
+  if (!writer.write_diff) return write_output(writer, diff.profile, o, w, diagnostics);
+  formats::Output out(o.output, writer.binary);
+  writer.write_diff(diff, w, out.stream(), diagnostics);
+  out.commit();
+}
+
+namespace {
 
 void finish_diagnostics(const std::string& tool, const CommonOptions& o, const Diagnostics& d) {
   if (o.quiet) return;
   for (const std::string& line : d.summary()) std::cerr << tool << ": warning: " << line << '\n';
 }
+
+}  // namespace
 
 namespace {
 
@@ -395,7 +364,9 @@ std::vector<po::option> parse_threads_alone(std::vector<std::string>& args) {
   opt.string_key = "threads";
   opt.original_tokens.push_back(args[0]);
   std::size_t used = 1;
-  if (args.size() > 1 && (args[1] == "frame" || args[1] == "label" || args[1] == "fold")) {
+  const std::vector<Named<ThreadMode>> modes = thread_modes();
+  if (args.size() > 1 &&
+      std::any_of(modes.begin(), modes.end(), [&](const auto& m) { return args[1] == m.name; })) {
     opt.value.push_back(args[1]);
     opt.original_tokens.push_back(args[1]);
     used = 2;
@@ -480,7 +451,10 @@ bool parse_command_line(const std::string& tool, int argc, char** argv,
   return true;
 }
 
-int run_tool(const std::string& tool, const std::function<int()>& body) {
+namespace {
+
+// Runs `body`, mapping exceptions to messages and exit statuses.
+int catching(const std::string& tool, const std::function<int()>& body) {
   try {
     return body();
   } catch (const UsageError& e) {
@@ -499,6 +473,22 @@ int run_tool(const std::string& tool, const std::function<int()>& body) {
     std::cerr << tool << ": error: " << e.what() << '\n';
     return kExitBadData;
   }
+}
+
+}  // namespace
+
+int run_tool(const std::string& tool, const std::string& usage, int argc, char** argv, CommonOptions& common,
+             const po::options_description& options, const std::function<int(Run&)>& body) {
+  return catching(tool, [&] {
+    if (!parse_command_line(tool, argc, argv, options, common.inputs, usage)) return kExitOk;
+    enable_notes(tool, common);
+    Diagnostics diagnostics = make_diagnostics(tool, common);
+    Run run{diagnostics, {}};
+    const int status = body(run);
+    finish_diagnostics(tool, common, diagnostics);
+    for (const std::string& line : run.closing) std::cerr << tool << ": " << line << '\n';
+    return status;
+  });
 }
 
 }  // namespace fg::cli

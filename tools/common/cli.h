@@ -13,8 +13,11 @@
 #include <vector>
 
 #include "fg/diagnostics.h"
+#include "fg/diff.h"
+#include "fg/error.h"
 #include "fg/filter.h"
 #include "fg/profile.h"
+#include "fg/spelling.h"
 #include "formats/options.h"
 #include "formats/registry.h"
 
@@ -28,6 +31,39 @@ inline constexpr int kExitBadData = 1;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitRegression = 3;  ///< fg-diff: a --fail-if condition tripped
 
+/// One name an enum-valued option takes and the value it stands for. A
+/// value may have several names ("function", "functions"); the first is
+/// the one help and errors show.
+template <typename E>
+struct Named {
+  const char* name;
+  E value;
+};
+
+/// An option taking one of `choices` by name into `target` (when
+/// notified). Its value name lists the choices ("frame|label|fold"); any
+/// other name is the UsageError "--OPTION NAME: expected frame, label or
+/// fold". `option` is the option's long name, as declared.
+template <typename E>
+po::typed_value<std::string>* enum_value(const std::string& option, E& target,
+                                         std::vector<Named<E>> choices) {
+  std::vector<std::string> shown;  // each value's first name, in order
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    bool first = true;
+    for (std::size_t j = 0; j < i; ++j) first = first && !(choices[j].value == choices[i].value);
+    if (first) shown.emplace_back(choices[i].name);
+  }
+  std::string value_name;
+  for (const std::string& n : shown) value_name += (value_name.empty() ? "" : "|") + n;
+  return po::value<std::string>()
+      ->value_name(value_name)
+      ->notifier([&target, option, choices = std::move(choices), shown](const std::string& v) {
+        for (const Named<E>& c : choices)
+          if (v == c.name) return void(target = c.value);
+        throw UsageError("--" + option + " " + v + ": expected " + or_list(shown));
+      });
+}
+
 struct CommonOptions {
   std::vector<std::string> inputs;  ///< files, "-" for standard input
   std::string output = "-";
@@ -37,7 +73,10 @@ struct CommonOptions {
   std::uint64_t max_inflated = 0;  ///< 0: the default limit
   bool info = false;               ///< --info: summarise the input instead of converting
   formats::ReadOptions read;       ///< format-specific reading options (symbolization, JFR, DeepFlow)
-  std::string default_to = "svg";  ///< the output format when neither --to nor the -o extension names one
+  /// What the tool makes: the writers it offers and the one it writes
+  /// when neither --to nor the -o extension names one.
+  formats::Product product = formats::Product::kConvert;
+  std::string table_layout;  ///< Product::kTopTable: the layout (--format)
 };
 
 /// --from, --strict, --max-inflated, -q, --jobs (applied by
@@ -69,8 +108,6 @@ po::options_description filter_options(FilterOptions& o);
 po::options_description jfr_options(formats::JfrOptions& o);
 /// --info.
 po::options_description info_options(CommonOptions& o);
-/// Prints the readers' notes as "<tool>: note: ..." unless quiet.
-void enable_notes(const std::string& tool, CommonOptions& o);
 /// The --info summary of a profile: format, sources, time span, the
 /// metadata's properties and each value column with its total.
 void print_info(const Profile& profile, std::ostream& out);
@@ -84,36 +121,31 @@ po::options_description json_write_options(formats::WriteOptions& w);
 /// group in --help). Writing options stay with the tools that write.
 po::options_description reader_options(CommonOptions& o);
 
-/// Prints warnings as "<tool>: warning: ..." unless quiet.
-Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o);
 /// Reads one input (file or "-"), detecting its format.
 Profile read_input(const std::string& path, const CommonOptions& o, Diagnostics& diagnostics);
 /// Reads every input (detecting each format) and merges them.
 Profile read_inputs(const CommonOptions& o, Diagnostics& diagnostics);
-/// Hands the filters that a reader applies while reading (JFR: the time
-/// window and --threads frame) to the read options.
-void pass_filters_to_readers(CommonOptions& o, const FilterOptions& filters);
-/// Tells the readers how finely the output will show frames
-/// (ReadOptions::frames) and whether it shows labels (ReadOptions::labels)
-/// when nothing else looks at them first: no filters (which match files,
-/// lines and labels), no --info.
-void pass_output_to_readers(CommonOptions& o, const FilterOptions& filters, const formats::WriteOptions& w);
-/// The filters a reader has not applied already, on `profile`; a filter
-/// expression that matches nothing is a warning (see apply_filters()).
-Profile apply_remaining_filters(Profile profile, FilterOptions filters, Diagnostics& diagnostics);
-/// read_inputs(), then the filters (when any are given).
+/// The filters a reader has not applied already (formats::remaining_filters()),
+/// on `profile`; a filter expression that matches nothing is a warning (see
+/// apply_filters()).
+Profile apply_remaining_filters(Profile profile, const FilterOptions& filters, Diagnostics& diagnostics);
+/// read_inputs(), then the filters (when any are given). `o.read` is
+/// expected to come from formats::plan().
 Profile read_filtered(const CommonOptions& o, const FilterOptions& filters, Diagnostics& diagnostics);
-/// The output format: --to, else the -o extension, else o.default_to.
+/// The output format among those o.product offers: --to, else the -o
+/// extension, else the product's default (a top table: o.table_layout).
 /// Throws UsageError for an unknown format or extension, for writing
 /// options the writer refuses, for binary output to a terminal and for an
 /// -o that cannot be created (Output::check_path()); tools
 /// call it before reading anything, so a usage error comes at once.
 const formats::Format& choose_output(const CommonOptions& o, const formats::WriteOptions& w);
-/// Writes `profile` in the chosen format to -o, atomically.
-void write_output(const Profile& profile, const CommonOptions& o, const formats::WriteOptions& w,
-                  Diagnostics& diagnostics);
-/// Prints the end-of-run warning counts.
-void finish_diagnostics(const std::string& tool, const CommonOptions& o, const Diagnostics& d);
+/// Writes `profile` with `writer` (from choose_output()) to -o, atomically.
+void write_output(const formats::Format& writer, const Profile& profile, const CommonOptions& o,
+                  const formats::WriteOptions& w, Diagnostics& diagnostics);
+/// Writes a comparison with `writer`: the writer's own view of both sides
+/// (Format::write_diff), else the diff's profile as any writer draws it.
+void write_diff_output(const formats::Format& writer, const Diff& diff, const CommonOptions& o,
+                       const formats::WriteOptions& w, Diagnostics& diagnostics);
 
 /// Parses argv against `options` (plus -h/--help, --version and
 /// --list-formats, which it handles) with `positional` collecting inputs.
@@ -124,8 +156,25 @@ bool parse_command_line(const std::string& tool, int argc, char** argv,
                         const po::options_description& options, std::vector<std::string>& positional,
                         const std::string& usage);
 
-/// Runs `body`, mapping exceptions to messages and exit statuses:
-/// UsageError 2, ParseError/Error 1.
-int run_tool(const std::string& tool, const std::function<int()>& body);
+/// What run_tool() hands a tool's body.
+struct Run {
+  Diagnostics& diagnostics;  ///< the run's warnings (--strict, -q applied)
+  /// Lines printed on stderr as "<tool>: <line>" after the end-of-run
+  /// warning counts (fg-diff's "regression: ...").
+  std::vector<std::string> closing;
+};
+
+/// The one shape of every tool's main(): parses argv against `options`
+/// into `common` (parse_command_line(); a run that printed help, the
+/// version or the formats ends there, status 0), turns on the readers'
+/// notes, runs `body` with the run's diagnostics, then prints the
+/// end-of-run warning counts and the body's closing lines. Every error is
+/// caught here alone, printed as "<tool>: error: ..." and mapped to the
+/// exit status: UsageError and option errors 2 (with a pointer to
+/// --help), Error/ParseError and anything else 1. Returns `body`'s status
+/// otherwise. Output is committed by the body (write_output()); a run that
+/// fails leaves none.
+int run_tool(const std::string& tool, const std::string& usage, int argc, char** argv, CommonOptions& common,
+             const po::options_description& options, const std::function<int(Run&)>& body);
 
 }  // namespace fg::cli

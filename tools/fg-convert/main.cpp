@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "common/cli.h"
+#include "formats/plan.h"
 
 namespace {
 
@@ -36,33 +37,27 @@ and its --threads is --threads frame.
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string tool = "fg-convert";
-  return fg::cli::run_tool(tool, [&] {
-    fg::cli::CommonOptions common;
-    fg::formats::WriteOptions write;
-    fg::FilterOptions filters;
-    fg::cli::po::options_description options;
-    options.add(fg::cli::reader_options(common))
-        .add(fg::cli::output_options(common))
-        .add(fg::cli::filter_options(filters))
-        .add(fg::cli::flamegraph_options(write.flame))
-        .add(fg::cli::report_options(write))
-        .add(fg::cli::json_write_options(write))
-        .add(fg::cli::info_options(common));
-    if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
+  fg::cli::CommonOptions common;
+  fg::formats::WriteOptions write;
+  fg::FilterOptions filters;
+  fg::cli::po::options_description options;
+  options.add(fg::cli::reader_options(common))
+      .add(fg::cli::output_options(common))
+      .add(fg::cli::filter_options(filters))
+      .add(fg::cli::flamegraph_options(write.flame))
+      .add(fg::cli::report_options(write))
+      .add(fg::cli::json_write_options(write))
+      .add(fg::cli::info_options(common));
+  return fg::cli::run_tool("fg-convert", kUsage, argc, argv, common, options, [&](fg::cli::Run& run) {
     write.value = common.value;
-    if (!common.info) fg::cli::choose_output(common, write);  // usage errors before reading
-    fg::cli::enable_notes(tool, common);
-    fg::cli::pass_output_to_readers(common, filters, write);
-    fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
-    const fg::Profile profile = fg::cli::read_filtered(common, filters, diagnostics);
-    if (common.info) {
+    // Usage errors before reading: the writer and its options.
+    const fg::formats::Format* writer = common.info ? nullptr : &fg::cli::choose_output(common, write);
+    common.read = fg::formats::plan(common.read, {.writer = writer, .write = &write, .filters = &filters});
+    const fg::Profile profile = fg::cli::read_filtered(common, filters, run.diagnostics);
+    if (writer)
+      fg::cli::write_output(*writer, profile, common, write, run.diagnostics);
+    else
       fg::cli::print_info(profile, std::cout);
-      fg::cli::finish_diagnostics(tool, common, diagnostics);
-      return 0;
-    }
-    fg::cli::write_output(profile, common, write, diagnostics);
-    fg::cli::finish_diagnostics(tool, common, diagnostics);
-    return 0;
+    return fg::cli::kExitOk;
   });
 }

@@ -1,6 +1,7 @@
 // fg-filter: profiles in, the same profiles filtered out (folded stacks by
 // default, for pipelines; any --to).
 #include "common/cli.h"
+#include "formats/plan.h"
 
 namespace {
 
@@ -20,26 +21,21 @@ Examples:
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string tool = "fg-filter";
-  return fg::cli::run_tool(tool, [&] {
-    fg::cli::CommonOptions common;
-    common.default_to = "collapsed";  // for pipelines
-    fg::formats::WriteOptions write;
-    fg::FilterOptions filters;
-    fg::cli::po::options_description options;
-    options.add(fg::cli::reader_options(common))
-        .add(fg::cli::output_options(common))
-        .add(fg::cli::filter_options(filters))
-        .add(fg::cli::json_write_options(write));
-    if (!fg::cli::parse_command_line(tool, argc, argv, options, common.inputs, kUsage)) return 0;
+  fg::cli::CommonOptions common;
+  common.product = fg::formats::Product::kPipeline;  // folded stacks by default, for the next tool
+  fg::formats::WriteOptions write;
+  fg::FilterOptions filters;
+  fg::cli::po::options_description options;
+  options.add(fg::cli::reader_options(common))
+      .add(fg::cli::output_options(common))
+      .add(fg::cli::filter_options(filters))
+      .add(fg::cli::json_write_options(write));
+  return fg::cli::run_tool("fg-filter", kUsage, argc, argv, common, options, [&](fg::cli::Run& run) {
     write.value = common.value;
-    fg::cli::choose_output(common, write);                    // usage errors before reading
-    fg::cli::pass_output_to_readers(common, filters, write);  // fractional counts kept for collapsed output
-    fg::cli::enable_notes(tool, common);
-    fg::Diagnostics diagnostics = fg::cli::make_diagnostics(tool, common);
-    const fg::Profile profile = fg::cli::read_filtered(common, filters, diagnostics);
-    fg::cli::write_output(profile, common, write, diagnostics);
-    fg::cli::finish_diagnostics(tool, common, diagnostics);
-    return 0;
+    const fg::formats::Format& writer = fg::cli::choose_output(common, write);  // usage errors before reading
+    common.read = fg::formats::plan(common.read, {.writer = &writer, .write = &write, .filters = &filters});
+    const fg::Profile profile = fg::cli::read_filtered(common, filters, run.diagnostics);
+    fg::cli::write_output(writer, profile, common, write, run.diagnostics);
+    return fg::cli::kExitOk;
   });
 }

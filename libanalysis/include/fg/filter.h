@@ -22,14 +22,9 @@
 
 #include "fg/diagnostics.h"
 #include "fg/profile.h"
+#include "fg/thread_mode.h"
 
 namespace fg {
-
-enum class ThreadMode {
-  kLabel,  ///< the thread stays a label (the default)
-  kFrame,  ///< the thread becomes the root frame of its samples
-  kFold,   ///< thread labels (kThreadLabel, kThreadIdLabel) removed: threads merge
-};
 
 struct FilterOptions {
   bool normalize_names =

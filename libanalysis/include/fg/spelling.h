@@ -24,4 +24,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 std::optional<std::string> closest_spelling(std::string_view word,
                                             const std::vector<std::string>& candidates);
 
+/// "a, b or c": the choices an option or a name takes, as error messages
+/// list them ("a" alone, "a or b" for two).
+std::string or_list(const std::vector<std::string>& choices);
+
 }  // namespace fg
