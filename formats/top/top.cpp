@@ -35,9 +35,6 @@ struct Table {
 };
 
 Table make_table(const Profile& given, WriteOptions o) {
-  if (o.node_fraction < 0 || o.node_fraction > 1)
-    throw UsageError("--node-fraction " + std::to_string(o.node_fraction) +
-                     ": expected a fraction from 0 to 1");
   Table t;
   if (std::optional<Profile> deltas = delta_view(given, o))
     t.held = std::make_shared<const Profile>(std::move(*deltas));
@@ -54,9 +51,8 @@ Table make_table(const Profile& given, WriteOptions o) {
   t.type = p.value_types()[go.column].type;
   // As pprof: nodes are dropped by a share of the summed flat values, and
   // the cut-off is printed as that share of the report's total.
-  const std::int64_t drop_below =
-      std::llabs(static_cast<std::int64_t>(static_cast<double>(t.graph.flat_sum) * o.node_fraction));
-  t.cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(t.graph.total) * o.node_fraction));
+  const std::int64_t drop_below = fraction_cutoff(t.graph.flat_sum, o.node_fraction, "--node-fraction");
+  t.cutoff = fraction_cutoff(t.graph.total, o.node_fraction, "--node-fraction");
   std::vector<bool> kept(t.graph.nodes.size(), false);
   for (std::uint32_t n : o.sort_by_cum ? top_order_by_cum(t.graph) : top_order(t.graph)) {
     const CallGraphNode& node = t.graph.nodes[n];
