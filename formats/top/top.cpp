@@ -122,7 +122,7 @@ void write_text(const Profile& p, const WriteOptions& o, std::ostream& out, Diag
   for (std::uint32_t n : t.rows) shown += t.graph.nodes[n].flat;
   for (const std::string& line :
        profile_labels(*t.profile, t.column, t.graph.total, [&s](std::int64_t v) { return scaled(v, s); }))
-    out << line << '\n';
+    out << text_cell(line) << '\n';
   out << "Showing nodes accounting for " << scaled(shown, s) << ", " << percent(shown, t.graph.total)
       << " of " << scaled(t.graph.total, s) << " total\n";
   if (t.dropped > 0) out << "Dropped " << t.dropped << " nodes (cum <= " << scaled(t.cutoff, s) << ")\n";
@@ -136,7 +136,7 @@ void write_text(const Profile& p, const WriteOptions& o, std::ostream& out, Diag
     std::snprintf(line, sizeof line, "%10s %6s %6s %10s %6s  ", scaled(node.flat, s).c_str(),
                   percent(node.flat, t.graph.total).c_str(), percent(sum, t.graph.total).c_str(),
                   scaled(node.cum, s).c_str(), percent(node.cum, t.graph.total).c_str());
-    out << line << row_name(node) << '\n';
+    out << line << text_cell(row_name(node)) << '\n';
   }
 }
 
@@ -153,7 +153,7 @@ void write_csv(const Profile& p, const WriteOptions& o, std::ostream& out, Diagn
       return s;
     };
     out << number(node.flat, t) << ',' << pct(node.flat) << ',' << pct(sum) << ',' << number(node.cum, t)
-        << ',' << pct(node.cum) << ',' << csv_field(row_name(node)) << '\n';
+        << ',' << pct(node.cum) << ',' << csv_text_field(row_name(node)) << '\n';
   }
 }
 
@@ -190,7 +190,7 @@ void write_all_columns(const Profile& p, const WriteOptions& o, std::ostream& ou
   char cell[64];
   std::string head, sub;
   for (std::size_t c = 0; c < columns.size(); ++c) {
-    std::snprintf(cell, sizeof cell, "%21s ", p.value_types()[c].type.substr(0, 21).c_str());
+    std::snprintf(cell, sizeof cell, "%21s ", text_cell(p.value_types()[c].type).substr(0, 21).c_str());
     head += cell;
     std::snprintf(cell, sizeof cell, "%10s %10s ", "flat", "cum");
     sub += cell;
@@ -204,7 +204,7 @@ void write_all_columns(const Profile& p, const WriteOptions& o, std::ostream& ou
                     scaled(node.cum, scales[c]).c_str());
       line += cell;
     }
-    out << line << ' ' << row_name(rows.graph.nodes[n]) << '\n';
+    out << line << ' ' << text_cell(row_name(rows.graph.nodes[n])) << '\n';
   }
 }
 
