@@ -504,11 +504,15 @@ int catching(const std::string& tool, const std::function<int()>& body) {
 int run_tool(const std::string& tool, const std::string& usage, int argc, char** argv, CommonOptions& common,
              const po::options_description& options, const std::function<int(Run&)>& body) {
   return catching(tool, [&] {
-    if (!parse_command_line(tool, argc, argv, options, common.inputs, usage)) return kExitOk;
+    if (!parse_command_line(tool, argc, argv, options, common.inputs, usage)) {
+      formats::Output::flush_standard_output();  // help, version or formats: status 1 if not written
+      return kExitOk;
+    }
     enable_notes(tool, common);
     Diagnostics diagnostics = make_diagnostics(tool, common);
     Run run{diagnostics, {}};
     const int status = body(run);
+    formats::Output::flush_standard_output();  // what the body printed (--info) reached its reader
     finish_diagnostics(tool, common, diagnostics);
     for (const std::string& line : run.closing) std::cerr << tool << ": " << line << '\n';
     return status;
