@@ -40,6 +40,7 @@ struct DiffCli {
 
 fg::cli::po::options_description diff_options(DiffCli& d, fg::formats::ReportOptions& report) {
   fg::cli::po::options_description o("Diff options");
+  const fg::cli::Range<std::size_t> any_count{0, std::numeric_limits<std::size_t>::max()};
   o.add_options()("absolute", fg::cli::po::bool_switch(&d.absolute),
                   "compare raw values (default: the base scaled to the new total)")(
       "normalize-by",
@@ -48,8 +49,7 @@ fg::cli::po::options_description diff_options(DiffCli& d, fg::formats::ReportOpt
       "multiply the base's values by F (a known rate) instead")(
       "self", fg::cli::po::bool_switch(&d.self),
       "rank the report by the change of self values (default: by the change of share of the total)")(
-      "top",
-      fg::cli::number_value("top", report.top, {0, std::numeric_limits<std::size_t>::max()})->value_name("N"),
+      "top", fg::cli::number_value("top", report.top, any_count)->value_name("N"),
       "functions in the report (default 10; 0: all that changed)")(
       "format", fg::cli::po::value<std::string>(&report.format)->value_name("text|markdown|csv|json"),
       "form of --to report (default text)")(
