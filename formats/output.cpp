@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <csignal>
@@ -13,6 +14,8 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <string_view>
 
 #include "fg/error.h"
 
@@ -74,7 +77,91 @@ class BlockCleanupSignals {
   sigset_t old_;
 };
 
+// The name errors give the output.
+std::string shown_name(const std::string& path) {
+  return path.empty() || path == "-" ? "standard output" : path;
+}
+
+// "NAME: write failed: REASON", with the reason errno gives (`error`, 0
+// when none is known).
+[[noreturn]] void throw_write_failed(const std::string& path, int error) {
+  throw Error(shown_name(path) + ": write failed" + (error ? ": " + std::string(std::strerror(error)) : ""));
+}
+
+// The file `path` names once its symbolic links are followed, the last
+// one even when it dangles (the output is then created where it points),
+// so that writing replaces the link's target and the link stays.
+std::string follow_links(const std::string& path) {
+  std::string at = path;
+  for (int hops = 0; hops < 40; ++hops) {  // Linux's limit (ELOOP)
+    struct stat st;
+    if (::lstat(at.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return at;
+    std::string to(PATH_MAX, '\0');
+    const ssize_t n = ::readlink(at.c_str(), to.data(), to.size());
+    if (n <= 0) return at;
+    to.resize(static_cast<std::size_t>(n));
+    const std::size_t slash = at.find_last_of('/');
+    at = to[0] == '/' || slash == std::string::npos ? to : at.substr(0, slash + 1) + to;
+  }
+  throw Error(path + ": cannot write output: " + std::strerror(ELOOP));
+}
+
+// The temporary's mkstemp() pattern beside `target`: TARGET.tmp-XXXXXX,
+// with the file name cut short when the suffix would take it past
+// NAME_MAX, so that any name a file system takes can be written.
+std::string temp_pattern(const std::string& target) {
+  constexpr std::string_view kSuffix = ".tmp-XXXXXX";
+  const std::size_t slash = target.find_last_of('/');
+  const std::size_t name_start = slash == std::string::npos ? 0 : slash + 1;
+  const std::size_t name_max = NAME_MAX - kSuffix.size();
+  std::string pattern = target.substr(0, name_start + std::min(target.size() - name_start, name_max));
+  return pattern += kSuffix;
+}
+
+// Gives the temporary `fd` the permissions and owner of the file it will
+// replace (`replaced`), as editors and compilers do; a new file gets
+// 0644 less the umask. Owners are kept where the system lets us (the
+// same user, a group of theirs); the owner set first, since a change of
+// owner clears the set-user-ID bits.
+void copy_permissions(int fd, const struct stat* replaced) {
+  if (replaced) {
+    if (::fchown(fd, replaced->st_uid, replaced->st_gid) != 0 && errno == EPERM)
+      (void)!::fchown(fd, static_cast<uid_t>(-1), replaced->st_gid);
+    ::fchmod(fd, replaced->st_mode & 07777);
+    return;
+  }
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd, 0644 & ~mask);
+}
+
+// Copies the whole of `from` over `to`, in place: the file keeps its
+// inode, so its hard links still name the new content.
+void copy_in_place(const std::string& from, const std::string& to) {
+  const int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
+  const int out = in < 0 ? -1 : ::open(to.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  int error = in < 0 || out < 0 ? errno : 0;
+  std::unique_ptr<char[]> buffer = std::make_unique_for_overwrite<char[]>(kBufferSize);
+  for (ssize_t n; !error && (n = ::read(in, buffer.get(), kBufferSize)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    for (ssize_t done = 0; !error && n > 0 && done < n;) {
+      const ssize_t w = ::write(out, buffer.get() + done, static_cast<std::size_t>(n - done));
+      if (w < 0 && errno != EINTR) error = errno;
+      if (w > 0) done += w;
+    }
+    if (n < 0) error = errno;
+  }
+  if (out >= 0 && ::close(out) != 0 && !error) error = errno;
+  if (in >= 0) ::close(in);
+  if (error) throw_write_failed(to, error);
+}
+
 }  // namespace
+
+void Output::flush_standard_output() {
+  std::cout.flush();
+  if (!std::cout) throw_write_failed("-", errno);
+}
 
 void Output::refuse_terminal(const std::string& path, bool binary) {
   if (binary && (path.empty() || path == "-") && ::isatty(1))
@@ -104,25 +191,23 @@ Output::Output(const std::string& path, bool binary) : path_(path) {
   }
   // Where the output really goes. A device or FIFO (/dev/null, a pipe made
   // with mkfifo) is written directly: renaming a file over it would replace
-  // it. A symbolic link is followed, so the link stays and its target is
+  // it. Symbolic links are followed, so a link stays and its target is
   // replaced. Regular files and new names get a temporary and a rename.
-  std::string target = path;
+  const std::string target = follow_links(path);
   struct stat st;
-  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-    char* real = ::realpath(path.c_str(), nullptr);
-    if (real) {
-      target = real;
-      std::free(real);
-    }
-  }
-  if (::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+  const bool exists = ::stat(target.c_str(), &st) == 0;
+  if (exists && !S_ISREG(st.st_mode)) {
     if (S_ISDIR(st.st_mode)) throw Error(path + ": is a directory");
     if (!open_file(path)) throw Error(path + ": cannot write output: " + std::strerror(errno));
     return;
   }
   path_ = target;
+  // A file with other hard links is written in place once the temporary
+  // is complete (commit()): a rename would leave the other names on the
+  // old content.
+  in_place_ = exists && st.st_nlink > 1;
   // A unique temporary in the target's directory, so rename() stays atomic.
-  std::string pattern = target + ".tmp-XXXXXX";
+  std::string pattern = temp_pattern(target);
   int fd;
   {
     BlockCleanupSignals blocked;
@@ -134,18 +219,14 @@ Output::Output(const std::string& path, bool binary) : path_(path) {
     }
   }
   if (fd < 0) throw Error(path + ": cannot create output file: " + std::strerror(errno));
-  ::fchmod(
-      fd, 0644 & ~[] {
-        mode_t m = ::umask(0);
-        ::umask(m);
-        return m;
-      }());
+  copy_permissions(fd, exists ? &st : nullptr);
   ::close(fd);
   temp_ = pattern;
   if (!open_file(temp_)) {
+    const int error = errno;
     ::unlink(temp_.c_str());
     g_temp_set = 0;
-    throw Error(path + ": cannot write output file");
+    throw Error(path + ": cannot write output file: " + std::strerror(error));
   }
 }
 
@@ -156,6 +237,7 @@ bool Output::open_file(const std::string& where) {
   if (!*file) return false;
   stream_ = file.get();
   owned_ = std::move(file);
+  errno = 0;  // what failed before (a stat of a new name) is no reason for a write failing later
   return true;
 }
 
@@ -168,17 +250,24 @@ Output::~Output() {
 }
 
 void Output::commit() {
+  // errno as the failed write left it (the constructor cleared it): the
+  // reason, a full disk or a closed pipe.
   stream_->flush();
-  if (!*stream_) throw Error((temp_.empty() ? std::string("<stdout>") : path_) + ": write failed");
+  if (!*stream_) throw_write_failed(path_, errno);
+  if (owned_) {
+    static_cast<std::ofstream&>(*owned_).close();
+    if (!*owned_) throw_write_failed(path_, errno);
+  }
   if (temp_.empty()) {
-    if (owned_) static_cast<std::ofstream&>(*owned_).close();
     committed_ = true;
     return;
   }
-  static_cast<std::ofstream&>(*owned_).close();
-  if (!*owned_) throw Error(path_ + ": write failed");
-  if (::rename(temp_.c_str(), path_.c_str()) != 0)
+  if (in_place_) {
+    copy_in_place(temp_, path_);
+    ::unlink(temp_.c_str());
+  } else if (::rename(temp_.c_str(), path_.c_str()) != 0) {
     throw Error(path_ + ": cannot move output into place: " + std::strerror(errno));
+  }
   g_temp_set = 0;  // after the rename: a signal in between finds no temporary to unlink
   committed_ = true;
 }

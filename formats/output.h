@@ -1,8 +1,12 @@
 // Where a tool's output goes: standard output, or a file written to a
-// temporary beside it and renamed into place by commit(), so a failed run
-// never leaves a half-written file. Devices and FIFOs (/dev/null, a named
-// pipe) are written directly, and a symbolic link's target is replaced, not
-// the link.
+// temporary beside it (TARGET.tmp-XXXXXX, the name cut to fit NAME_MAX)
+// and renamed into place by commit(), so a failed run never leaves a
+// half-written file. The new file keeps the mode and owner of the one it
+// replaces; one with other hard links is overwritten in place once the
+// temporary is complete, so the links stay. Devices and FIFOs (/dev/null,
+// a named pipe) are written directly, and a symbolic link's target is
+// replaced, not the link (a dangling link's target is created). A
+// temporary left by SIGKILL, which no handler sees, keeps that name.
 #pragma once
 
 #include <cstdio>
@@ -31,8 +35,12 @@ class Output {
   Output& operator=(const Output&) = delete;
 
   std::ostream& stream() { return *stream_; }
-  /// Flushes and moves the file into place. Throws fg::Error on failure.
+  /// Flushes and moves the file into place. Throws fg::Error on failure,
+  /// "NAME: write failed: REASON" when the data could not be written.
   void commit();
+  /// Flushes std::cout (--help, --info, --list-formats); throws fg::Error
+  /// "standard output: write failed: REASON" when it cannot be written.
+  static void flush_standard_output();
   const std::string& path() const { return path_; }
 
  private:
@@ -45,6 +53,7 @@ class Output {
   std::ostream* stream_ = nullptr;
   std::unique_ptr<char[]> buffer_;
   bool committed_ = false;
+  bool in_place_ = false;  ///< commit() copies the temporary over path_ (a file with hard links)
 };
 
 }  // namespace fg::formats

@@ -29,10 +29,11 @@ if [ ${#names[@]} -lt 5 ]; then
   exit 2
 fi
 pattern="\"($(printf '%s|' "${names[@]}" | sed 's/|$//; s/[.]/\\./g'))\""
-# Option declarations ("dot", po::bool_switch(...)) name options, not
-# formats: they are left out before matching.
+# Option declarations ("dot", po::bool_switch(...), "top",
+# number_value("top", ...)) name options, not formats: they are left out
+# before matching.
 hits=$(find "$tools" \( -name '*.cpp' -o -name '*.h' \) -print0 | sort -z |
-  xargs -0 perl -ne 'BEGIN { $re = shift } s/"[^"]*",\s*(?:fg::cli::)?po::\w+//g;
+  xargs -0 perl -ne 'BEGIN { $re = shift } s/"[^"]*",\s*(?:fg::cli::)?(?:po::\w+|number_value\("[^"]*")//g;
     print "$ARGV:$.: $_" if /$re/; close ARGV if eof' "$pattern")
 if [ -n "$hits" ]; then
   printf '%s\n' "$hits" | sed 's/^/names a format (choose it through the registry or plan()): /'

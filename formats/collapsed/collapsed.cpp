@@ -728,6 +728,7 @@ void write(const Profile& profile, const WriteOptions& options, std::ostream& ou
                          ? coarse.emplace(at_granularity(profile, options.granularity))
                          : profile;
   const std::size_t col = options.value ? p.find_value(*options.value) : p.default_value_index();
+  check_expansion(p, "collapsed");
   const std::optional<std::size_t> base = p.base_of(col);
   std::optional<CallTree> tree;
   std::optional<SortedWriter::Prepared> prepared;

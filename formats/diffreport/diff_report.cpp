@@ -93,8 +93,9 @@ Scale scale_for(const Diff& d, const std::vector<Row>& rows) {
 void text(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, std::ostream& out) {
   const ValueType& t = d.profile.value_types()[1];
   const Scale s = scale_for(d, rows);
-  out << "fg-diff: " << o.base_name << " -> " << o.new_name << "\n";
-  out << "value: " << t.type << " (" << t.unit << s.shown_in() << "), " << d.normalization << "\n";
+  out << "fg-diff: " << text_cell(o.base_name) << " -> " << text_cell(o.new_name) << "\n";
+  out << "value: " << text_cell(t.type) << " (" << text_cell(t.unit) << s.shown_in() << "), "
+      << d.normalization << "\n";
   if (!o.names.empty()) out << "names: " << o.names << "\n";
   out << "total: " << s.value(d.base_total_raw) << " -> " << s.value(d.new_total) << " (" << total_change(d)
       << ")\n";
@@ -110,7 +111,7 @@ void text(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, s
                   s.value(f.base_self).c_str(), s.value(f.new_self).c_str(), s.delta(r.self_delta).c_str(),
                   relative(f.base_self, f.new_self).c_str(), share(f.base_total, d.base_total),
                   share(f.new_total, d.new_total), r.share_delta == 0 ? 0.0 : r.share_delta);
-    out << line << f.name << "\n";
+    out << line << text_cell(f.name) << "\n";
   }
   if (rows.empty()) out << "(no function changed)\n";
 }
@@ -174,7 +175,7 @@ void json(const Diff& d, const std::vector<Row>& rows, const ReportOptions& o, s
 void csv(const Diff& d, const std::vector<Row>& rows, std::ostream& out) {
   const Scale s = scale_for(d, rows);
   for (const char* column : {"base_self_", "new_self_", "self_delta_"})
-    out << csv_field(column + s.from) << ',';
+    out << csv_text_field(column + s.from) << ',';
   out << "base_self,new_self,self_delta,base_share,new_share,share_delta,function\n";
   auto values = [&](std::int64_t base, std::int64_t next) {
     out << s.number(base) << ',' << s.number(next) << ',' << s.number(next - base) << ','
@@ -188,7 +189,7 @@ void csv(const Diff& d, const std::vector<Row>& rows, std::ostream& out) {
     values(f.base_self, f.new_self);
     out << fixed(share(f.base_total, d.base_total), "%.4f") << ','
         << fixed(share(f.new_total, d.new_total), "%.4f") << ',' << fixed(r.share_delta, "%.4f") << ','
-        << csv_field(f.name) << '\n';
+        << csv_text_field(f.name) << '\n';
   }
 }
 

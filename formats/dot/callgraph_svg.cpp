@@ -32,7 +32,7 @@ void write_svg(const Profile& profile, const WriteOptions& options, std::ostream
   GraphvizSession session;
   GVC_t* const gvc = shared_context();
   if (!gvc) throw Error("callgraph-svg: Graphviz could not start");
-  std::unique_ptr<Agraph_t, int (*)(Agraph_t*)> graph(agmemread(text.c_str()), agclose);
+  std::unique_ptr<Agraph_t, int (*)(Agraph_t*)> graph = session.read(text);
   if (!graph) throw Error("callgraph-svg: Graphviz could not read the call graph: " + session.errors());
   if (gvLayout(gvc, graph.get(), "dot") != 0)
     throw Error("callgraph-svg: Graphviz could not lay out the call graph: " + session.errors());

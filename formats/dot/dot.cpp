@@ -72,7 +72,7 @@ class Writer {
 };
 
 Writer::Writer(const Profile& p, const WriteOptions& o) : p_(p), o_(o) {
-  if (o.node_fraction < 0 || o.node_fraction > 1 || o.edge_fraction < 0 || o.edge_fraction > 1)
+  if (!(o.node_fraction >= 0 && o.node_fraction <= 1 && o.edge_fraction >= 0 && o.edge_fraction <= 1))
     throw UsageError("--node-fraction and --edge-fraction take fractions from 0 to 1");
   column_ = o.value ? p.find_value(*o.value) : p.default_value_index();
   CallGraphOptions go;

@@ -5,6 +5,7 @@
 namespace fg::formats::dump {
 
 void write(const Profile& profile, const WriteOptions&, std::ostream& out, Diagnostics&) {
+  check_expansion(profile, "dump");
   dump_profile(profile, out);
 }
 

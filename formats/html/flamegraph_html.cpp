@@ -203,10 +203,14 @@ void Writer::name_fields(const NameTable& names) {
 void Writer::node_array(const NameTable& names, const std::vector<StackId>& nodes, std::int64_t scale) {
   key("nodes");
   buf_ += '[';
+  // Depths from the parents' (preorder meets a parent first): a walk to the
+  // root per node would be quadratic in an input's stack depth.
+  std::vector<std::uint32_t> depth_of(p_.stack_count());
   std::uint32_t previous_depth = 0;  // the root's
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const StackId n = nodes[i];
-    const std::uint32_t depth = tree_.depth(n);
+    const std::uint32_t depth = depth_of[tree_.parent(n)] + 1;
+    depth_of[n] = depth;
     if (i) buf_ += ',';
     append_int(buf_, names.of_frame[tree_.frame(n).index()]);
     buf_ += ',';

@@ -102,7 +102,7 @@ JeprofGraph Parser::parse() {
   if (const std::size_t nul = text_.find('\0'); nul != std::string::npos)
     throw ParseError(SourcePosition::binary(file_, nul), "a NUL byte: not a DOT graph");
   GraphvizSession session;
-  std::unique_ptr<Agraph_t, int (*)(Agraph_t*)> g(agmemread(text_.c_str()), agclose);
+  std::unique_ptr<Agraph_t, int (*)(Agraph_t*)> g = session.read(text_);
   if (!g) syntax_error(file_, session.errors());
   if (!agisdirected(g.get())) fail("graph", "not a jeprof call graph: an undirected graph");
   legend(g.get());

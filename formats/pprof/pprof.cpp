@@ -655,6 +655,7 @@ Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics)
 }
 
 void write(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics& diagnostics) {
+  check_expansion(profile, "pprof");
   std::optional<Profile> whole;  // sample values are int64
   Writer(in_whole_units(profile, whole, "pprof", diagnostics)).run(options, out);
 }

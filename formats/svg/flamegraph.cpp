@@ -50,9 +50,10 @@ void check_options(const FlameGraphOptions& o) {
   if (!is_palette(o.colors))
     throw UsageError("--colors " + o.colors + ": expected one of " + std::string(palette_names()));
   if (o.width <= 2 * kXPad) throw UsageError("--width must be more than 20 pixels");
-  if (!(o.frame_height > 0)) throw UsageError("--height must be positive");
-  if (!(o.font_size > 0)) throw UsageError("--fontsize must be positive");
-  if (!(o.font_width > 0)) throw UsageError("--fontwidth must be positive");
+  // Finite too: an infinite size would write "inf" into the SVG.
+  if (!(o.frame_height > 0) || !std::isfinite(o.frame_height)) throw UsageError("--height must be positive");
+  if (!(o.font_size > 0) || !std::isfinite(o.font_size)) throw UsageError("--fontsize must be positive");
+  if (!(o.font_width > 0) || !std::isfinite(o.font_width)) throw UsageError("--fontwidth must be positive");
 }
 
 // --minwidth in value units: a percentage of the total, or pixels.

@@ -35,9 +35,6 @@ struct Table {
 };
 
 Table make_table(const Profile& given, WriteOptions o) {
-  if (o.node_fraction < 0 || o.node_fraction > 1)
-    throw UsageError("--node-fraction " + std::to_string(o.node_fraction) +
-                     ": expected a fraction from 0 to 1");
   Table t;
   if (std::optional<Profile> deltas = delta_view(given, o))
     t.held = std::make_shared<const Profile>(std::move(*deltas));
@@ -54,9 +51,8 @@ Table make_table(const Profile& given, WriteOptions o) {
   t.type = p.value_types()[go.column].type;
   // As pprof: nodes are dropped by a share of the summed flat values, and
   // the cut-off is printed as that share of the report's total.
-  const std::int64_t drop_below =
-      std::llabs(static_cast<std::int64_t>(static_cast<double>(t.graph.flat_sum) * o.node_fraction));
-  t.cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(t.graph.total) * o.node_fraction));
+  const std::int64_t drop_below = fraction_cutoff(t.graph.flat_sum, o.node_fraction, "--node-fraction");
+  t.cutoff = fraction_cutoff(t.graph.total, o.node_fraction, "--node-fraction");
   std::vector<bool> kept(t.graph.nodes.size(), false);
   for (std::uint32_t n : o.sort_by_cum ? top_order_by_cum(t.graph) : top_order(t.graph)) {
     const CallGraphNode& node = t.graph.nodes[n];
@@ -126,7 +122,7 @@ void write_text(const Profile& p, const WriteOptions& o, std::ostream& out, Diag
   for (std::uint32_t n : t.rows) shown += t.graph.nodes[n].flat;
   for (const std::string& line :
        profile_labels(*t.profile, t.column, t.graph.total, [&s](std::int64_t v) { return scaled(v, s); }))
-    out << line << '\n';
+    out << text_cell(line) << '\n';
   out << "Showing nodes accounting for " << scaled(shown, s) << ", " << percent(shown, t.graph.total)
       << " of " << scaled(t.graph.total, s) << " total\n";
   if (t.dropped > 0) out << "Dropped " << t.dropped << " nodes (cum <= " << scaled(t.cutoff, s) << ")\n";
@@ -140,7 +136,7 @@ void write_text(const Profile& p, const WriteOptions& o, std::ostream& out, Diag
     std::snprintf(line, sizeof line, "%10s %6s %6s %10s %6s  ", scaled(node.flat, s).c_str(),
                   percent(node.flat, t.graph.total).c_str(), percent(sum, t.graph.total).c_str(),
                   scaled(node.cum, s).c_str(), percent(node.cum, t.graph.total).c_str());
-    out << line << row_name(node) << '\n';
+    out << line << text_cell(row_name(node)) << '\n';
   }
 }
 
@@ -157,7 +153,7 @@ void write_csv(const Profile& p, const WriteOptions& o, std::ostream& out, Diagn
       return s;
     };
     out << number(node.flat, t) << ',' << pct(node.flat) << ',' << pct(sum) << ',' << number(node.cum, t)
-        << ',' << pct(node.cum) << ',' << csv_field(row_name(node)) << '\n';
+        << ',' << pct(node.cum) << ',' << csv_text_field(row_name(node)) << '\n';
   }
 }
 
@@ -194,7 +190,7 @@ void write_all_columns(const Profile& p, const WriteOptions& o, std::ostream& ou
   char cell[64];
   std::string head, sub;
   for (std::size_t c = 0; c < columns.size(); ++c) {
-    std::snprintf(cell, sizeof cell, "%21s ", p.value_types()[c].type.substr(0, 21).c_str());
+    std::snprintf(cell, sizeof cell, "%21s ", text_cell(p.value_types()[c].type).substr(0, 21).c_str());
     head += cell;
     std::snprintf(cell, sizeof cell, "%10s %10s ", "flat", "cum");
     sub += cell;
@@ -208,7 +204,7 @@ void write_all_columns(const Profile& p, const WriteOptions& o, std::ostream& ou
                     scaled(node.cum, scales[c]).c_str());
       line += cell;
     }
-    out << line << ' ' << row_name(rows.graph.nodes[n]) << '\n';
+    out << line << ' ' << text_cell(row_name(rows.graph.nodes[n])) << '\n';
   }
 }
 

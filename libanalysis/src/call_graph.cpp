@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <tuple>
 
+#include "fg/error.h"
 #include "fg/names.h"
 #include "fg/string_pool.h"
 #include "sample_paths.h"
@@ -420,10 +422,18 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
         });
     edges = merged_edges(parts, used);
   }
-  const std::int64_t cutoff =
-      std::llabs(static_cast<std::int64_t>(static_cast<double>(g.flat_sum) * edge_fraction));
+  const std::int64_t cutoff = fraction_cutoff(g.flat_sum, edge_fraction, "--edge-fraction");
   std::erase_if(edges, [cutoff](const CallGraphEdge& e) { return std::llabs(e.weight) < cutoff; });
   return edges;
+}
+
+std::int64_t fraction_cutoff(std::int64_t total, double fraction, const char* option) {
+  if (!(fraction >= 0 && fraction <= 1))
+    throw UsageError(std::string(option) + " " + std::to_string(fraction) +
+                     ": expected a fraction from 0 to 1");
+  // |total| * fraction <= 2^63, which (rounded up as a double) does not fit.
+  const double cutoff = std::fabs(static_cast<double>(total) * fraction);
+  return cutoff >= 0x1p63 ? INT64_MAX : static_cast<std::int64_t>(cutoff);
 }
 
 std::int64_t smallest_shown_value(const CallGraph& g, const std::vector<std::uint32_t>& nodes) {

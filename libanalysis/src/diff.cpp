@@ -53,6 +53,20 @@ void add_side(const Profile& from, std::size_t column, std::int64_t factor, std:
   }
 }
 
+// a + b, or an Error when the sum does not fit.
+std::int64_t sum(std::int64_t a, std::int64_t b) {
+  std::int64_t out;
+  if (__builtin_add_overflow(a, b, &out)) throw Error("a scaled value is too large to compare");
+  return out;
+}
+
+// `q` truncated to an integer; an Error when it is out of range (a cast
+// would be undefined).
+std::int64_t truncated(double q) {
+  if (!(q > -0x1p63 && q < 0x1p63)) throw Error("a scaled value is too large to compare");
+  return static_cast<std::int64_t>(q);
+}
+
 // difffolded.pl -n: value * new total / base total, truncated, with the
 // product taken in integers when it fits (as Perl does).
 std::int64_t scaled(std::int64_t v, std::int64_t new_total, std::int64_t base_total) {
@@ -61,7 +75,7 @@ std::int64_t scaled(std::int64_t v, std::int64_t new_total, std::int64_t base_to
       __builtin_mul_overflow(v, new_total, &product)
           ? static_cast<double>(v) * static_cast<double>(new_total) / static_cast<double>(base_total)
           : static_cast<double>(product) / static_cast<double>(base_total);
-  return static_cast<std::int64_t>(q);
+  return truncated(q);
 }
 
 // Scales each row's base value with `f`, truncating per call path as
@@ -82,9 +96,10 @@ void scale_base_per_path(Rows& rows, F f) {
   }
   for (std::size_t i = 0; i < rows.keys.size(); ++i) {
     rows.values[i][0] = f(rows.values[i][0]);
-    scaled_sum[path_of[i]] += rows.values[i][0];
+    scaled_sum[path_of[i]] = sum(scaled_sum[path_of[i]], rows.values[i][0]);
   }
-  for (std::size_t k = 0; k < raw.size(); ++k) rows.values[first[k]][0] += f(raw[k]) - scaled_sum[k];
+  for (std::size_t k = 0; k < raw.size(); ++k)
+    rows.values[first[k]][0] = sum(rows.values[first[k]][0], sum(f(raw[k]), -scaled_sum[k]));
 }
 
 }  // namespace
@@ -145,15 +160,14 @@ Diff diff_profiles(const Profile& base_in, const Profile& next_in, const DiffOpt
       if (!(o.rate > 0) || !std::isfinite(o.rate))
         throw UsageError("--normalize-by: expected a positive factor");
       scale = o.rate;
-      scale_base_per_path(
-          rows, [&](std::int64_t v) { return static_cast<std::int64_t>(static_cast<double>(v) * o.rate); });
+      scale_base_per_path(rows, [&](std::int64_t v) { return truncated(static_cast<double>(v) * o.rate); });
       std::snprintf(buf, sizeof buf, "base multiplied by %.6g", o.rate);
       words = buf;
       break;
   }
   std::int64_t base_total = 0;
   for (std::size_t i = 0; i < rows.keys.size(); ++i) {
-    base_total += values[i][0];
+    base_total = sum(base_total, values[i][0]);
     b.add_sample(rows.keys[i].first, values[i], rows.keys[i].second);
   }
   return Diff{std::move(b).finish(), base_total_raw, base_total, new_total, scale, words};

@@ -336,8 +336,8 @@ TrimmedGraph trim_call_graph(const Profile& p, const CallGraphOptions& go, const
   t.graph = build_call_graph(p, go);
   const CallGraph& g = t.graph;
   const std::int64_t flat_sum = g.flat_sum;
-  t.node_cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(flat_sum) * o.node_fraction));
-  t.edge_cutoff = std::llabs(static_cast<std::int64_t>(static_cast<double>(flat_sum) * o.edge_fraction));
+  t.node_cutoff = fraction_cutoff(flat_sum, o.node_fraction, "--node-fraction");
+  t.edge_cutoff = fraction_cutoff(flat_sum, o.edge_fraction, "--edge-fraction");
 
   // Nodes with a value (or that a recorded graph drew, though its printed
   // values round to 0), then those at or over the node cutoff.

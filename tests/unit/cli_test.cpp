@@ -97,3 +97,53 @@ TEST_CASE("run_tool: exit statuses and messages, warnings counted, closing lines
   });
   CHECK(strict.first == cli::kExitBadData);
 }
+
+TEST_CASE("number options: ranges checked, no wrap-around, no nan or inf (#36.7, #36.8)") {
+  const cli::Range<std::uint64_t> any{0, std::numeric_limits<std::uint64_t>::max()};
+  CHECK(cli::parse_number<std::uint64_t>("max-inflated", "1000", any) == 1000);
+  CHECK(cli::parse_number<std::uint64_t>("max-inflated", "+7", any) == 7);
+  // Boost read "-1" as 2^64-1, which turned the inflate limit off.
+  CHECK_THROWS_WITH_AS(cli::parse_number<std::uint64_t>("max-inflated", "-1", any),
+                       "--max-inflated -1: expected a whole number of at least 0", UsageError);
+  CHECK_THROWS_AS(cli::parse_number<std::uint64_t>("max-inflated", "18446744073709551616", any), UsageError);
+  CHECK_THROWS_AS(cli::parse_number<std::uint64_t>("max-inflated", "1.5", any), UsageError);
+  CHECK_THROWS_AS(cli::parse_number<std::uint64_t>("max-inflated", "", any), UsageError);
+  CHECK_THROWS_AS(cli::parse_number<std::uint64_t>("max-inflated", "+-1", any), UsageError);
+  const cli::Range<double> fraction{0, 1};
+  CHECK(cli::parse_number<double>("node-fraction", "0.25", fraction) == 0.25);
+  CHECK(cli::parse_number<double>("node-fraction", "1e-3", fraction) == 0.001);
+  for (const char* bad : {"nan", "NaN", "-nan", "inf", "-inf", "1.5", "-0.1", "0.5x", " 0.5"})
+    CHECK_THROWS_WITH_AS(cli::parse_number<double>("node-fraction", bad, fraction),
+                         ("--node-fraction " + std::string(bad) + ": expected a number from 0 to 1").c_str(),
+                         UsageError);
+  const cli::Range<double> height{0, 1e6, true};
+  CHECK_THROWS_WITH_AS(cli::parse_number<double>("height", "1e308", height),
+                       "--height 1e308: expected a number above 0 up to 1e+06", UsageError);
+  CHECK_THROWS_AS(cli::parse_number<double>("height", "0", height), UsageError);
+  CHECK(cli::parse_number<double>("height", "1e6", height) == 1e6);
+  CHECK_THROWS_WITH_AS(cli::parse_number<int>("width", "-5", cli::Range<int>{21, 1000000}),
+                       "--width -5: expected a whole number from 21 to 1000000", UsageError);
+}
+
+TEST_CASE("number options: every number option of the shared groups refuses -1, nan and inf (#36.8)") {
+  cli::CommonOptions common;
+  formats::WriteOptions write;
+  FilterOptions filters;
+  po::options_description d;
+  d.add(cli::input_options(common))
+      .add(cli::flamegraph_options(write.flame))
+      .add(cli::report_options(write))
+      .add(cli::filter_options(filters));
+  for (const char* option :
+       {"--max-inflated", "--width", "--height", "--fontsize", "--fontwidth", "--node-count",
+        "--node-fraction", "--edge-fraction", "--skip", "--max-depth", "--min-percent"})
+    for (const char* bad : {"-1", "nan", "inf", "1e308"}) {
+      CAPTURE(option);
+      CAPTURE(bad);
+      CHECK_THROWS_AS(parse(d, {option, bad}), UsageError);
+    }
+  parse(d, {"--height", "20", "--node-fraction", "0", "--max-inflated", "1000"});
+  CHECK(write.flame.frame_height == 20);
+  CHECK(write.node_fraction == 0);
+  CHECK(common.max_inflated == 1000);
+}

@@ -185,3 +185,19 @@ TEST_CASE("diff: the base is scaled per call path, whatever its label sets (as i
   CHECK(test::collapsed(d.profile) == "main;a 3 3\nmain;b 3 3\n");
   CHECK(d.base_total == 6);
 }
+
+TEST_CASE("diff: a scaled base beyond 64 bits is an error, not a wrapped cast (#36.7)") {
+  // The base total is 1, so scaling "a" to the new total multiplies it by 10.
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
+  b.add_sample(std::vector<FrameId>{b.frame("a")}, std::vector<std::int64_t>{4'000'000'000'000'000'000});
+  b.add_sample(std::vector<FrameId>{b.frame("b")}, std::vector<std::int64_t>{-3'999'999'999'999'999'999});
+  Profile base = std::move(b).finish();
+  Profile next = test::folded("a 10\n");
+  CHECK_THROWS_WITH_AS(diff_profiles(base, next, {}), "a scaled value is too large to compare", Error);
+  DiffOptions o;
+  o.normalization = Normalization::kRate;
+  o.rate = 1e30;  // fg-diff --normalize-by 1e30
+  CHECK_THROWS_WITH_AS(diff_profiles(next, next, o), "a scaled value is too large to compare", Error);
+  o.rate = 1e17;  // 10 * 1e17 fits
+  CHECK(two_counts(diff_profiles(next, next, o)) == "a 1000000000000000000 10\n");
+}

@@ -18,12 +18,32 @@
 
 namespace fg::cli {
 
+void throw_bad_number(const std::string& option, const std::string& text, const std::string& what) {
+  throw UsageError("--" + option + " " + text + ": expected " + what);
+}
+
+namespace {
+
+// The ranges of the shared number options. Drawings are bounded so that
+// every coordinate stays a finite number an SVG viewer can use.
+constexpr int kMinWidth = 21;  // the flame graph's two 10-pixel margins and a pixel
+constexpr int kMaxPixels = 1'000'000;
+constexpr double kMaxFontWidth = 100;
+constexpr Range<std::size_t> kAnyCount{0, std::numeric_limits<std::size_t>::max()};
+constexpr Range<double> kFraction{0, 1};
+constexpr Range<double> kPercent{0, 100};
+
+}  // namespace
+
 po::options_description input_options(CommonOptions& o) {
   po::options_description d("Input options");
   d.add_options()("from", po::value<std::string>()->notifier([&o](const std::string& v) { o.from = v; }),
                   "input format (default: detected from the content, else the extension)")(
       "strict", po::bool_switch(&o.strict), "treat every warning about the input as an error")(
-      "max-inflated", po::value<std::uint64_t>(&o.max_inflated)->value_name("BYTES"),
+      "max-inflated",
+      number_value<std::uint64_t>("max-inflated", o.max_inflated,
+                                  {0, std::numeric_limits<std::uint64_t>::max()})
+          ->value_name("BYTES"),
       "refuse gzip input that inflates past BYTES (default 4 GiB)")("quiet,q", po::bool_switch(&o.quiet),
                                                                     "print no warnings")(
       "jobs", po::value<std::string>()->value_name("N"),
@@ -50,13 +70,15 @@ po::options_description flamegraph_options(formats::FlameGraphOptions& o) {
   po::options_description d("Flame graph options (as flamegraph.pl)");
   d.add_options()("title", po::value<std::string>(&o.title), "title text (default \"Flame Graph\")")(
       "subtitle", po::value<std::string>(&o.subtitle), "second-level title")(
-      "width", po::value<int>(&o.width), "image width in pixels (default 1200)")(
-      "height", po::value<double>(&o.frame_height), "height of each frame in pixels (default 16)")(
+      "width", number_value("width", o.width, {kMinWidth, kMaxPixels}),
+      "image width in pixels (default 1200)")("height",
+                                              number_value("height", o.frame_height, {0.0, kMaxPixels, true}),
+                                              "height of each frame in pixels (default 16)")(
       "minwidth", po::value<std::string>(&o.min_width),
       "omit frames narrower than this many pixels, or this percentage of the total with '%' (default 0.1)")(
       "fonttype", po::value<std::string>(&o.font_type), "font family (default Verdana)")(
-      "fontsize", po::value<double>(&o.font_size), "font size (default 12)")(
-      "fontwidth", po::value<double>(&o.font_width),
+      "fontsize", number_value("fontsize", o.font_size, {0.0, kMaxPixels, true}), "font size (default 12)")(
+      "fontwidth", number_value("fontwidth", o.font_width, {0.0, kMaxFontWidth, true}),
       "average glyph width relative to the font size (default 0.59)")(
       "countname", po::value<std::string>(&o.count_name),
       "name of the counts (default \"samples\", or the value column's unit)")(
@@ -106,11 +128,11 @@ po::options_description report_options(formats::WriteOptions& o) {
                                {"files", Granularity::kFile}}),
       "how finely frames are told apart in graphs, tables and folded output (default function; file: one per "
       "source file)")(
-      "node-count", po::value<std::size_t>(&o.node_count)->value_name("N"),
+      "node-count", number_value("node-count", o.node_count, kAnyCount)->value_name("N"),
       "show at most N rows of a top table (default: all) or nodes of a call graph (default 80)")(
-      "node-fraction", po::value<double>(&o.node_fraction)->value_name("F"),
+      "node-fraction", number_value("node-fraction", o.node_fraction, kFraction)->value_name("F"),
       "drop nodes whose cum is under F of the total (default 0.005)")(
-      "edge-fraction", po::value<double>(&o.edge_fraction)->value_name("F"),
+      "edge-fraction", number_value("edge-fraction", o.edge_fraction, kFraction)->value_name("F"),
       "drop edges whose weight is under F of the total (default 0.001)")(
       "sort", enum_value<bool>("sort", o.sort_by_cum, {{"flat", false}, {"cum", true}}),
       "order of a top table (default flat)");
@@ -154,17 +176,19 @@ po::options_description filter_options(FilterOptions& o) {
       "drop the frames above the first (rootmost) match")(
       "prune-from", po::value<std::string>(&o.prune_from)->value_name("RE"),
       "drop the frames below the last (leafmost) match")(
-      "skip", po::value<std::size_t>(&o.skip)->value_name("N"), "drop N frames at the root of every stack")(
+      "skip", number_value("skip", o.skip, kAnyCount)->value_name("N"),
+      "drop N frames at the root of every stack")(
       "rename", po::value<std::vector<std::string>>(&o.rename)->value_name("RE=REPL"),
       "rewrite function names ($1 for groups; repeatable, in order)")(
       "collapse-recursion", po::bool_switch(&o.collapse_recursion),
       "fold direct recursion (f;f;f becomes f)")(
       "threads", enum_value<ThreadMode>("threads", o.threads, thread_modes())->implicit_value("frame"),
       "the thread as the root frame (--threads alone, as async-profiler's converter), as a label (the "
-      "default) or merged away")("max-depth", po::value<std::size_t>(&o.max_depth)->value_name("N"),
+      "default) or merged away")("max-depth",
+                                 number_value("max-depth", o.max_depth, kAnyCount)->value_name("N"),
                                  "keep the N frames nearest the root")(
       "invert", po::bool_switch(&o.invert), "callee-rooted view: every stack turned leaf first")(
-      "min-percent", po::value<double>(&o.min_percent)->value_name("P"),
+      "min-percent", number_value("min-percent", o.min_percent, kPercent)->value_name("P"),
       "cut stacks at frames holding under P% of the total")(
       "relative", po::bool_switch(&o.relative),
       "percentages of the filtered profile (default: of the whole, as pprof)");
@@ -480,11 +504,15 @@ int catching(const std::string& tool, const std::function<int()>& body) {
 int run_tool(const std::string& tool, const std::string& usage, int argc, char** argv, CommonOptions& common,
              const po::options_description& options, const std::function<int(Run&)>& body) {
   return catching(tool, [&] {
-    if (!parse_command_line(tool, argc, argv, options, common.inputs, usage)) return kExitOk;
+    if (!parse_command_line(tool, argc, argv, options, common.inputs, usage)) {
+      formats::Output::flush_standard_output();  // help, version or formats: status 1 if not written
+      return kExitOk;
+    }
     enable_notes(tool, common);
     Diagnostics diagnostics = make_diagnostics(tool, common);
     Run run{diagnostics, {}};
     const int status = body(run);
+    formats::Output::flush_standard_output();  // what the body printed (--info) reached its reader
     finish_diagnostics(tool, common, diagnostics);
     for (const std::string& line : run.closing) std::cerr << tool << ": " << line << '\n';
     return status;

@@ -5,11 +5,16 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <charconv>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <ostream>
+#include <sstream>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "fg/diagnostics.h"
@@ -62,6 +67,52 @@ po::typed_value<std::string>* enum_value(const std::string& option, E& target,
           if (v == c.name) return void(target = c.value);
         throw UsageError("--" + option + " " + v + ": expected " + or_list(shown));
       });
+}
+
+/// The values a number option accepts: `min` to `max`, both included,
+/// except `min` when `above_min`.
+template <typename T>
+struct Range {
+  T min;
+  T max;
+  bool above_min = false;
+};
+
+/// Throws the UsageError "--OPTION TEXT: expected <what>".
+[[noreturn]] void throw_bad_number(const std::string& option, const std::string& text,
+                                   const std::string& what);
+
+/// Parses `text`, the value of --`option`, as a T within `range`: a whole
+/// number when T is integral, else a finite decimal number. Anything else
+/// is a UsageError naming the range: "-1" for an unsigned T (no wrap
+/// around), "nan", "inf", "1e308" beyond `max`, trailing text.
+template <typename T>
+T parse_number(const std::string& option, const std::string& text, Range<T> range) {
+  std::string_view digits = text;
+  if (digits.size() > 1 && digits[0] == '+' && digits[1] != '-') digits.remove_prefix(1);
+  T value{};
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  // NaN fails every comparison, so it is out of every range.
+  const bool in_range = value <= range.max && (range.above_min ? value > range.min : value >= range.min);
+  if (error == std::errc() && end == digits.data() + digits.size() && in_range) return value;
+  std::ostringstream what;
+  what << (std::is_integral_v<T> ? "a whole number " : "a number ");
+  if (range.max == std::numeric_limits<T>::max())
+    what << (range.above_min ? "above " : "of at least ") << +range.min;
+  else
+    what << (range.above_min ? "above " : "from ") << +range.min << (range.above_min ? " up to " : " to ")
+         << +range.max;
+  throw_bad_number(option, text, what.str());
+}
+
+/// An option taking a number in `range` into `target` (when notified),
+/// checked by parse_number(); `option` is its long name, as declared. Every
+/// number option of the tools is declared with it, so none wraps around or
+/// takes nan or inf.
+template <typename T>
+po::typed_value<std::string>* number_value(const std::string& option, T& target, Range<T> range) {
+  return po::value<std::string>()->notifier(
+      [&target, option, range](const std::string& v) { target = parse_number(option, v, range); });
 }
 
 struct CommonOptions {

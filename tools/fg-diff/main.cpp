@@ -40,19 +40,22 @@ struct DiffCli {
 
 fg::cli::po::options_description diff_options(DiffCli& d, fg::formats::ReportOptions& report) {
   fg::cli::po::options_description o("Diff options");
+  const fg::cli::Range<std::size_t> any_count{0, std::numeric_limits<std::size_t>::max()};
   o.add_options()("absolute", fg::cli::po::bool_switch(&d.absolute),
                   "compare raw values (default: the base scaled to the new total)")(
-      "normalize-by", fg::cli::po::value<double>(&d.normalize_by)->value_name("F"),
+      "normalize-by",
+      fg::cli::number_value("normalize-by", d.normalize_by, {0.0, std::numeric_limits<double>::max(), true})
+          ->value_name("F"),
       "multiply the base's values by F (a known rate) instead")(
       "self", fg::cli::po::bool_switch(&d.self),
       "rank the report by the change of self values (default: by the change of share of the total)")(
-      "top", fg::cli::po::value<std::size_t>(&report.top)->value_name("N"),
+      "top", fg::cli::number_value("top", report.top, any_count)->value_name("N"),
       "functions in the report (default 10; 0: all that changed)")(
       "format", fg::cli::po::value<std::string>(&report.format)->value_name("text|markdown|csv|json"),
       "form of --to report (default text)")(
       "fail-if", fg::cli::po::value<std::vector<std::string>>(&d.fail_if)->value_name("COND"),
       "exit 3 when COND holds: total>+5%, function:REGEX>+2% (points of share), or < for a drop; repeatable")(
-      "min-delta", fg::cli::po::value<double>(&report.min_delta)->value_name("PCT"),
+      "min-delta", fg::cli::number_value("min-delta", report.min_delta, {0.0, 100.0})->value_name("PCT"),
       "ignore changes smaller than PCT (percent of the total, or points of share)")(
       "no-normalize", fg::cli::po::bool_switch(&d.no_normalize),
       "match names as recorded (by default names that change between builds are made equal, as --norm does)")(

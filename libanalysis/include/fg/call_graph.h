@@ -99,6 +99,12 @@ std::vector<CallGraphEdge> kept_edges(const Profile& profile, const CallGraph& g
                                       const std::vector<bool>* callees = nullptr,
                                       const SamplePathVisitor* also = nullptr);
 
+/// The cut-off for `fraction` of `total`: |total| times `fraction`,
+/// truncated (pprof's abs(int64(float64(total) * fraction))). `option`
+/// names the fraction in the UsageError thrown unless 0 <= fraction <= 1
+/// (NaN is not), so that the product always fits in 64 bits.
+std::int64_t fraction_cutoff(std::int64_t total, double fraction, const char* option);
+
 /// The smallest value a report shows of `nodes`: each node's |flat|, or its
 /// |cum| when flat is 0; 0 when all are 0. pprof's selectOutputUnit chooses
 /// the report's unit from it (units::output_unit).

@@ -80,7 +80,8 @@ class CallTree {
 
   StackId parent(StackId node) const { return profile_->stack(node).parent; }
   FrameId frame(StackId node) const { return profile_->stack(node).frame; }
-  /// Frames on the node's path (walks to the root).
+  /// Frames on the node's path. Walks to the root, O(depth): a view that
+  /// needs every node's depth derives it from the parent's instead.
   std::uint32_t depth(StackId node) const { return static_cast<std::uint32_t>(profile_->depth(node)); }
   /// False for nodes pruned away (see CallTreeOptions).
   bool kept(StackId node) const { return !pruned_ || kept_[node.index()]; }

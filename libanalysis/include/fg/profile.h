@@ -254,4 +254,22 @@ class Profile {
   std::shared_ptr<const RecordedCallGraph> recorded_graph_;
 };
 
+/// The frames a format that spells out each stack whole (collapsed, dump,
+/// pprof) writes for `profile`: the depths of its distinct stacks that
+/// carry samples, summed. A tree-shaped input (a DeepFlow chain N nodes
+/// deep) holds N stacks but N(N+1)/2 such frames. O(stacks + samples).
+std::uint64_t expanded_frames(const Profile& profile);
+
+/// Above both, check_expansion() refuses: kMaxExpandedFrames frames in all,
+/// and kMaxExpansion frames per stack the profile holds (real profiles share
+/// most of their paths, so they stay far below it however large they are).
+inline constexpr std::uint64_t kMaxExpandedFrames = 100'000'000;
+inline constexpr std::uint64_t kMaxExpansion = 256;
+
+/// Throws Error when spelling out every stack of `profile` whole would take
+/// more than kMaxExpandedFrames frames and more than kMaxExpansion per
+/// stack: output and time out of proportion to the profile. `format`
+/// names the output in the message, which says what to do instead.
+void check_expansion(const Profile& profile, std::string_view format);
+
 }  // namespace fg
