@@ -79,12 +79,13 @@ std::uint64_t expanded_frames(const Profile& p) {
   // Parents have smaller ids than children: one forward pass gives every
   // depth, with no walk to the root.
   std::vector<std::uint32_t> depth(p.stack_count(), 0);
-  for (StackId s = 1; s < p.stack_count(); ++s) depth[s] = depth[p.parent(s)] + 1;
+  for (const StackId s : id_range<StackId>(StackId{1}, p.stack_count()))
+    depth[s.index()] = depth[p.parent(s).index()] + 1;
   std::vector<bool> counted(p.stack_count(), false);
   std::uint64_t frames = 0;
   for (std::size_t i = 0; i < p.sample_count(); ++i) {
     const StackId s = p.sample(i).stack;
-    if (!counted[s]) frames += depth[s], counted[s] = true;
+    if (!counted[s.index()]) frames += depth[s.index()], counted[s.index()] = true;
   }
   return frames;
 }
