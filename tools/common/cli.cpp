@@ -7,6 +7,7 @@
 #include <iostream>
 #include <new>
 
+#include "common/memory_limit.h"
 #include "fg/error.h"
 #include "fg/merge.h"
 #include "fg/parallel.h"
@@ -24,8 +25,12 @@ po::options_description input_options(CommonOptions& o) {
                   "input format (default: detected from the content, else the extension)")(
       "strict", po::bool_switch(&o.strict), "treat every warning about the input as an error")(
       "max-inflated", po::value<std::uint64_t>(&o.max_inflated)->value_name("BYTES"),
-      "refuse gzip input that inflates past BYTES (default 4 GiB)")("quiet,q", po::bool_switch(&o.quiet),
-                                                                    "print no warnings")(
+      "refuse gzip input that inflates past BYTES (default 4 GiB)")(
+      "max-memory", po::value<std::string>()->value_name("SIZE")->notifier([&o](const std::string& v) {
+        o.max_memory = v;
+      }),
+      "refuse input that needs more than SIZE of memory, e.g. 8G (default: FG_MAX_MEMORY, else half the "
+      "physical memory)")("quiet,q", po::bool_switch(&o.quiet), "print no warnings")(
       "jobs", po::value<std::string>()->value_name("N"),
       "run work on at most N threads at once (default: FG_JOBS, else the cores); 1: on one thread, same "
       "output");
@@ -289,6 +294,7 @@ Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o) {
 Profile read_input(const std::string& path, const CommonOptions& o, Diagnostics& diagnostics) {
   const std::uint64_t limit = o.max_inflated ? o.max_inflated : formats::kDefaultMaxInflated;
   auto in = formats::Input::open(path, limit);
+  if (o.memory_limit) in->set_max_whole(o.memory_limit / 2);
   const formats::Format& f = formats::detect_input_format(*in, o.from);
   return f.read(*in, o.read, diagnostics);
 }
@@ -467,7 +473,9 @@ int catching(const std::string& tool, const std::function<int()>& body) {
     std::cerr << tool << ": error: " << e.what() << '\n';
     return kExitBadData;
   } catch (const std::bad_alloc&) {
-    std::cerr << tool << ": error: out of memory\n";
+    std::cerr << tool << ": error: out of memory";
+    if (memory_limit()) std::cerr << ": past --max-memory, " << memory_limit() << " bytes";
+    std::cerr << '\n';
     return kExitBadData;
   } catch (const std::exception& e) {
     std::cerr << tool << ": error: " << e.what() << '\n';
@@ -481,6 +489,8 @@ int run_tool(const std::string& tool, const std::string& usage, int argc, char**
              const po::options_description& options, const std::function<int(Run&)>& body) {
   return catching(tool, [&] {
     if (!parse_command_line(tool, argc, argv, options, common.inputs, usage)) return kExitOk;
+    common.memory_limit = memory_limit_from(common.max_memory, std::getenv("FG_MAX_MEMORY"));
+    apply_memory_limit(common.memory_limit);
     enable_notes(tool, common);
     Diagnostics diagnostics = make_diagnostics(tool, common);
     Run run{diagnostics, {}};
