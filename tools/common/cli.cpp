@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <new>
+#include <system_error>
 
 #include "common/memory_limit.h"
 #include "fg/error.h"
@@ -459,6 +460,14 @@ bool parse_command_line(const std::string& tool, int argc, char** argv,
 
 namespace {
 
+// An allocation failed: past --max-memory, or the system's own limit.
+int out_of_memory(const std::string& tool) {
+  std::cerr << tool << ": error: out of memory";
+  if (memory_limit()) std::cerr << ": past --max-memory, " << memory_limit() << " bytes";
+  std::cerr << '\n';
+  return kExitBadData;
+}
+
 // Runs `body`, mapping exceptions to messages and exit statuses.
 int catching(const std::string& tool, const std::function<int()>& body) {
   try {
@@ -473,9 +482,11 @@ int catching(const std::string& tool, const std::function<int()>& body) {
     std::cerr << tool << ": error: " << e.what() << '\n';
     return kExitBadData;
   } catch (const std::bad_alloc&) {
-    std::cerr << tool << ": error: out of memory";
-    if (memory_limit()) std::cerr << ": past --max-memory, " << memory_limit() << " bytes";
-    std::cerr << '\n';
+    return out_of_memory(tool);
+  } catch (const std::system_error& e) {
+    // A thread whose stack the memory limit leaves no room for.
+    if (e.code() == std::errc::resource_unavailable_try_again && memory_limit()) return out_of_memory(tool);
+    std::cerr << tool << ": error: " << e.what() << '\n';
     return kExitBadData;
   } catch (const std::exception& e) {
     std::cerr << tool << ": error: " << e.what() << '\n';
