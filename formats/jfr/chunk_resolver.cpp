@@ -39,9 +39,9 @@ ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const 
       threads_(threads),
       stand_ins_(threads ? nullptr : stand_ins),
       kernel_known_(pools.enum_has("jdk.types.FrameType", "Kernel")),
-      frames_by_index_(pools.frames.size(), U64Map::kMissing),
+      frames_by_index_(pools.frames.size(), kNoId<FrameId>),
       kinds_by_index_(pools.frames.size(), FrameKind::kNative),
-      node_stacks_(threads ? 0 : tree.node_count(), U64Map::kMissing),
+      node_stacks_(threads ? 0 : tree.node_count(), kNoId<StackId>),
       rounds_(threads ? 0 : tree.node_count(), 0) {}
 
 void ChunkResolver::find_made(const NewNode* nodes, std::size_t count) {
@@ -51,7 +51,7 @@ void ChunkResolver::find_made(const NewNode* nodes, std::size_t count) {
   constexpr unsigned kRounds = 256;
   round_starts_.assign(kRounds + 1, 0);
   for (const NewNode* n = nodes; n != nodes + count; ++n) {
-    const bool listed_parent = n->parent != 0 && node_stacks_[n->parent] == U64Map::kMissing;
+    const bool listed_parent = n->parent != 0 && node_stacks_[n->parent] == kNoId<StackId>;
     const unsigned r = listed_parent ? std::min(rounds_[n->parent] + 1u, kRounds - 1) : 0;
     rounds_[n->node] = static_cast<std::uint8_t>(r);
     ++round_starts_[r + 1];
@@ -70,7 +70,7 @@ void ChunkResolver::find_made(const NewNode* nodes, std::size_t count) {
   const auto parent_and_frame = [&](const NewNode& n, StackId& parent, FrameId& frame) {
     parent = parent_stack(n.parent);
     frame = frames_by_index_[n.frame];
-    return parent != U64Map::kMissing && frame != U64Map::kMissing;
+    return parent != kNoId<StackId> && frame != kNoId<FrameId>;
   };
   for (unsigned r = 0; r < kRounds; ++r) {
     const std::size_t begin = round_starts_[r], end = round_starts_[r + 1];
@@ -113,7 +113,7 @@ std::uint32_t NodeLister::leaf(std::uint32_t position, bool list, std::vector<Ne
 }
 
 StackId ChunkResolver::thread_stack(std::uint32_t leaf, std::uint64_t thread) {
-  if (const StackId known = stacks_.find(leaf, thread); known != U64Map::kMissing) return known;
+  if (const StackId known = stacks_.find(leaf, thread); known != kNoId<StackId>) return known;
   StackId s = builder_.stack(kRootStack, builder_.frame(thread_frame_name(thread_name(thread), thread)));
   path_.clear();
   for (std::uint32_t n = leaf; n != 0; n = tree_.node(n).parent) path_.push_back(n);
@@ -161,14 +161,14 @@ FrameId ChunkResolver::make_frame(const FrameRef& f, FrameKind kind) {
   const bool stand_in = stand_ins_ && is_java_tier(kind);
   const FrameId id = builder_.frame(builder_.function(name), stand_in ? FrameKind::kJit : kind);
   if (stand_in) {
-    if (id >= stand_ins_->size()) stand_ins_->resize(std::size_t{id} + 1);
-    (*stand_ins_)[id] = true;
+    if (id.index() >= stand_ins_->size()) stand_ins_->resize(std::size_t{id.index()} + 1);
+    (*stand_ins_)[id.index()] = true;
   }
   return id;
 }
 
 FrameId ChunkResolver::class_frame(std::uint64_t cls, bool outside_tlab) {
-  if (const FrameId known = class_frames_.find(cls, outside_tlab); known != U64Map::kMissing) return known;
+  if (const FrameId known = class_frames_.find(cls, outside_tlab); known != kNoId<FrameId>) return known;
   std::string name = "null";
   if (auto c = pools_.classes.find(cls); c != pools_.classes.end())
     if (const std::string* sym = pools_.symbol(c->second.name)) name = allocated_class_name(*sym, naming_);
@@ -187,7 +187,7 @@ const std::string* ChunkResolver::thread_name(std::uint64_t thread) const {
 LabelSetId ChunkResolver::labels(std::uint64_t thread, bool with_state, std::uint64_t state) {
   const std::uint64_t state_key = with_state ? state + 1 : 0;
   if (last_labels_.is(thread, state_key)) return last_labels_.id;
-  if (const LabelSetId known = labels_.find(thread, state_key); known != U64Map::kMissing) {
+  if (const LabelSetId known = labels_.find(thread, state_key); known != kNoId<LabelSetId>) {
     last_labels_ = {thread, state_key, known};
     return known;
   }
