@@ -26,6 +26,21 @@ Error gzip_bomb(const std::string& name, std::uint64_t limit) {
 
 }  // namespace
 
+void throw_line_too_long(const std::string& file, std::uint64_t line) {
+  throw ParseError(SourcePosition::text(file, line, kMaxLineBytes + 1),
+                   "a line longer than " + std::to_string(kMaxLineBytes >> 20) +
+                       " MiB, the most fg reads; refusing (not a profile?)");
+}
+
+void Input::refuse_whole(std::uint64_t offset) const {
+  const std::uint64_t limit = whole_limit();
+  if (limit == max_inflated_ && compressed_) throw gzip_bomb(name_, max_inflated_);
+  const std::string why = limit == format_.bytes && format_.why ? format_.why : "half of --max-memory";
+  throw ParseError(SourcePosition::binary(name_, offset),
+                   "more than " + std::to_string(limit) + " bytes to hold in memory (" + why + "); refusing" +
+                       (compressed_ ? " (a gzip bomb?)" : ""));
+}
+
 // The raw byte source (a descriptor or a string) and the inflater.
 class Input::Impl {
  public:
@@ -305,6 +320,15 @@ void InputBytes::release(std::size_t offset) {
   if (capacity_ > 0) release_pages(data_, std::min(offset, size_), released_);
 }
 
+bool InputBytes::pad(std::size_t n) {
+  if (mapped_) return false;
+  if (capacity_ - size_ < n) {
+    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    grow((size_ + n + page - 1) / page * page);
+  }
+  return true;
+}
+
 void InputBytes::grow(std::size_t capacity) {
   void* p = capacity_ == 0
                 ? ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
@@ -385,10 +409,13 @@ bool Input::inflate_whole(InputBytes& out) {
   if (!z.d) return false;
   // Deflate inflates at most 1,032 bytes per byte: room past that (or
   // past the limit) is never needed, so no field of the file sizes it.
-  const std::uint64_t most =
-      std::min<std::uint64_t>(max_inflated_ + 1, std::uint64_t{1032} * in.size() + (1 << 16));
+  const std::uint64_t limit = whole_limit();
+  const std::uint64_t most = std::min<std::uint64_t>(limit + 1, std::uint64_t{1032} * in.size() + (1 << 16));
   // For the usual single member, the room needed.
+  // It inflates to at least that (the trailer is the size modulo 4 GiB):
+  // refused before anything is allocated.
   const std::uint32_t last_size = last_member_size(in);
+  if (last_size > limit) refuse_whole(limit);
   const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   auto room = [&](std::uint64_t n) {
     return static_cast<std::size_t>((std::min(std::max<std::uint64_t>(n, 1 << 20), most) + page - 1) / page *
@@ -409,12 +436,12 @@ bool Input::inflate_whole(InputBytes& out) {
     }
     if (rc != LIBDEFLATE_INSUFFICIENT_SPACE) return false;
     if (bytes.capacity_ >= most) {
-      if (most == max_inflated_ + 1) throw gzip_bomb(name_, max_inflated_);
+      if (most == limit + 1) refuse_whole(limit);
       return false;
     }
     bytes.grow(room(std::uint64_t{bytes.capacity_} * 2));  // and this member again
   }
-  if (bytes.size_ > max_inflated_) throw gzip_bomb(name_, max_inflated_);
+  if (bytes.size_ > limit) refuse_whole(limit);
   inflated_ = offset_ = bytes.size_;
   lookahead_.clear();
   lookahead_pos_ = 0;
@@ -429,7 +456,12 @@ bool Input::inflate_whole(InputBytes& out) {
   return true;
 }
 
-InputBytes read_all(Input& input) {
+InputBytes read_all(Input& input, FormatLimit format) {
+  struct Scope {
+    Input& in;
+    ~Scope() { in.format_ = {}; }
+  } scope{input};
+  input.format_ = format;
   InputBytes out;
   if (auto whole = input.map_whole()) {
     out.mapped_ = &input;
@@ -440,12 +472,14 @@ InputBytes read_all(Input& input) {
   if (input.inflate_whole(out)) return out;
   // Anonymous memory, doubled by moving its pages (no copy): only pages
   // written are in memory, so the slack costs address space alone.
+  const std::uint64_t limit = input.whole_limit();
   out.grow(std::size_t{1} << 20);
   for (;;) {
     if (out.capacity_ - out.size_ < (1 << 16)) out.grow(out.capacity_ * 2);
     const std::size_t k = input.read(out.data_ + out.size_, out.capacity_ - out.size_);
     if (k == 0) break;
     out.size_ += k;
+    if (out.size_ > limit) input.refuse_whole(limit);
   }
   return out;
 }

@@ -3,6 +3,7 @@
 // Streams, so a reader's memory does not grow with the input's size.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -13,8 +14,22 @@ namespace fg::formats {
 
 /// Inflated bytes above this are refused (a gzip bomb): 4 GiB by default.
 inline constexpr std::uint64_t kDefaultMaxInflated = std::uint64_t{4} << 30;
+/// The longest line a line-based reader (collapsed stacks, jemalloc heap
+/// dumps) takes, and so the longest name in one: 64 MiB. A longer line is
+/// bad data (ParseError at the line), not a reason to hold it in memory.
+inline constexpr std::size_t kMaxLineBytes = std::size_t{64} << 20;
+
+/// The ParseError for line `line` of `file`, longer than kMaxLineBytes.
+[[noreturn]] void throw_line_too_long(const std::string& file, std::uint64_t line);
 
 class InputBytes;
+
+/// The most bytes a format can use whole (read_all()), and why, for the
+/// message that refuses more: e.g. {2 GiB, "protobuf's largest message"}.
+struct FormatLimit {
+  std::uint64_t bytes = UINT64_MAX;
+  const char* why = nullptr;
+};
 
 class Input {
  public:
@@ -35,6 +50,12 @@ class Input {
   /// read twice (standard input, pipes, devices, bytes in memory). Throws
   /// fg::Error naming the file when it cannot be opened.
   std::unique_ptr<Input> reopen() const;
+
+  /// The most bytes read_all() holds in memory of its own (inflated gzip,
+  /// standard input, a pipe): more is refused with a ParseError before it
+  /// is allocated where the gzip trailer tells, else when it arrives. The
+  /// tools set half of --max-memory; a mapped plain file is not counted.
+  void set_max_whole(std::uint64_t bytes) { max_whole_ = bytes; }
 
   /// The name used in messages: the path, or "<stdin>".
   const std::string& name() const { return name_; }
@@ -71,7 +92,7 @@ class Input {
 
  private:
   class Impl;
-  friend InputBytes read_all(Input& input);
+  friend InputBytes read_all(Input& input, FormatLimit format);
   std::size_t read_raw_inflated(char* buf, std::size_t n);
   /// For gzip before any read(): every compressed byte, when all are at
   /// hand (bytes in memory, or a regular file opened by path, mapped until
@@ -83,7 +104,12 @@ class Input {
   /// consumed and read() goes on as before); throws on a gzip bomb.
   bool inflate_whole(InputBytes& out);
   std::string name_;
+  /// The limit read_all() holds the whole input to, and its error.
+  std::uint64_t whole_limit() const { return std::min({max_inflated_, max_whole_, format_.bytes}); }
+  [[noreturn]] void refuse_whole(std::uint64_t offset) const;
   std::uint64_t max_inflated_;
+  std::uint64_t max_whole_ = kDefaultMaxInflated;
+  FormatLimit format_;  // read_all()'s, while it runs
   bool compressed_ = false;
   bool sniffed_ = false;
   std::string lookahead_;
@@ -109,12 +135,16 @@ class InputBytes {
   ~InputBytes();
 
   std::string_view view() const { return {data_, size_}; }
+  /// Makes at least `n` readable bytes follow view() (for parsers that read
+  /// past the end, such as simdjson), from memory of its own; false for a
+  /// mapped file, whose end is the file's.
+  bool pad(std::size_t n);
   /// The bytes before `offset` will not be looked at again (reading them
   /// afterwards is undefined): whole pages of them leave the process.
   void release(std::size_t offset);
 
  private:
-  friend InputBytes read_all(Input& input);
+  friend InputBytes read_all(Input& input, FormatLimit format);
   friend class Input;
   /// Room for `capacity` bytes, keeping those there (anonymous pages, moved).
   void grow(std::size_t capacity);
@@ -125,6 +155,9 @@ class InputBytes {
   std::size_t released_ = 0;
 };
 
-InputBytes read_all(Input& input);
+/// The whole input, at most Input::set_max_whole()'s bytes, --max-inflated's
+/// and `format`'s; more is refused (ParseError, or the gzip bomb's Error)
+/// before it is allocated where the gzip trailer tells, else as it arrives.
+InputBytes read_all(Input& input, FormatLimit format = {});
 
 }  // namespace fg::formats

@@ -318,6 +318,7 @@ Profile Reader::run() {
     while (b < end) {
       const char* nl = static_cast<const char*>(std::memchr(b, '\n', static_cast<std::size_t>(end - b)));
       const char* e = nl ? nl : end;
+      if (static_cast<std::size_t>(e - b) > kMaxLineBytes) throw_line_too_long(input_.name(), line_no_ + 1);
       line(b, e);
       b = nl ? nl + 1 : end;
       if (b > next_release) {
@@ -338,11 +339,14 @@ Profile Reader::run() {
   while (true) {
     const char* nl = static_cast<const char*>(std::memchr(buf.get() + begin, '\n', end - begin));
     if (nl) {
+      if (static_cast<std::size_t>(nl - buf.get()) - begin > kMaxLineBytes)
+        throw_line_too_long(input_.name(), line_no_ + 1);
       line(buf.get() + begin, nl);
       begin = static_cast<std::size_t>(nl - buf.get()) + 1;
       continue;
     }
     if (eof) {
+      if (end - begin > kMaxLineBytes) throw_line_too_long(input_.name(), line_no_ + 1);
       if (begin < end) line(buf.get() + begin, buf.get() + end);
       break;
     }
@@ -362,7 +366,8 @@ Profile Reader::run() {
       begin -= keep;
       end -= keep;
     } else if (end == cap) {
-      // One line longer than the buffer: grow it.
+      // One line longer than the buffer: grow it, up to the longest line.
+      if (end - begin > kMaxLineBytes) throw_line_too_long(input_.name(), line_no_ + 1);
       std::unique_ptr<char[]> bigger(new char[cap * 2]);
       std::memcpy(bigger.get(), buf.get(), end);
       if (prev_) prev_ = bigger.get() + (prev_ - buf.get());

@@ -15,6 +15,9 @@ namespace od = simdjson::ondemand;
 
 namespace {
 
+// What a document that is neither (nor JSON at all) is told.
+constexpr const char* kNotAResponse = "expected DeepFlow's response object or a list of nodes";
+
 // The fields of a node, as bits of the mask of those seen.
 constexpr unsigned kName = 1, kId = 2, kParent = 4, kSelf = 8, kTotal = 16, kAllFields = 31;
 constexpr std::string_view kFieldNames[] = {"profile_location_str", "node_id", "parent_node_id", "self_value",
@@ -71,6 +74,10 @@ class ResponseParser::Impl {
   [[noreturn]] void fail_at(const char* where, const std::string& message) const {
     throw ParseError(position(static_cast<std::uint64_t>(where - data_)), message);
   }
+  // Throws a ParseError where `head` (the input's start) shows that it is
+  // no JSON document: its first byte that is not a blank opens no object
+  // or array.
+  void refuse_non_json(std::string_view head) const;
   [[noreturn]] void fail_json(simdjson::error_code error);
   void release_parser(Response& r);
   void parse_envelope(od::object envelope, Response& r);
@@ -81,7 +88,8 @@ class ResponseParser::Impl {
   const char* where(od::value& v) { return v.raw_json_token().data(); }
 
   std::string name_;
-  std::string bytes_;           // a copy of the input with simdjson's padding, when not mapped
+  std::string bytes_;  // a copy of the mapped input with simdjson's padding, when the mapping has none
+  InputBytes whole_;   // the input when it cannot be mapped, padded
   const char* data_ = nullptr;  // the input: bytes_, or the mapped file
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;  // readable bytes at data_
@@ -110,16 +118,30 @@ ResponseParser::Impl::Impl(Input& input) : name_(input.name()) {
     bytes_.assign(whole->data(), size_);
     input.release_mapped(size_);
   } else {
-    std::size_t cap = 1 << 20;
-    bytes_.resize(cap);
-    while (std::size_t k = input.read(bytes_.data() + size_, cap - size_)) {
-      size_ += k;
-      if (size_ == cap) bytes_.resize(cap *= 2);
-    }
+    // Inflated or piped: memory of its own that holds only what arrived,
+    // within the input's limit (no doubled, zero-filled string). What is
+    // not JSON at all is refused before the rest is held.
+    refuse_non_json(input.head());
+    whole_ = read_all(input);
+    whole_.pad(simdjson::SIMDJSON_PADDING);
+    data_ = whole_.view().data();
+    size_ = whole_.view().size();
+    capacity_ = size_ + simdjson::SIMDJSON_PADDING;
+    return;
   }
   bytes_.resize(size_ + simdjson::SIMDJSON_PADDING, '\0');
   data_ = bytes_.data();
   capacity_ = bytes_.size();
+}
+
+void ResponseParser::Impl::refuse_non_json(std::string_view head) const {
+  const std::size_t i = head.find_first_not_of(" \t\r\n");
+  if (i == std::string_view::npos || head[i] == '{' || head[i] == '[') return;
+  const std::string_view before = head.substr(0, i);
+  const std::size_t nl = before.rfind('\n');
+  const auto line = static_cast<std::uint64_t>(std::count(before.begin(), before.end(), '\n')) + 1;
+  const std::size_t column = i - (nl == std::string_view::npos ? 0 : nl + 1) + 1;
+  throw ParseError(SourcePosition::text(name_, line, column), kNotAResponse);
 }
 
 SourcePosition ResponseParser::Impl::position(std::uint64_t offset) const {
@@ -171,7 +193,7 @@ Response ResponseParser::Impl::parse() {
     r.list_name = "result";
     parse_envelope(envelope, r);
   } else {
-    fail_at(data_, "expected DeepFlow's response object or a list of nodes");
+    fail_at(data_, kNotAResponse);
   }
   release_parser(r);
   return r;

@@ -72,17 +72,19 @@ HeapDump Parser::run() {
   constexpr std::size_t kChunk = 1 << 20;
   std::string buf;
   std::unique_ptr<char[]> chunk(new char[kChunk]);
+  std::size_t from = 0;  // the bytes of buf before it hold no line break
   while (std::size_t n = input_.read(chunk.get(), kChunk)) {
     buf.append(chunk.get(), n);
     std::size_t begin = 0;
-    while (true) {
-      const void* nl = std::memchr(buf.data() + begin, '\n', buf.size() - begin);
-      if (!nl) break;
+    while (const void* nl = std::memchr(buf.data() + from, '\n', buf.size() - from)) {
       std::size_t end = static_cast<std::size_t>(static_cast<const char*>(nl) - buf.data());
+      if (end - begin > kMaxLineBytes) throw_line_too_long(input_.name(), line_no_ + 1);
       line(std::string_view(buf.data() + begin, end - begin));
-      begin = end + 1;
+      begin = from = end + 1;
     }
     buf.erase(0, begin);
+    from = buf.size();
+    if (buf.size() > kMaxLineBytes) throw_line_too_long(input_.name(), line_no_ + 1);
   }
   return finish(buf);
 }
@@ -94,6 +96,7 @@ HeapDump Parser::run_in_place(std::string_view text) {
   const char* next_release = p + (1 << 20);
   while (const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(e - p))) {
     const char* end = static_cast<const char*>(nl);
+    if (static_cast<std::size_t>(end - p) > kMaxLineBytes) throw_line_too_long(input_.name(), line_no_ + 1);
     line(std::string_view(p, static_cast<std::size_t>(end - p)));
     p = end + 1;
     if (p >= next_release) {  // read pages leave memory as they are done with
@@ -108,6 +111,7 @@ HeapDump Parser::finish(std::string_view rest) {
   if (line_no_ == 0 && rest.empty())
     throw ParseError(SourcePosition::text(input_.name(), 1, 1), "empty input");
   if (!rest.empty()) {
+    if (rest.size() > kMaxLineBytes) throw_line_too_long(input_.name(), line_no_ + 1);
     if (rest.back() == '\r') rest.remove_suffix(1);
     throw ParseError(SourcePosition::text(input_.name(), line_no_ + 1, rest.size() + 1),
                      "the dump ends in the middle of a line (cut off?)");

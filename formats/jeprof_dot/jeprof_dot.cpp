@@ -50,6 +50,10 @@ Sniff sniff(std::string_view head, std::string_view) {
 }
 
 Profile read(Input& input, const ReadOptions&, Diagnostics& diagnostics) {
+  // A NUL byte near the start (a gzip of zeros, say) is refused as the
+  // parser would, before the rest is held.
+  if (const std::size_t nul = input.head().find('\0'); nul != std::string_view::npos)
+    throw ParseError(SourcePosition::binary(input.name(), nul), "a NUL byte: not a DOT graph");
   const std::string text(read_all(input).view());
   const JeprofGraph recorded = parse_jeprof_graph(text, input.name());
   const JeprofGraph graph = reconcile(recorded);

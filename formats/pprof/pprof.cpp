@@ -637,8 +637,13 @@ Sniff sniff(std::string_view head, std::string_view) {
 }
 
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics) {
-  InputBytes whole = read_all(input);
   const std::string& name = input.name();
+  // A first key of field number 0 (a byte below 8: a gzip of zeros, say)
+  // is what decoding would refuse first: refused before the rest is held.
+  if (const std::string_view head = input.head(1); !head.empty() && static_cast<unsigned char>(head[0]) < 8)
+    throw ParseError(SourcePosition::binary(name, 0), "field number 0 in Profile");
+  // protobuf's messages are under 2 GiB: a larger one is no profile.
+  InputBytes whole = read_all(input, {(std::uint64_t{2} << 30) - 1, "protobuf's largest message"});
   RawProfile pb = decode_profile(whole.view(), name);
   // The strings view the bytes: those before the first string are the
   // ones that can go once read.

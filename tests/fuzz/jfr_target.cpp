@@ -3,7 +3,8 @@
 // fg_fuzz_jfr), put some recordings into a seed folder, inflated (the
 // fuzzer mutates their bytes, not gzip's) and each with a byte of options
 // appended, then
-//   build-fuzz/tests/fg_fuzz_jfr -max_len=600000 -timeout=10 CORPUS/ SEEDS/
+//   LSAN_OPTIONS=suppressions=tests/sanitizers/lsan.supp \
+//     build-fuzz/tests/fg_fuzz_jfr -max_len=600000 -timeout=10 build-fuzz/corpus/jfr-options/ SEEDS/
 #include <cstddef>
 #include <cstdint>
 

@@ -6,7 +6,9 @@
 #include <cstdlib>
 #include <iostream>
 #include <new>
+#include <system_error>
 
+#include "common/memory_limit.h"
 #include "fg/error.h"
 #include "fg/merge.h"
 #include "fg/parallel.h"
@@ -44,8 +46,12 @@ po::options_description input_options(CommonOptions& o) {
       number_value<std::uint64_t>("max-inflated", o.max_inflated,
                                   {0, std::numeric_limits<std::uint64_t>::max()})
           ->value_name("BYTES"),
-      "refuse gzip input that inflates past BYTES (default 4 GiB)")("quiet,q", po::bool_switch(&o.quiet),
-                                                                    "print no warnings")(
+      "refuse gzip input that inflates past BYTES (default 4 GiB)")(
+      "max-memory", po::value<std::string>()->value_name("SIZE")->notifier([&o](const std::string& v) {
+        o.max_memory = v;
+      }),
+      "refuse input that needs more than SIZE of memory, e.g. 8G (default: FG_MAX_MEMORY, else half the "
+      "physical memory)")("quiet,q", po::bool_switch(&o.quiet), "print no warnings")(
       "jobs", po::value<std::string>()->value_name("N"),
       "run work on at most N threads at once (default: FG_JOBS, else the cores); 1: on one thread, same "
       "output");
@@ -313,6 +319,7 @@ Diagnostics make_diagnostics(const std::string& tool, const CommonOptions& o) {
 Profile read_input(const std::string& path, const CommonOptions& o, Diagnostics& diagnostics) {
   const std::uint64_t limit = o.max_inflated ? o.max_inflated : formats::kDefaultMaxInflated;
   auto in = formats::Input::open(path, limit);
+  if (o.memory_limit) in->set_max_whole(o.memory_limit / 2);
   const formats::Format& f = formats::detect_input_format(*in, o.from);
   return f.read(*in, o.read, diagnostics);
 }
@@ -477,6 +484,14 @@ bool parse_command_line(const std::string& tool, int argc, char** argv,
 
 namespace {
 
+// An allocation failed: past --max-memory, or the system's own limit.
+int out_of_memory(const std::string& tool) {
+  std::cerr << tool << ": error: out of memory";
+  if (memory_limit()) std::cerr << ": past --max-memory, " << memory_limit() << " bytes";
+  std::cerr << '\n';
+  return kExitBadData;
+}
+
 // Runs `body`, mapping exceptions to messages and exit statuses.
 int catching(const std::string& tool, const std::function<int()>& body) {
   try {
@@ -491,7 +506,11 @@ int catching(const std::string& tool, const std::function<int()>& body) {
     std::cerr << tool << ": error: " << e.what() << '\n';
     return kExitBadData;
   } catch (const std::bad_alloc&) {
-    std::cerr << tool << ": error: out of memory\n";
+    return out_of_memory(tool);
+  } catch (const std::system_error& e) {
+    // A thread whose stack the memory limit leaves no room for.
+    if (e.code() == std::errc::resource_unavailable_try_again && memory_limit()) return out_of_memory(tool);
+    std::cerr << tool << ": error: " << e.what() << '\n';
     return kExitBadData;
   } catch (const std::exception& e) {
     std::cerr << tool << ": error: " << e.what() << '\n';
@@ -508,6 +527,8 @@ int run_tool(const std::string& tool, const std::string& usage, int argc, char**
       formats::Output::flush_standard_output();  // help, version or formats: status 1 if not written
       return kExitOk;
     }
+    common.memory_limit = memory_limit_from(common.max_memory, std::getenv("FG_MAX_MEMORY"));
+    apply_memory_limit(common.memory_limit);
     enable_notes(tool, common);
     Diagnostics diagnostics = make_diagnostics(tool, common);
     Run run{diagnostics, {}};

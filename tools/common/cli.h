@@ -121,16 +121,19 @@ struct CommonOptions {
   std::optional<std::string> from, to, value;
   bool strict = false;
   bool quiet = false;
-  std::uint64_t max_inflated = 0;  ///< 0: the default limit
-  bool info = false;               ///< --info: summarise the input instead of converting
-  formats::ReadOptions read;       ///< format-specific reading options (symbolization, JFR, DeepFlow)
+  std::uint64_t max_inflated = 0;         ///< 0: the default limit
+  std::optional<std::string> max_memory;  ///< --max-memory as given (else FG_MAX_MEMORY, else the default)
+  std::uint64_t memory_limit = 0;         ///< in force (run_tool() sets it); 0: none
+  bool info = false;                      ///< --info: summarise the input instead of converting
+  formats::ReadOptions read;              ///< format-specific reading options (symbolization, JFR, DeepFlow)
   /// What the tool makes: the writers it offers and the one it writes
   /// when neither --to nor the -o extension names one.
   formats::Product product = formats::Product::kConvert;
   std::string table_layout;  ///< Product::kTopTable: the layout (--format)
 };
 
-/// --from, --strict, --max-inflated, -q, --jobs (applied by
+/// --from, --strict, --max-inflated, --max-memory (applied by run_tool(),
+/// with FG_MAX_MEMORY), -q, --jobs (applied by
 /// parse_command_line(), with FG_JOBS) and the positional inputs.
 po::options_description input_options(CommonOptions& o);
 /// -o, --to, --value.

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan+UBSan) into build-fuzz and runs
+# each for SECONDS (default 60): one fast read-only target per reader,
+# seeded from tests/fuzz/corpus/<format> (kept in the tree: add inputs that
+# found a crash or new coverage worth keeping), samples/ and tests/data.
+# New inputs go to build-fuzz/corpus/<format>, crashes to
+# build-fuzz/crashes/ (never into the source tree); a crash fails the run:
+# make it a test (tests/fuzz/corpus/<format> and a unit or golden case).
+#   scripts/fuzz.sh [SECONDS] [FORMAT...]      e.g. scripts/fuzz.sh 3600 pprof
+# Exits 0 with a message when clang++ is missing.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+seconds=${1:-60}
+shift || true
+formats=("$@")
+[ ${#formats[@]} -gt 0 ] || formats=(collapsed pprof jemalloc jeprof-dot jfr json)
+if ! command -v clang++ >/dev/null; then
+  echo "fuzz.sh: no clang++; the fuzz targets are not built"
+  exit 0
+fi
+out="$root/build-fuzz"
+CXX=clang++ cmake -S "$root" -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -g" \
+  -DFG_FUZZ=ON -DFG_BUILD_TESTS=ON >/dev/null
+targets=()
+for f in "${formats[@]}"; do targets+=("fg_fuzz_read_${f//-/_}"); done
+cmake --build "$out" --target "${targets[@]}"
+
+# Which seeds each reader starts from (gzip inflated: the fuzzer mutates
+# the format's bytes, not deflate's).
+seeds_of() {
+  case $1 in
+    collapsed) ls "$root"/samples/*.folded "$root"/tests/data/deepflow/*.folded "$root"/tests/golden/inputs/*.folded ;;
+    pprof) ls "$root"/tests/golden/inputs/*.pb* ;;
+    jemalloc) ls "$root"/tests/golden/inputs/*.heap ;;
+    jeprof-dot) ls "$root"/tests/golden/inputs/*.dot ;;
+    jfr) ls "$root"/tests/golden/inputs/*.jfr* ;;
+    json) ls "$root"/tests/data/deepflow/*.json "$root"/tests/golden/inputs/*.json ;;
+  esac
+}
+
+export ASAN_OPTIONS="detect_leaks=1"
+export LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+mkdir -p "$out/crashes"
+status=0
+for f in "${formats[@]}"; do
+  corpus="$out/corpus/$f" seeds="$out/seeds/$f" kept="$root/tests/fuzz/corpus/$f"
+  mkdir -p "$corpus" "$seeds"
+  for s in $(seeds_of "$f"); do
+    if gzip -t "$s" 2>/dev/null; then gzip -dc "$s" >"$seeds/$(basename "$s" .gz)"; else cp "$s" "$seeds/"; fi
+  done
+  dict=()
+  [ -f "$root/tests/fuzz/dict/$f.dict" ] && dict=("-dict=$root/tests/fuzz/dict/$f.dict")
+  echo "fuzz.sh: fg_fuzz_read_${f//-/_} for $seconds s"
+  # The first folder gets the new inputs; the others are only read.
+  dirs=("$corpus" "$seeds")
+  [ -d "$kept" ] && dirs+=("$kept")
+  if ! "$out/tests/fg_fuzz_read_${f//-/_}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -max_len=262144 -print_final_stats=1 -artifact_prefix="$out/crashes/$f-" "${dict[@]}" \
+    "${dirs[@]}" 2>"$out/fuzz-$f.log"; then
+    status=1
+    tail -40 "$out/fuzz-$f.log"
+  fi
+  grep -E "stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb" "$out/fuzz-$f.log" |
+    sed "s/^/fuzz.sh: $f /"
+done
+exit $status
