@@ -13,6 +13,7 @@
 #include "formats/diffreport/diff_report.h"
 #include "formats/dot/dot.h"
 #include "formats/dump/dump.h"
+#include "formats/flamegraph_in/flamegraph_in.h"
 #include "formats/html/flamegraph_html.h"
 #include "formats/jemalloc/jemalloc.h"
 #include "formats/jeprof_dot/jeprof_dot.h"
@@ -93,7 +94,9 @@ const std::vector<Format>& all_formats() {
       {.name = "html",
        .extensions = {".html", ".htm"},
        .summary = "interactive flame graph: one self-contained HTML page drawn on a canvas (zoom, search, "
-                  "icicle, reversed)",
+                  "icicle, reversed); async-profiler's 2.x-4.x pages read back",
+       .sniff = flamegraph_in::sniff_html,
+       .read = flamegraph_in::read_html,
        .write = html::write_flamegraph,
        .check = html::check_write_options,
        .needs = kStackView},
