@@ -91,14 +91,6 @@ PageFacts page_facts(const PageText& t) {
   return f;
 }
 
-// async-profiler's counter names as value columns.
-ValueType value_type(std::string_view units) {
-  if (units == "samples") return {"samples", "count"};
-  if (units == "bytes") return {"space", "bytes"};
-  if (units == "ns") return {"time", "nanoseconds"};
-  return {std::string(units), "count"};
-}
-
 // A JavaScript string's text as async-profiler wrote it: \\ and \' (2.8
 // and later; 2.5 escapes only ').
 std::string unescape(std::string_view s, Generation g) {
@@ -290,17 +282,12 @@ void read_frames_3(const PageText& t, const PageFacts& f, ProfileBuilder& b) {
   nester.finish(at);
 }
 
-void note(const ReadOptions& options, ProfileBuilder& b, const std::string& file, const std::string& text) {
-  b.metadata().comments.push_back(text);
-  if (options.note) options.note(file + ": " + text);
-}
-
 }  // namespace
 
 Profile read_async_profiler_page(std::string_view text, const std::string& file, const ReadOptions& options) {
   const PageText t(text, file);
   const PageFacts f = page_facts(t);
-  ValueType vt = value_type(f.units);
+  ValueType vt = counter_value_type(f.units);
   std::vector<ValueType> types;
   if (f.diff) {
     types = {vt, vt};

@@ -39,4 +39,17 @@ void DrawnTree::finish(const PageText& page) {
   }
 }
 
+ValueType counter_value_type(std::string_view name) {
+  if (name == "samples") return {"samples", "count"};
+  if (name == "bytes") return {"space", "bytes"};
+  if (name == "ns" || name == "nanoseconds") return {"time", "nanoseconds"};
+  return {std::string(name), "count"};
+}
+
+void note(const ReadOptions& options, ProfileBuilder& builder, const std::string& file,
+          const std::string& text) {
+  builder.metadata().comments.push_back(text);
+  if (options.note) options.note(file + ": " + text);
+}
+
 }  // namespace fg::formats::flamegraph_in

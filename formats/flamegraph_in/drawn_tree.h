@@ -14,6 +14,7 @@
 
 #include "fg/builder.h"
 #include "fg/profile.h"
+#include "formats/options.h"
 #include "page_text.h"
 
 namespace fg::formats::flamegraph_in {
@@ -65,5 +66,15 @@ class DrawnTree {
   bool with_base_;
   std::vector<Node> nodes_;
 };
+
+/// The value column of a drawing's counter name: async-profiler's units
+/// and flamegraph.pl's --countname ("samples" -> samples/count, "bytes" ->
+/// space/bytes, "ns" -> time/nanoseconds, another name -> name/count).
+ValueType counter_value_type(std::string_view name);
+
+/// Keeps `text` among the profile's comments and hands it to the user
+/// (ReadOptions::note) as "file: text".
+void note(const ReadOptions& options, ProfileBuilder& builder, const std::string& file,
+          const std::string& text);
 
 }  // namespace fg::formats::flamegraph_in

@@ -28,7 +28,24 @@ Sniff sniff_html(std::string_view head, std::string_view) {
 
 Profile read_html(Input& input, const ReadOptions& options, Diagnostics&) {
   InputBytes bytes = read_all(input);
+  if (is_fg_page(bytes.view())) return read_fg_page(bytes.view(), input.name());
   return read_async_profiler_page(bytes.view(), input.name(), options);
+}
+
+Sniff sniff_svg(std::string_view head, std::string_view) {
+  const std::string_view t = trimmed(head);
+  if (!t.starts_with("<?xml") && !t.starts_with("<svg") && !t.starts_with("<!DOCTYPE svg")) return Sniff::kNo;
+  if (head.find("<svg") == std::string_view::npos) return Sniff::kMaybe;
+  // flamegraph.pl's and fg's script, inferno's namespace.
+  const bool flame = head.find("Flame graph") != std::string_view::npos ||
+                     head.find("flamegraph") != std::string_view::npos ||
+                     head.find("jonhoo/inferno") != std::string_view::npos;
+  return flame ? Sniff::kYes : Sniff::kMaybe;
+}
+
+Profile read_svg(Input& input, const ReadOptions& options, Diagnostics& diagnostics) {
+  InputBytes bytes = read_all(input);
+  return read_svg_text(bytes.view(), input.name(), options, diagnostics);
 }
 
 }  // namespace fg::formats::flamegraph_in

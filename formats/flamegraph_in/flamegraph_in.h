@@ -22,12 +22,34 @@ namespace fg::formats::flamegraph_in {
 /// blanks), no otherwise: which page it is, the reader tells from its script.
 Sniff sniff_html(std::string_view head, std::string_view filename);
 
-/// Reads an async-profiler page (2.x to 4.x). Throws ParseError
+/// Reads fg's own page or an async-profiler page (2.x to 4.x). Throws ParseError
 /// (file:line:col) for a page that is neither, or whose frame data is
 /// broken or truncated.
 Profile read_html(Input& input, const ReadOptions& options, Diagnostics& diagnostics);
 
+/// Whether `text` is a page fg's own HTML writer drew (its data element).
+bool is_fg_page(std::string_view text);
+/// fg's own page held in memory, read back: exactly the profile drawn
+/// (names, kinds, self values, a diff's base). Throws ParseError for
+/// malformed or inconsistent page data.
+Profile read_fg_page(std::string_view text, const std::string& file);
+
 /// An async-profiler page held in memory (read_html's work; for tests).
 Profile read_async_profiler_page(std::string_view text, const std::string& file, const ReadOptions& options);
+
+/// Yes for an SVG whose head has flamegraph.pl's, inferno's or fg's
+/// frames group, maybe for another SVG, no otherwise.
+Sniff sniff_svg(std::string_view head, std::string_view filename);
+
+/// Reads a flamegraph.pl, inferno or fg SVG flame graph. Throws ParseError
+/// (file:line:col) for an SVG with no frames, a frame title without its
+/// count or a root that is not alone in the bottom (or top) row. Warns
+/// of a frame on no frame of the row below (left out) and of one wider
+/// than its parent has left (rounded counts: clamped).
+Profile read_svg(Input& input, const ReadOptions& options, Diagnostics& diagnostics);
+
+/// An SVG held in memory (read_svg's work; for tests).
+Profile read_svg_text(std::string_view text, const std::string& file, const ReadOptions& options,
+                      Diagnostics& diagnostics);
 
 }  // namespace fg::formats::flamegraph_in

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <sstream>
 #include <string>
 
 #include "fg/error.h"
@@ -125,4 +126,164 @@ TEST_CASE("async-profiler page: broken data is an error at its position") {
   std::string no_end = ap3_page("", kCpool, "n(3,10)\n");
   no_end.resize(no_end.find("' c'"));
   CHECK(error_of(no_end) == "t.html:14:1: the page ends inside its name table (no '];'): truncated?");
+}
+
+namespace {
+
+// A flamegraph.pl-style frame: title and rect, as its <g> holds them.
+std::string svg_frame(const std::string& title, double x, double y, double w) {
+  return "<g>\n<title>" + title + "</title><rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) +
+         "\" width=\"" + std::to_string(w) + "\" height=\"15.0\" fill=\"rgb(1,2,3)\"/>\n</g>\n";
+}
+
+std::string svg_page(const std::string& frames) {
+  return "<?xml version=\"1.0\" standalone=\"no\"?>\n<svg version=\"1.1\">\n<!-- Flame graph -->\n"
+         "<text id=\"title\" x=\"600\" y=\"24\">Custom <title> & \"quotes\"</text>\n<g id=\"frames\">\n" +
+         frames + "</g>\n</svg>\n";
+}
+
+Profile read_svg(const std::string& text, std::vector<std::string>* warnings = nullptr, bool strict = false) {
+  Diagnostics d(strict, [warnings](const std::string& m) {
+    if (warnings) warnings->push_back(m);
+  });
+  return flamegraph_in::read_svg_text(text, "t.svg", ReadOptions{}, d);
+}
+
+}  // namespace
+
+TEST_CASE("flamegraph.pl SVG: titles give counts, rows and spans the nesting, in any element order") {
+  // all 1,361 = main 1,000 (a&lt;b&gt; 600, c 300) + other 361; an unescaped
+  // --title holding "<title>" is not a frame.
+  const std::string svg = svg_page(svg_frame("c (300 samples, 22.04%)", 110.0, 37, 260.0) +
+                                   svg_frame("all (1,361 samples, 100%)", 10.0, 69, 1180.0) +
+                                   svg_frame("a&lt;b&gt; (600 samples, 44.09%)", 370.0, 37, 520.0) +
+                                   svg_frame("main (1,000 samples, 73.48%)", 10.0, 53, 867.0) +
+                                   svg_frame("other (361 samples, 26.52%)", 877.0, 53, 313.0));
+  CHECK(flamegraph_in::sniff_svg(svg, "x") == Sniff::kYes);
+  Profile p = read_svg(svg);
+  CHECK(test::collapsed(p) == "main 100\nmain;a<b> 600\nmain;c 300\nother 361\n");
+  CHECK(p.metadata().source_format == "svg");
+  CHECK(p.metadata().properties[1] == std::pair<std::string, std::string>{"title", "Custom "});
+}
+
+TEST_CASE("flamegraph.pl SVG: an icicle reads the right way round; counts and kinds") {
+  const std::string svg = svg_page(svg_frame("all (10 ns, 100%)", 10.0, 36, 1180.0) +
+                                   svg_frame("sys_read_[k] (4 ns, 40.00%)", 10.0, 52, 472.0) +
+                                   svg_frame("x (4 ns, 40.00%)", 10.0, 68, 472.0));
+  Profile p = read_svg(svg);
+  CHECK(p.value_types()[0] == ValueType{"time", "nanoseconds"});
+  CHECK(test::collapsed(p) == " 6\nsys_read_[k];x 4\n");
+}
+
+TEST_CASE("flamegraph.pl SVG: a frame on nothing is left out, one too wide clamped, with warnings") {
+  std::vector<std::string> warnings;
+  const std::string svg = svg_page(svg_frame("all (10 samples, 100%)", 10.0, 69, 1180.0) +
+                                   svg_frame("a (4 samples, 40.00%)", 10.0, 53, 472.0) +
+                                   svg_frame("b (5 samples, 50.00%)", 10.0, 37, 472.0) +
+                                   svg_frame("lost (2 samples, 20.00%)", 900.0, 37, 236.0) +
+                                   svg_frame("on lost (1 samples, 10.00%)", 900.0, 21, 118.0));
+  Profile p = read_svg(svg, &warnings);
+  CHECK(test::collapsed(p) == " 6\na;b 4\n");
+  REQUIRE(warnings.size() == 2);
+  CHECK(warnings[0] ==
+        "t.svg:13:1: frame 'b' of 5 is wider than what its parent has left (4): taken as that");
+  CHECK(warnings[1] ==
+        "t.svg:16:1: frame 'lost' lies on no frame of the row below it: left out, with the frames on it");
+  CHECK_THROWS_WITH_AS(read_svg(svg, nullptr, true),
+                       "t.svg:13:1: frame 'b' of 5 is wider than what its parent has left (4): taken as that",
+                       ParseError);
+}
+
+TEST_CASE("flamegraph.pl SVG: broken titles and truncation are errors at their position") {
+  auto error = [](const std::string& svg) {
+    try {
+      read_svg(svg);
+    } catch (const ParseError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error(svg_page(svg_frame("all (lots, 100%)", 10.0, 69, 1180.0))) ==
+        "t.svg:7:13: expected 'count unit, percent%' after the name, found 'lots, 100%'");
+  CHECK(error(svg_page(svg_frame("all (99999999999999999999 samples, 100%)", 10.0, 69, 1180.0)))
+            .starts_with("t.svg:7:13: expected 'count unit"));
+  CHECK(error(svg_page("")) == "t.svg:8:1: no flame graph frames (<title> and <rect>) in the SVG");
+  std::string cut = svg_page(svg_frame("all (10 samples, 100%)", 10.0, 69, 1180.0));
+  cut.resize(cut.find("</title>"));
+  CHECK(error(cut) == "t.svg:7:1: <title> without </title>: truncated?");
+}
+
+TEST_CASE("fg's own SVG reads back as the profile it was drawn from (kinds aside: titles have none)") {
+  const std::string folded = "main;parse;a<b>&\"c\" 7\nmain;parse 3\nmain;draw;x 5\nmain 2\nother;y;z 11\n";
+  Profile p = test::folded(folded);
+  std::ostringstream svg;
+  Diagnostics d;
+  find_format("svg")->write(p, WriteOptions{}, svg, d);
+  CHECK(test::collapsed(read_svg(svg.str())) == test::collapsed(p));
+  WriteOptions icicle;
+  icicle.flame.inverted = true;
+  std::ostringstream svg2;
+  find_format("svg")->write(p, icicle, svg2, d);
+  CHECK(test::collapsed(read_svg(svg2.str())) == test::collapsed(p));
+}
+
+namespace {
+
+std::string fg_page(const Profile& p) {
+  std::ostringstream out;
+  Diagnostics d;
+  find_format("html")->write(p, WriteOptions{}, out, d);
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE(
+    "fg's own HTML page reads back as exactly the profile drawn: kinds, fractions, both sides of a diff") {
+  for (const std::string folded : {"main;Foo.bar_[j];sys_read_[k] 3\nmain;x_[i] 2\nmain 1\nother;a b 0.5\n",
+                                   "main;a;b 5 7\nmain;c 0 2\nmain 3 1\n"}) {
+    Profile p = test::folded(folded);
+    const std::string page = fg_page(p);
+    CHECK(flamegraph_in::is_fg_page(page));
+    Profile back = flamegraph_in::read_fg_page(page, "t.html");
+    CHECK(test::collapsed(back) == test::collapsed(p));
+    CHECK(back.value_types() == p.value_types());
+  }
+}
+
+TEST_CASE("a frame named </script> stays data: read from a page, written and read again, escaped") {
+  // An async-profiler page whose name table holds markup (its own page
+  // would break; fg's reader takes it as a name).
+  Profile p = read_page(ap3_page("", "'all',\n' </script><script>alert(1)</script>'", "n(3,4)\nu(11,4)\n"));
+  CHECK(test::collapsed(p) == "</script><script>alert(1)</script> 4\n");
+  const std::string page = fg_page(p);
+  CHECK(page.find("<script>alert(1)") == std::string::npos);
+  CHECK(test::collapsed(flamegraph_in::read_fg_page(page, "t.html")) == test::collapsed(p));
+  std::ostringstream svg;
+  Diagnostics d;
+  find_format("svg")->write(p, WriteOptions{}, svg, d);
+  CHECK(svg.str().find("<script>alert(1)") == std::string::npos);
+  CHECK(test::collapsed(read_svg(svg.str())) == test::collapsed(p));
+}
+
+TEST_CASE("fg's own HTML page: broken data is an error at the data's position") {
+  Profile p = test::folded("main;a 3\n");
+  std::string page = fg_page(p);
+  const std::size_t nodes = page.find("\"nodes\":[") + 9;
+  std::string bad = page;
+  bad.replace(nodes, 1, "99");  // a name index past the table
+  auto error = [](const std::string& text) {
+    try {
+      flamegraph_in::read_fg_page(text, "t.html");
+    } catch (const ParseError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error(bad).ends_with(": page data: node 0: no such name"));
+  std::string cut = page.substr(0, nodes);
+  CHECK(error(cut).ends_with(": the page ends inside its data (no </script>): truncated?"));
+  std::string malformed = page;
+  malformed.replace(nodes - 9, 9, "\"nodes\":{");
+  CHECK(error(malformed).find(": malformed page data: ") != std::string::npos);
 }
