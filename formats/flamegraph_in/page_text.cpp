@@ -18,10 +18,15 @@ std::string_view PageText::line_at(std::size_t at, std::size_t* next) const {
 
 SourcePosition PageText::position(std::size_t offset) const {
   offset = std::min(offset, text_.size());
-  const std::string_view before = text_.substr(0, offset);
-  const std::size_t line_start = before.rfind('\n') + 1;  // npos + 1 == 0
-  const auto line = 1 + static_cast<std::uint64_t>(std::count(before.begin(), before.end(), '\n'));
-  return SourcePosition::text(file_, line, offset - line_start + 1);
+  if (line_starts_.empty()) {
+    line_starts_.push_back(0);
+    for (std::size_t at = text_.find('\n'); at != std::string_view::npos; at = text_.find('\n', at + 1))
+      line_starts_.push_back(at + 1);
+  }
+  // The last line starting at or before the offset.
+  const auto line = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) - 1;
+  return SourcePosition::text(file_, static_cast<std::uint64_t>(line - line_starts_.begin()) + 1,
+                              offset - *line + 1);
 }
 
 void PageText::fail(std::size_t offset, const std::string& message) const {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "fg/error.h"
 
@@ -25,8 +26,8 @@ class PageText {
   /// The offset of a byte of a view into the text.
   std::size_t offset_of(const char* p) const { return static_cast<std::size_t>(p - text_.data()); }
 
-  /// file:line:col of a byte offset; counts the lines before it, so it is
-  /// for messages only.
+  /// file:line:col of a byte offset. The first call indexes the lines
+  /// (one pass over the text), later ones look them up.
   SourcePosition position(std::size_t offset) const;
   /// Throws ParseError at `offset`.
   [[noreturn]] void fail(std::size_t offset, const std::string& message) const;
@@ -34,6 +35,7 @@ class PageText {
  private:
   std::string_view text_;
   std::string file_;
+  mutable std::vector<std::size_t> line_starts_;  // built by the first position()
 };
 
 /// A decimal integer, optionally signed, that is the whole of `digits`;
