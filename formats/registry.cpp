@@ -13,6 +13,7 @@
 #include "formats/diffreport/diff_report.h"
 #include "formats/dot/dot.h"
 #include "formats/dump/dump.h"
+#include "formats/flamegraph_in/flamegraph_in.h"
 #include "formats/html/flamegraph_html.h"
 #include "formats/jemalloc/jemalloc.h"
 #include "formats/jeprof_dot/jeprof_dot.h"
@@ -86,14 +87,18 @@ const std::vector<Format>& all_formats() {
        .reader_applies_filters = true},
       {.name = "svg",
        .extensions = {".svg"},
-       .summary = "flame graph SVG, as flamegraph.pl draws it",
+       .summary = "flame graph SVG, as flamegraph.pl draws it; flamegraph.pl's, inferno's and fg's read back",
+       .sniff = flamegraph_in::sniff_svg,
+       .read = flamegraph_in::read_svg,
        .write = svg::write_flamegraph,
        .check = svg::check_write_options,
        .needs = kStackView},
       {.name = "html",
        .extensions = {".html", ".htm"},
        .summary = "interactive flame graph: one self-contained HTML page drawn on a canvas (zoom, search, "
-                  "icicle, reversed)",
+                  "icicle, reversed); async-profiler's 2.x-4.x pages read back",
+       .sniff = flamegraph_in::sniff_html,
+       .read = flamegraph_in::read_html,
        .write = html::write_flamegraph,
        .check = html::check_write_options,
        .needs = kStackView},

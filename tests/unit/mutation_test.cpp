@@ -76,6 +76,34 @@ TEST_CASE("damaged inputs give a profile or an error, never a crash") {
       "\"total_value\":5},{\"profile_location_str\":\"[t] main\",\"node_id\":\"a\",\"parent_node_id\":\"\","
       "\"self_value\":2,\"total_value\":5}],\"debug\":null}",
   };
+  // async-profiler pages of each generation and a flamegraph.pl SVG:
+  // damage lands in levels, widths, keys, quotes and the name table.
+  seeds.push_back(
+      "<!DOCTYPE html>\n<h1>T</h1>\n<script>\n\tfunction f(level, left, width, type, title) {\n\t}\n"
+      "f(0,0,5,4,'all')\nf(1,0,3,0,'x\\'y')\nf(2,0,1,2,'k')\nf(1,3,2,3,'C::m')\nrender();\n</script>\n");
+  seeds.push_back(
+      "<!DOCTYPE html>\n<script>\n\tfunction f(level, left, width, type, title, inln, c1, int) {\n\t}\n"
+      "f(0,0,14,3,'all')\nf(1,0,14,2,'Foo.bar',7,4,1)\nf(2,0,2,3,'a\\\\b')\nrender();\n</script>\n");
+  seeds.push_back(
+      "<!DOCTYPE html>\n<script>\n\tconst maxdiff = 4;\n\tlet inverted = true;\nconst cpool = [\n'all',\n' "
+      "a',\n"
+      "'!b',\n' "
+      "c'\n];\nunpack(cpool);\n\nd=0\nn(3,10)\nu(11,6)\nd=U\nu(19,6)\nd=-1\nf(27,1,6,4)\n\nsearch();\n"
+      "</script>\n");
+  seeds.push_back(
+      "<?xml version=\"1.0\"?>\n<svg>\n<!-- Flame graph -->\n<g id=\"frames\">\n"
+      "<g><title>all (1,361 samples, 100%)</title><rect x=\"10.0\" y=\"69\" width=\"1180.0\"/></g>\n"
+      "<g><title>a&lt;b (1,000 samples, 73.48%)</title><rect x=\"10.0\" y=\"53\" width=\"867.0\"/></g>\n"
+      "<g><title>c (300 samples, 22.04%; +1.00%)</title><rect x=\"110.0\" y=\"37\" width=\"260.0\"/></g>\n"
+      "</g>\n</svg>\n");
+  // fg's own page, drawn from a diff profile.
+  {
+    fg::Profile p = fg::test::folded("main;a;b 5 7\nmain;c_[k] 0 2\n");
+    std::ostringstream out;
+    fg::Diagnostics d;
+    fg::formats::find_format("html")->write(p, fg::formats::WriteOptions{}, out, d);
+    seeds.push_back(out.str());
+  }
   // A profile.proto message (inflated), written by fg from a folded profile
   // with labels-free stacks: the protobuf reader's seed.
   {
@@ -103,7 +131,7 @@ TEST_CASE("damaged inputs give a profile or an error, never a crash") {
       ++cases;
     }
   }
-  CHECK(cases == 4000);
+  CHECK(cases == 6000);
 }
 
 TEST_CASE("damaged JFR recordings read with every option set give a profile or an error") {

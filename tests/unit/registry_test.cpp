@@ -26,8 +26,8 @@ TEST_CASE("input detection: content first, then extension, --from overrides") {
   auto empty = Input::from_bytes("e", "");
   CHECK_THROWS_WITH_AS(detect_input_format(*empty, std::nullopt), "e: empty input", Error);
   CHECK(detect_input_format(*unknown, std::string("collapsed")).name == "collapsed");
-  CHECK_THROWS_WITH_AS(detect_input_format(*unknown, std::string("svg")),
-                       "--from svg: fg cannot read this format", UsageError);
+  CHECK_THROWS_WITH_AS(detect_input_format(*unknown, std::string("top")),
+                       "--from top: fg cannot read this format", UsageError);
   CHECK_THROWS_WITH_AS(detect_input_format(*unknown, std::string("xyz")),
                        "--from xyz: unknown format (see --list-formats)", UsageError);
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace fg {
@@ -17,5 +18,8 @@ std::size_t code_point_count(std::string_view s);
 
 /// The byte length of the first n code points of s.
 std::size_t code_point_prefix(std::string_view s, std::size_t n);
+
+/// Appends code point c (at most 0x10FFFF) to out, encoded as UTF-8.
+void append_utf8(std::string& out, char32_t c);
 
 }  // namespace fg
