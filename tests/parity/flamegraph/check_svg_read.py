@@ -45,9 +45,6 @@ KNOWN = {
     # flamegraph.pl rounds fractional counts in titles ("%.0f"): children
     # may outgrow their parent; fg clamps them with a warning.
     'fractional_counts.default': 'rounded',
-    # inferno (../inferno) writes a frame named ' ' with an empty title.
-    'perf-vertx': 'blank',
-    'inverted': 'blank',
 }
 
 
