@@ -1,9 +1,11 @@
 #include "formats/jfr/jfr.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "fg/parallel.h"
 #include "formats/jfr/reader.h"
+#include "formats/jfr/reference_reader.h"
 
 namespace fg::formats::jfr {
 
@@ -58,6 +60,8 @@ Sniff sniff(std::string_view head, std::string_view) {
 }
 
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics) {
+  if (const char* r = std::getenv("FG_JFR_REFERENCE"); r && std::string_view(r) == "1")
+    return read_reference(input, options, diagnostics);
   return read_default_or_sole_kind(input, options, diagnostics,
                                    [](Input& in, const ReadOptions& o, Diagnostics& d, Diagnostics& chunk_d) {
                                      detail::Reader reader(in, o, d, chunk_d);
