@@ -51,6 +51,16 @@ Profile Reader::run() {
   return merge_compilation_kinds(std::move(builder_).finish(), column_);
 }
 
+Profile read_fast(Input& input, const ReadOptions& options, Diagnostics& diagnostics, const Tuning& tuning) {
+  return read_default_or_sole_kind(
+      input, options, diagnostics,
+      [&tuning](Input& in, const ReadOptions& o, Diagnostics& d, Diagnostics& chunk_d) {
+        Reader reader(in, o, d, chunk_d, tuning);
+        Profile p = reader.run();
+        return Reading{std::move(p), reader.sole_other_kind()};
+      });
+}
+
 }  // namespace detail
 
 Sniff sniff(std::string_view head, std::string_view) {
@@ -62,12 +72,7 @@ Sniff sniff(std::string_view head, std::string_view) {
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics) {
   if (const char* r = std::getenv("FG_JFR_REFERENCE"); r && std::string_view(r) == "1")
     return read_reference(input, options, diagnostics);
-  return read_default_or_sole_kind(input, options, diagnostics,
-                                   [](Input& in, const ReadOptions& o, Diagnostics& d, Diagnostics& chunk_d) {
-                                     detail::Reader reader(in, o, d, chunk_d);
-                                     Profile p = reader.run();
-                                     return Reading{std::move(p), reader.sole_other_kind()};
-                                   });
+  return detail::read_fast(input, options, diagnostics);
 }
 
 }  // namespace fg::formats::jfr

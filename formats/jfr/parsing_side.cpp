@@ -169,7 +169,7 @@ class Reader::ChunkEvents {
         plans_(pc_->meta, r.opt_.events, r.filter_.timed),
         jvm_(pc_->meta.find("jdk.JVMInformation")),
         os_(pc_->meta.find("jdk.OSInformation")),
-        most_samples_(std::max<std::size_t>(r.opt_.most_folded_samples, 1)),
+        most_samples_(std::max<std::size_t>(r.tuning_.most_folded_samples, 1)),
         whole_(r.opt_.leak ? nullptr : &r.chunk_samples_) {
     batch_.reserve(kBatch);
     if (whole_) whole_->clear();

@@ -142,10 +142,24 @@ using Emit = std::function<void(Parsed&&)>;
 // resolving side folds those of events that go over as they are read.
 void fold_by_node(std::vector<DecodedEvent>& batch, std::vector<std::uint32_t>& slots);
 
+/// The fast reader's bounds: not options (they change no output) but
+/// how it spends memory. Tests set them low, to take the paths that only
+/// large recordings take.
+struct Tuning {
+  /// How many samples a chunk's events fold into (32 bytes each for CPU
+  /// and wall events, else 64) before they go over.
+  std::size_t most_folded_samples = std::size_t{2} << 20;
+};
+
+/// jfr::read() by the fast reader, with `tuning`.
+Profile read_fast(Input& input, const ReadOptions& options, Diagnostics& diagnostics,
+                  const Tuning& tuning = {});
+
 class Reader {
  public:
   /// Warnings about the file's chunks go to `chunk_diagnostics`, the others to `diagnostics`.
-  Reader(Input& input, const ReadOptions& options, Diagnostics& diagnostics, Diagnostics& chunk_diagnostics)
+  Reader(Input& input, const ReadOptions& options, Diagnostics& diagnostics, Diagnostics& chunk_diagnostics,
+         const Tuning& tuning = {})
       : input_(input),
         file_(input.name()),
         opt_(options.jfr),
@@ -156,6 +170,7 @@ class Reader {
         naming_(naming_options(opt_)),
         labels_(keeps_labels(options)),
         stand_in_tiers_(!opt_.threads && !opt_.leak),
+        tuning_(tuning),
         column_(default_column(opt_)) {}
 
   Profile run();
@@ -229,6 +244,7 @@ class Reader {
   // (stacks are per trace and thread) or --leak (samples are added at the
   // end): then merge_compilation_kinds() runs on the finished profile.
   bool stand_in_tiers_;
+  const Tuning tuning_;
   std::size_t column_;
   std::vector<bool> stand_ins_;  // by frame id
   std::vector<std::int64_t>
