@@ -148,6 +148,18 @@ EventPlans::EventPlans(const ChunkMetadata& meta, JfrOptions::Events events, boo
   }
 }
 
+Record next_record(Cursor& chunk) {
+  const std::size_t start = chunk.pos();
+  const std::uint64_t at = chunk.offset();
+  const std::uint64_t size = static_cast<std::uint32_t>(chunk.read_int());
+  if (size == 0) chunk.fail_at(at, "event size 0");
+  chunk.seek(start);
+  Cursor rec = chunk.sub(size, "event");
+  rec.read_int();
+  const std::uint64_t type = static_cast<std::uint64_t>(rec.read_long());
+  return {at, type, rec};
+}
+
 void read_info(const ChunkMetadata& meta, const Pools& pools, const ClassDesc& cls, Cursor& rec,
                std::vector<std::pair<std::string, std::string>>& info) {
   for (const FieldDesc& f : cls.fields) {

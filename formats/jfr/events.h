@@ -131,6 +131,16 @@ class EventPlans {
   std::vector<const EventPlan*> by_small_id_;
 };
 
+/// One record of a chunk's events (and metadata and checkpoints).
+struct Record {
+  std::uint64_t offset;  ///< in the file
+  std::uint64_t type;    ///< type id: 0 metadata, 1 checkpoint, else an event's class
+  Cursor fields;         ///< the fields, after the size and type id
+};
+/// The record at `chunk`'s position, which moves past it. A size of 0, or
+/// one past the chunk's end, is a ParseError.
+Record next_record(Cursor& chunk);
+
 /// The fields of a jdk.JVMInformation or jdk.OSInformation event (class
 /// `cls`) that fg shows, from `rec` (after the size and type id), appended
 /// to `info` as ("jvm_name" | "jvm_version" | "os", text).

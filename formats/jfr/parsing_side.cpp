@@ -285,14 +285,9 @@ void Reader::ChunkEvents::run() {
 }
 
 void Reader::ChunkEvents::read_checked() {
-  const std::size_t start = chunk_.pos();
-  const std::uint64_t at = chunk_.offset();
-  const std::uint64_t size = static_cast<std::uint32_t>(chunk_.read_int());
-  if (size == 0) chunk_.fail_at(at, "event size 0");
-  chunk_.seek(start);
-  Cursor rec = chunk_.sub(size, "event");
-  rec.read_int();
-  const std::uint64_t type = static_cast<std::uint64_t>(rec.read_long());
+  Record r = next_record(chunk_);
+  const std::uint64_t at = r.offset, type = r.type;
+  Cursor& rec = r.fields;
   if (type == 0 || type == 1) return;  // metadata, checkpoints
   if (type < 65536) {
     if (type >= counts_.size()) counts_.resize(type + 1);

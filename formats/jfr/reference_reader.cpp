@@ -124,14 +124,9 @@ class ReferenceReader {
     const ClassDesc* os = pc.meta.find("jdk.OSInformation");
     chunk.seek(kChunkHeaderSize);
     while (!chunk.at_end()) {
-      const std::size_t start = chunk.pos();
-      const std::uint64_t at = chunk.offset();
-      const std::uint64_t size = static_cast<std::uint32_t>(chunk.read_int());
-      if (size == 0) chunk.fail_at(at, "event size 0");
-      chunk.seek(start);
-      Cursor rec = chunk.sub(size, "event");
-      rec.read_int();
-      const std::uint64_t type = static_cast<std::uint64_t>(rec.read_long());
+      Record r = next_record(chunk);
+      const std::uint64_t type = r.type;
+      Cursor& rec = r.fields;
       if (type == 0 || type == 1) continue;  // metadata, checkpoints
       ++pc.counts[type];
       if (const EventPlan* plan = plans.find(type))
