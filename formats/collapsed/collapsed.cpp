@@ -222,10 +222,11 @@ bool Reader::parse_counts(const char* b, const char* e, const char** stack_end, 
 // token is its name, so nothing is stored twice), and each token's frame is
 // remembered by the token's string id.
 FrameId Reader::intern_frame(std::string_view token, std::uint64_t hash) {
-  StringId t = builder_->intern(token, hash);
-  if (t >= token_frames_.size()) token_frames_.resize(t + 1 + t / 2, U64Map::kMissing);
-  if (token_frames_[t] == U64Map::kMissing) token_frames_[t] = make_frame(token, t);
-  return token_frames_[t];
+  const StringId t = builder_->intern(token, hash);
+  const std::uint32_t i = t.index();
+  if (i >= token_frames_.size()) token_frames_.resize(i + 1 + i / 2, kNoId<FrameId>);
+  if (token_frames_[i] == kNoId<FrameId>) token_frames_[i] = make_frame(token, t);
+  return token_frames_[i];
 }
 
 FrameId Reader::make_frame(std::string_view token, StringId token_id) {
@@ -296,7 +297,7 @@ void Reader::line(const char* b, const char* e) {
   if (!parse_counts(b, trimmed, &stack_end, values)) return;
   StackId s = intern_stack(b, stack_end);
   try {
-    builder_->add_sample(s, std::span<const std::int64_t>(values, static_cast<std::size_t>(columns_)), 0,
+    builder_->add_sample(s, std::span<const std::int64_t>(values, static_cast<std::size_t>(columns_)), {},
                          sequence_ ? ordinal_++ : kNoTimestamp);
   } catch (const ParseError&) {
     throw;
@@ -461,11 +462,11 @@ class SortedWriter {
       for (std::size_t i = 0; i < p.sample_count(); ++i) {
         const StackId s = p.sample(i).stack;
         const std::span<const std::int64_t> v = p.values(i);
-        has_sample[s] = true;
-        self[s] += v[col];  // no sum passes the profile's magnitude
-        if (base) base_self[s] += v[*base];
+        has_sample[s.index()] = true;
+        self[s.index()] += v[col];  // no sum passes the profile's magnitude
+        if (base) base_self[s.index()] += v[*base];
       }
-      for (FrameId f = 0; f < p.frame_count(); ++f) append_frame(texts[f], p, f);
+      for (const FrameId f : id_range<FrameId>(p.frame_count())) append_frame(texts[f.index()], p, f);
     }
   };
 
@@ -507,7 +508,7 @@ class SortedWriter {
   // length is kept as that mark.
   struct Step {
     std::string_view text;
-    StackId from = 0, to = 0;
+    StackId from{}, to{};
     std::uint32_t cut = kNone, mark = kNone;
     bool separator = false, line = false;
     std::int64_t value = 0, base = 0;
@@ -515,7 +516,7 @@ class SortedWriter {
   static constexpr std::size_t kSteps = 8192;  // printed at a time
 
   struct Work {
-    StackId one = 0;            // the group's node, when it has one (most have)
+    StackId one{};              // the group's node, when it has one (most have)
     std::vector<StackId> many;  // its nodes, when it has several
     std::string_view text;      // this group's frame text (in texts_, which never moves)
     std::uint32_t cut = kNone;  // the mark of the parent's path
@@ -566,11 +567,11 @@ class SortedWriter {
   void line(std::span<const StackId> nodes, Step& s) const {
     std::int64_t v = 0, b = 0;
     bool any = false;  // a node with samples of its own: the others' self values are 0
-    for (StackId n : nodes) any = any || has_sample_[n];
+    for (StackId n : nodes) any = any || has_sample_[n.index()];
     if (!any) return;
     for (StackId n : nodes) {
-      v += self_[n];
-      if (base_) b += base_self_[n];
+      v += self_[n.index()];
+      if (base_) b += base_self_[n.index()];
     }
     if (v == 0 && (!base_ || b == 0)) return;
     s.line = true;
@@ -586,10 +587,10 @@ class SortedWriter {
       if (s.from == s.to) {
         path_ += s.text;
       } else {
-        path_ += texts_[tree_.frame(s.from)];
-        for (StackId n = s.from + 1; n < s.to; ++n) {
+        path_ += texts_[tree_.frame(s.from).index()];
+        for (const StackId n : id_range(StackId{s.from.index() + 1}, s.to.index())) {
           path_.push_back(';');
-          path_ += texts_[tree_.frame(n)];
+          path_ += texts_[tree_.frame(n).index()];
         }
       }
       if (s.mark != kNone) {
@@ -642,14 +643,14 @@ class SortedWriter {
         s.separator = !at_root;
         if (tree_.on_chain(chain)) {  // a run of them, down to a node that is not
           const StackId end = tree_.chain_end(chain);
-          s.from = chain + 1;
-          s.to = end + 1;
+          s.from = StackId{chain.index() + 1};
+          s.to = StackId{end.index() + 1};
           chain = end;
         } else {
           const ChildList kids = tree_.children_unsorted(chain);
           if (kids.size() != 1) break;
           chain = kids[0];
-          s.text = texts_[tree_.frame(chain)];
+          s.text = texts_[tree_.frame(chain).index()];
         }
         at_root = false;
         line(std::span<const StackId>(&chain, 1), s);
@@ -661,7 +662,7 @@ class SortedWriter {
     kids_.clear();
     for (StackId n : nodes)
       for (StackId c : tree_.children_unsorted(n)) {
-        kids_.emplace_back(texts_[tree_.frame(c)], c);
+        kids_.emplace_back(texts_[tree_.frame(c).index()], c);
       }
     std::sort(kids_.begin(), kids_.end());
     items_.clear();

@@ -18,8 +18,8 @@ namespace fg::formats::deepflow {
 namespace {
 
 constexpr std::uint32_t kNone = UINT32_MAX;
-constexpr FrameId kThreadNode = UINT32_MAX - 1;  // a [t] node that is no frame (--thread-as label|fold)
-constexpr std::size_t kListedAtMost = 5;         // nodes named in one message
+constexpr FrameId kThreadNode{UINT32_MAX - 1};  // a [t] node that is no frame (--thread-as label|fold)
+constexpr std::size_t kListedAtMost = 5;        // nodes named in one message
 
 std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
@@ -124,7 +124,7 @@ class Linker {
   std::vector<LabelSetId> labels_of_;
   std::vector<FrameId> frame_of_text_;  // by the string id of a node's text
   std::uint64_t unresolved_ = 0;        // distinct unresolved frames
-  StringId thread_key_ = 0;
+  StringId thread_key_{};
 };
 
 std::uint32_t Linker::find_root() const {
@@ -260,14 +260,16 @@ void Linker::check_totals() const {
 // string id: names repeat across the tree, so most nodes cost one lookup.
 FrameId Linker::frame_of(ProfileBuilder& b, std::string_view text) {
   const StringId t = b.intern(text);
-  if (t >= frame_of_text_.size()) frame_of_text_.resize(t + 1 + t / 2, kNone);
-  FrameId& f = frame_of_text_[t];
-  if (f != kNone) return f;
+  if (t.index() >= frame_of_text_.size())
+    frame_of_text_.resize(t.index() + 1 + t.index() / 2, kNoId<FrameId>);
+  FrameId& f = frame_of_text_[t.index()];
+  if (f != kNoId<FrameId>) return f;
   const NodeName name = parse_node_name(text);
   if (name.role == NodeRole::kThread && options_.thread_as != ThreadMode::kFrame) return f = kThreadNode;
   if (name.unresolved) {
     ++unresolved_;
-    f = b.frame(b.function(name.name), name.kind, 0, 0, name.module.empty() ? 0 : b.intern(name.module));
+    f = b.frame(b.function(name.name), name.kind, 0, 0,
+                name.module.empty() ? StringId{} : b.intern(name.module));
   } else {
     f = b.frame(name.name, name.kind);
   }
@@ -310,14 +312,14 @@ void Linker::build(ProfileBuilder& b, std::uint32_t root, const std::vector<std:
   b.reserve_stacks(n + 2);
   thread_key_ = b.intern("thread");
   stack_of_.assign(n, kRootStack);
-  labels_of_.assign(n, 0);
+  labels_of_.assign(n, LabelSetId{});
   const RawNode& top = r_.nodes[root];
   if (top.self != 0) b.add_sample(kRootStack, std::span<const std::int64_t>(&top.self, 1));
   for (std::uint32_t k = child_begin_[root]; k < child_begin_[root + 1]; ++k)
-    push_subtree(b, children_[k], kRootStack, 0);
+    push_subtree(b, children_[k], kRootStack, LabelSetId{});
   if (!orphans.empty()) {
     StackId orphaned = b.stack(kRootStack, b.frame("[orphaned]"));
-    for (std::uint32_t o : orphans) push_subtree(b, o, orphaned, 0);
+    for (std::uint32_t o : orphans) push_subtree(b, o, orphaned, LabelSetId{});
   }
 }
 

@@ -73,14 +73,15 @@ class Writer {
   // A frame's profile_location_str as a reader will decode it (invalid
   // UTF-8 already replaced, and counted once per frame), made once per frame.
   const std::string& text_of(FrameId f) {
-    if (!made_[f]) {
+    if (!made_[f.index()]) {
       std::string name, scratch;
       append_written_name(name, p_.frame_name(f), p_.frame(f).kind);
       std::string_view valid = as_valid_utf8(name, scratch, replaced_);
-      texts_[f] = valid.size() == name.size() && scratch.empty() ? std::move(name) : std::string(valid);
-      made_[f] = true;
+      texts_[f.index()] =
+          valid.size() == name.size() && scratch.empty() ? std::move(name) : std::string(valid);
+      made_[f.index()] = true;
     }
-    return texts_[f];
+    return texts_[f.index()];
   }
 
   const Profile& p_;

@@ -52,10 +52,10 @@ struct NameTable {
 
 NameTable name_table(const Profile& p, const CallTree& tree, const std::vector<StackId>& nodes) {
   std::vector<bool> used(p.frame_count());
-  for (StackId n : nodes) used[tree.frame(n)] = true;
+  for (StackId n : nodes) used[tree.frame(n).index()] = true;
   std::vector<FrameId> frames;
-  for (FrameId f = 0; f < used.size(); ++f)
-    if (used[f]) frames.push_back(f);
+  for (const FrameId f : id_range<FrameId>(used.size()))
+    if (used[f.index()]) frames.push_back(f);
   std::sort(frames.begin(), frames.end(), [&](FrameId a, FrameId b) { return frame_before(p, a, b); });
 
   NameTable t;
@@ -66,7 +66,7 @@ NameTable name_table(const Profile& p, const CallTree& tree, const std::vector<S
     key.push_back(static_cast<char>(p.frame(f).kind));
     auto [it, added] = seen.emplace(std::move(key), static_cast<std::uint32_t>(t.entries.size()));
     if (added) t.entries.push_back(f);
-    t.of_frame[f] = it->second;
+    t.of_frame[f.index()] = it->second;
   }
   return t;
 }
@@ -208,7 +208,7 @@ void Writer::node_array(const NameTable& names, const std::vector<StackId>& node
     const StackId n = nodes[i];
     const std::uint32_t depth = tree_.depth(n);
     if (i) buf_ += ',';
-    append_int(buf_, names.of_frame[tree_.frame(n)]);
+    append_int(buf_, names.of_frame[tree_.frame(n).index()]);
     buf_ += ',';
     append_int(buf_, static_cast<std::int64_t>(previous_depth) + 1 - depth);
     buf_ += ',';

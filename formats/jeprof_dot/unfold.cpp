@@ -82,7 +82,7 @@ class Unfolder {
   double noise() const { return g_.resolution / 100; }
 
   struct Work {
-    StackId parent = 0;
+    StackId parent{};
     std::uint32_t node = 0;  ///< node index, or kDroppedNode
     double amount = 0;
     bool leave = false;  ///< the walk leaves `node`: it is no longer on the path
@@ -99,7 +99,7 @@ class Unfolder {
   bool signed_ = false;      // some value is negative (a diff): gaps and roots of either sign
   std::vector<bool> entry_;  // where a cycle is entered from the root: one node per cycle
   std::vector<FrameId> frame_;
-  FrameId dropped_callees_ = 0, dropped_callers_ = 0;
+  FrameId dropped_callees_{}, dropped_callers_{};
   std::vector<bool> on_path_, recursive_;
   std::vector<Work> work_;
   double carry_ = 0;

@@ -23,9 +23,9 @@ ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const 
       threads_(threads),
       stand_ins_(threads ? nullptr : stand_ins),
       kernel_known_(knows_kernel(pools)),
-      frames_by_index_(pools.frames.size(), U64Map::kMissing),
+      frames_by_index_(pools.frames.size(), kNoId<FrameId>),
       kinds_by_index_(pools.frames.size(), FrameKind::kNative),
-      node_stacks_(threads ? 0 : tree.node_count(), U64Map::kMissing),
+      node_stacks_(threads ? 0 : tree.node_count(), kNoId<StackId>),
       rounds_(threads ? 0 : tree.node_count(), 0) {}
 
 void ChunkResolver::find_made(const NewNode* nodes, std::size_t count) {
@@ -35,7 +35,7 @@ void ChunkResolver::find_made(const NewNode* nodes, std::size_t count) {
   constexpr unsigned kRounds = 256;
   round_starts_.assign(kRounds + 1, 0);
   for (const NewNode* n = nodes; n != nodes + count; ++n) {
-    const bool listed_parent = n->parent != 0 && node_stacks_[n->parent] == U64Map::kMissing;
+    const bool listed_parent = n->parent != 0 && node_stacks_[n->parent] == kNoId<StackId>;
     const unsigned r = listed_parent ? std::min(rounds_[n->parent] + 1u, kRounds - 1) : 0;
     rounds_[n->node] = static_cast<std::uint8_t>(r);
     ++round_starts_[r + 1];
@@ -54,7 +54,7 @@ void ChunkResolver::find_made(const NewNode* nodes, std::size_t count) {
   const auto parent_and_frame = [&](const NewNode& n, StackId& parent, FrameId& frame) {
     parent = parent_stack(n.parent);
     frame = frames_by_index_[n.frame];
-    return parent != U64Map::kMissing && frame != U64Map::kMissing;
+    return parent != kNoId<StackId> && frame != kNoId<FrameId>;
   };
   for (unsigned r = 0; r < kRounds; ++r) {
     const std::size_t begin = round_starts_[r], end = round_starts_[r + 1];
@@ -97,7 +97,7 @@ std::uint32_t NodeLister::leaf(std::uint32_t position, bool list, std::vector<Ne
 }
 
 StackId ChunkResolver::thread_stack(std::uint32_t leaf, std::uint64_t thread) {
-  if (const StackId known = stacks_.find(leaf, thread); known != U64Map::kMissing) return known;
+  if (const StackId known = stacks_.find(leaf, thread); known != kNoId<StackId>) return known;
   StackId s =
       builder_.stack(kRootStack, builder_.frame(thread_frame_name(thread_name(pools_, thread), thread)));
   path_.clear();
@@ -135,14 +135,14 @@ FrameId ChunkResolver::make_frame(const FrameRef& f, FrameKind kind) {
   const bool stand_in = stand_ins_ && is_java_tier(kind);
   const FrameId id = builder_.frame(builder_.function(name), stand_in ? FrameKind::kJit : kind);
   if (stand_in) {
-    if (id >= stand_ins_->size()) stand_ins_->resize(std::size_t{id} + 1);
-    (*stand_ins_)[id] = true;
+    if (id.index() >= stand_ins_->size()) stand_ins_->resize(std::size_t{id.index()} + 1);
+    (*stand_ins_)[id.index()] = true;
   }
   return id;
 }
 
 FrameId ChunkResolver::class_frame(std::uint64_t cls, bool outside_tlab) {
-  if (const FrameId known = class_frames_.find(cls, outside_tlab); known != U64Map::kMissing) return known;
+  if (const FrameId known = class_frames_.find(cls, outside_tlab); known != kNoId<FrameId>) return known;
   const FrameId id = builder_.frame(class_frame_name(pools_, cls, naming_), class_frame_kind(outside_tlab));
   class_frames_.insert(cls, outside_tlab, id);
   return id;
@@ -151,7 +151,7 @@ FrameId ChunkResolver::class_frame(std::uint64_t cls, bool outside_tlab) {
 LabelSetId ChunkResolver::labels(std::uint64_t thread, bool with_state, std::uint64_t state) {
   const std::uint64_t state_key = with_state ? state + 1 : 0;
   if (last_labels_.is(thread, state_key)) return last_labels_.id;
-  if (const LabelSetId known = labels_.find(thread, state_key); known != U64Map::kMissing) {
+  if (const LabelSetId known = labels_.find(thread, state_key); known != kNoId<LabelSetId>) {
     last_labels_ = {thread, state_key, known};
     return known;
   }

@@ -22,18 +22,19 @@ namespace fg::formats::jfr {
 /// U64Map probe when the pair packs into 64 bits (`second` below 2^kBits,
 /// `first` below 2^(64-kBits)), as pool keys almost always do; a hash map
 /// for the rest.
-template <int kBits>
+template <typename IdType, int kBits>
 class PairIds {
  public:
-  std::uint32_t find(std::uint64_t first, std::uint64_t second) const {
-    if (packs(first, second)) return fast_.find(first << kBits | second);
+  /// The id stored for the pair, or kNoId<IdType>.
+  IdType find(std::uint64_t first, std::uint64_t second) const {
+    if (packs(first, second)) return IdType{fast_.find(first << kBits | second)};
     auto it = slow_.find({first, second});
-    return it == slow_.end() ? U64Map::kMissing : it->second;
+    return it == slow_.end() ? kNoId<IdType> : it->second;
   }
   /// Stores `id` for the pair unless it has one.
-  void insert(std::uint64_t first, std::uint64_t second, std::uint32_t id) {
+  void insert(std::uint64_t first, std::uint64_t second, IdType id) {
     if (packs(first, second))
-      fast_.insert(first << kBits | second, id);
+      fast_.insert(first << kBits | second, id.index());
     else
       slow_.emplace(std::pair{first, second}, id);
   }
@@ -49,7 +50,7 @@ class PairIds {
     }
   };
   U64Map fast_;
-  std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t, Hash> slow_;
+  std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, IdType, Hash> slow_;
 };
 
 /// A node of a chunk's trace tree whose stack is to be made, its parent's
@@ -97,7 +98,7 @@ class NodeLister {
 class ChunkResolver {
  public:
   /// What stack() returns for a trace key the pools do not hold.
-  static constexpr StackId kNoStack = U64Map::kMissing - 1;
+  static constexpr StackId kNoStack{U64Map::kMissing - 1};
 
   /// `builder`, `pools`, `tree` (the chunk's stack traces) and `naming`
   /// must outlive the resolver. With `threads`, each stack starts at a
@@ -118,7 +119,7 @@ class ChunkResolver {
   /// that find_made() did not find, in order.
   void make(const NewNode* nodes, std::size_t count) {
     for (const NewNode* n = nodes; n != nodes + count; ++n)
-      if (node_stacks_[n->node] == U64Map::kMissing)
+      if (node_stacks_[n->node] == kNoId<StackId>)
         node_stacks_[n->node] = builder_.stack(parent_stack(n->parent), frame_of(n->frame));
   }
   /// The stack of the trace whose leaf is `node` (NodeLister::leaf()),
@@ -142,7 +143,7 @@ class ChunkResolver {
   /// `with_state`, state (the ThreadState name).
   LabelSetId labels(std::uint64_t thread, bool with_state, std::uint64_t state);
   /// The stack made for node `node` of the tree (not with threads), or
-  /// U64Map::kMissing when no trace through it was resolved.
+  /// kNoId<StackId> when no trace through it was resolved.
   StackId node_stack(std::uint32_t node) const { return node_stacks_[node]; }
   /// The kind the recording gives entry `i` of the pools' frames, once a
   /// stack through it was made.
@@ -153,7 +154,7 @@ class ChunkResolver {
   // The frame of entry `i` of the pools' frames.
   FrameId frame_of(std::uint32_t i) {
     const FrameId id = frames_by_index_[i];
-    return id != U64Map::kMissing ? id : frame_of_slow(i);
+    return id != kNoId<FrameId> ? id : frame_of_slow(i);
   }
   FrameId frame_of_slow(std::uint32_t i);
   FrameId make_frame(const FrameRef& f, FrameKind kind);
@@ -181,8 +182,8 @@ class ChunkResolver {
   std::vector<FrameId> frames_by_index_;
   std::vector<FrameKind> kinds_by_index_;  // set with frames_by_index_
   std::unordered_map<FrameKey, FrameId, FrameKeyHash> frames_;
-  PairIds<24> stacks_;              // by (leaf node, thread), with threads
-  BigVector<StackId> node_stacks_;  // by trace node, without threads; kMissing until made
+  PairIds<StackId, 24> stacks_;     // by (leaf node, thread), with threads
+  BigVector<StackId> node_stacks_;  // by trace node, without threads; kNoId until made
   // find_made()'s: each listed node's round, by node (the first is 0), and the nodes by round.
   std::vector<std::uint8_t> rounds_;
   std::vector<std::uint32_t> round_starts_;
@@ -191,14 +192,14 @@ class ChunkResolver {
   // The last lookup: events of one thread come in runs.
   struct Last {
     std::uint64_t first = 0, second = 0;
-    std::uint32_t id = U64Map::kMissing;  // kMissing: none yet
+    LabelSetId id = kNoId<LabelSetId>;  // kNoId: none yet
     bool is(std::uint64_t a, std::uint64_t b) const {
-      return id != U64Map::kMissing && a == first && b == second;
+      return id != kNoId<LabelSetId> && a == first && b == second;
     }
   };
   Last last_labels_;
-  PairIds<16> labels_;       // by (thread, state + 1, or 0 without a state)
-  PairIds<1> class_frames_;  // by (class, outside a TLAB)
+  PairIds<LabelSetId, 16> labels_;    // by (thread, state + 1, or 0 without a state)
+  PairIds<FrameId, 1> class_frames_;  // by (class, outside a TLAB)
 };
 
 }  // namespace fg::formats::jfr

@@ -82,8 +82,9 @@ class StackTiers {
   // threads seldom write to one cache line), whose mixed weights are kept
   // apart: two threads may add to the stacks of one set each.
   static constexpr unsigned kRunBits = 12;
-  static unsigned set_of(StackId s) { return s >> kRunBits & 1; }
-  void add(StackId s, FrameKind tier, std::int64_t weight) {
+  static unsigned set_of(StackId s) { return s.index() >> kRunBits & 1; }
+  void add(StackId id, FrameKind tier, std::int64_t weight) {
+    const std::uint32_t s = id.index();
     std::uint8_t& t = tier_[s];
     const auto k = static_cast<std::uint8_t>(tier);
     if (t == kNone) {
@@ -92,9 +93,9 @@ class StackTiers {
     } else if (t == k) {
       weight_[s] += weight;
     } else if (t == kMixed) {
-      mixed(s)[static_cast<std::size_t>(weight_[s])].add(tier, weight);
+      mixed(id)[static_cast<std::size_t>(weight_[s])].add(tier, weight);
     } else {
-      std::vector<TierWeights>& m = mixed(s);
+      std::vector<TierWeights>& m = mixed(id);
       m.emplace_back();
       m.back().add(static_cast<FrameKind>(t), weight_[s]);
       m.back().add(tier, weight);
@@ -102,9 +103,10 @@ class StackTiers {
       t = kMixed;
     }
   }
-  TierWeights at(StackId s) const {
+  TierWeights at(StackId id) const {
+    const std::uint32_t s = id.index();
     if (s >= tier_.size() || tier_[s] == kNone) return {};
-    if (tier_[s] == kMixed) return mixed(s)[static_cast<std::size_t>(weight_[s])];
+    if (tier_[s] == kMixed) return mixed(id)[static_cast<std::size_t>(weight_[s])];
     TierWeights w;
     w.add(static_cast<FrameKind>(tier_[s]), weight_[s]);
     return w;

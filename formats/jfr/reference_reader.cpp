@@ -178,7 +178,7 @@ class ReferenceReader {
     sel.samples += v.samples;
     std::optional<std::vector<FrameId>> frames;
     if (position) frames = stack_frames(pc, pc.traces.at(*position), e.thread);
-    LabelSetId labels = 0;
+    LabelSetId labels;  // none
     if (labels_)
       labels = builder_.labels(
           event_labels(builder_, pc.pools, e.thread, is_sample(type) && e.has_state, e.state));

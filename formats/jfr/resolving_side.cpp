@@ -21,7 +21,7 @@ void Reader::add_tier_weights() {
   const auto add = [&](unsigned set) {
     for (std::uint32_t n = 1; n < nodes; ++n) {
       const StackId s = r.node_stack(n);
-      if (s != U64Map::kMissing && StackTiers::set_of(s) == set)
+      if (s != kNoId<StackId> && StackTiers::set_of(s) == set)
         tier_weights_.add(s, r.tier(tree_.node(n).frame), through_[n]);
     }
   };
@@ -42,12 +42,13 @@ std::vector<FrameId> Reader::decided_frames() {
   };
   std::array<std::vector<Decided>, 2> others;  // by half
   const auto decide = [&](std::size_t from, std::size_t to, std::vector<Decided>& out) {
-    for (std::size_t s = from; s < to; ++s) {
-      const FrameId f = p.stack(static_cast<StackId>(s)).frame;
-      frames[s] = f;
-      if (s != kRootStack && f < stand_ins_.size() && stand_ins_[f]) {
-        const FrameKind kind = tier_weights_.at(static_cast<StackId>(s)).decide(FrameKind::kJit);
-        if (kind != FrameKind::kJit) out.push_back({static_cast<StackId>(s), kind});
+    for (const StackId s :
+         IdRange<StackId>(static_cast<std::uint32_t>(from), static_cast<std::uint32_t>(to))) {
+      const FrameId f = p.stack(s).frame;
+      frames[s.index()] = f;
+      if (s != kRootStack && f.index() < stand_ins_.size() && stand_ins_[f.index()]) {
+        const FrameKind kind = tier_weights_.at(s).decide(FrameKind::kJit);
+        if (kind != FrameKind::kJit) out.push_back({s, kind});
       }
     }
   };
@@ -57,15 +58,15 @@ std::vector<FrameId> Reader::decided_frames() {
   U64Map decided;  // stand-in << 8 | kind -> frame
   for (const std::vector<Decided>& half : others)
     for (const Decided& d : half) {
-      const FrameId f = frames[d.stack];
-      const std::uint64_t key = std::uint64_t{f} << 8 | static_cast<std::uint8_t>(d.kind);
-      FrameId made = decided.find(key);
-      if (made == U64Map::kMissing) {
+      const FrameId f = frames[d.stack.index()];
+      const std::uint64_t key = std::uint64_t{f.index()} << 8 | static_cast<std::uint8_t>(d.kind);
+      FrameId made{decided.find(key)};
+      if (made == kNoId<FrameId>) {
         const Frame& fr = p.frame(f);
         made = builder_.frame(fr.function, d.kind, fr.line, fr.address, fr.module);
-        decided.insert(key, made);
+        decided.insert(key, made.index());
       }
-      frames[d.stack] = made;
+      frames[d.stack.index()] = made;
     }
   return frames;
 }
@@ -151,7 +152,7 @@ void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events,
       builder_.prefetch_sample(r.stack, r.labels);
       if (stand_in_tiers_ && r.node != U64Map::kMissing) __builtin_prefetch(&through_[r.node]);
     }
-    if (i + kAheadBy < ready_.size() && ready_[i + kAheadBy].labels == 0)
+    if (i + kAheadBy < ready_.size() && ready_[i + kAheadBy].labels == LabelSetId{})
       builder_.prefetch_unlabeled_values(ready_[i + kAheadBy].stack);
     builder_.add_sample(ready_[i].stack, std::span<const std::int64_t>(ready_[i].values, n),
                         ready_[i].labels);
@@ -168,7 +169,7 @@ bool Reader::on_event(ChunkState& st, const DecodedEvent& e, Ready& out) {
   sel.samples += e.samples;
   StackId stack = st.resolve->stack(e.node, e.thread);
   const LabelSetId labels =
-      labels_ ? st.resolve->labels(e.thread, is_sample(e.type) && e.has_state, e.state) : 0;
+      labels_ ? st.resolve->labels(e.thread, is_sample(e.type) && e.has_state, e.state) : LabelSetId{};
   if (opt_.leak) {  // a free counts with or without a stack
     std::optional<LeakTracker::Malloc> m;
     if (e.type == EventType::kMalloc) {

@@ -195,7 +195,7 @@ std::string Reader::unsymbolized_name(std::uint64_t mapping_id, std::uint64_t ad
 
 // Appends the frames of `loc` to location_frames_, caller first.
 void Reader::add_location_frames(const RawLocation& loc, const std::string& where) {
-  StringId module = 0;
+  StringId module{};
   if (loc.mapping_id != 0) {
     const MappingInfo* m = mappings_.find(loc.mapping_id);
     if (!m) fail(where, "mapping id " + std::to_string(loc.mapping_id) + " names no mapping");
@@ -500,14 +500,14 @@ std::uint64_t Writer::function_id(FunctionId f) {
   auto* out = pb_.add_function();
   out->set_id(static_cast<std::uint64_t>(pb_.function_size()));
   out->set_name(string_index(p_.str(fn.name)));
-  out->set_system_name(string_index(p_.str(fn.system_name != 0 ? fn.system_name : fn.name)));
+  out->set_system_name(string_index(p_.str(fn.system_name != StringId{} ? fn.system_name : fn.name)));
   out->set_filename(string_index(p_.str(fn.filename)));
   out->set_start_line(fn.start_line);
   return functions_[f] = out->id();
 }
 
 std::uint64_t Writer::mapping_id(StringId module) {
-  if (module == 0) return 0;
+  if (module == StringId{}) return 0;
   auto it = mappings_.find(module);
   if (it != mappings_.end()) return it->second;
   if (!main_binary_.empty() && p_.str(module) == main_binary_) return mappings_[module] = 1;
@@ -599,7 +599,7 @@ void Writer::run(const WriteOptions&, std::ostream& out) {
       label->set_key(string_index(p_.str(l.key)));
       if (l.numeric) {
         label->set_num(l.num);
-        if (l.unit != 0) label->set_num_unit(string_index(p_.str(l.unit)));
+        if (l.unit != StringId{}) label->set_num_unit(string_index(p_.str(l.unit)));
       } else {
         label->set_str(string_index(p_.str(l.str)));
       }

@@ -166,7 +166,7 @@ class Writer {
 
 NameText& Writer::name_text(FrameId f) {
   if (name_slot_.empty()) name_slot_.assign(p_.frame_count(), 0);
-  std::uint32_t& slot = name_slot_[f];
+  std::uint32_t& slot = name_slot_[f.index()];
   if (slot != 0) return names_[slot - 1];
   NameText t;
   const std::string_view name = p_.frame_name(f);
@@ -272,7 +272,7 @@ void Writer::frame(const FlameRect& r, const Canvas& c, const FlameLayout& layou
     y2 = c.ypad1 + (r.depth + 1) * c.frame_height - kFramePad;
   }
   const bool root = r.node == kRootStack;
-  const FrameId f = root ? 0 : tree_.frame(r.node);
+  const FrameId f = root ? FrameId{} : tree_.frame(r.node);
   std::string_view name = root ? kRootLabel : p_.frame_name(f);
   NameText& text = root ? root_text_ : name_text(f);
   char* p = frame_room(text.escaped.size());

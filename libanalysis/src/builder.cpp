@@ -10,18 +10,19 @@ namespace fg {
 ProfileBuilder::ProfileBuilder(std::vector<ValueType> value_types) {
   if (value_types.empty()) throw Error("a profile needs at least one value column");
   profile_.value_types_ = std::move(value_types);
-  profile_.add_stack(0, kRootStack);
+  profile_.add_stack(FrameId{}, kRootStack);
   profile_.label_sets_.emplace_back();
-  label_index_.emplace(decltype(label_index_)::key_type{}, 0);
+  label_index_.emplace(decltype(label_index_)::key_type{}, LabelSetId{});
   stack_flags_.push_back(0);
 }
 
 FunctionId ProfileBuilder::function(StringId n) {
-  if (n >= function_of_name_.size()) function_of_name_.resize(profile_.strings_.size(), U64Map::kMissing);
-  FunctionId& id = function_of_name_[n];
-  if (id == U64Map::kMissing) {
-    id = static_cast<FunctionId>(profile_.functions_.size());
-    profile_.functions_.push_back(Function{n, 0, 0, 0});
+  if (n.index() >= function_of_name_.size())
+    function_of_name_.resize(profile_.strings_.size(), kNoId<FunctionId>);
+  FunctionId& id = function_of_name_[n.index()];
+  if (id == kNoId<FunctionId>) {
+    id = FunctionId{static_cast<std::uint32_t>(profile_.functions_.size())};
+    profile_.functions_.push_back(Function{n, {}, {}, 0});
   }
   return id;
 }
@@ -30,7 +31,7 @@ FunctionId ProfileBuilder::function(std::string_view name, std::string_view syst
                                     std::string_view filename, std::int64_t start_line) {
   StringId n = intern(name);
   if (system_name.empty() && filename.empty() && start_line == 0) return function(n);
-  auto next = static_cast<FunctionId>(profile_.functions_.size());
+  const FunctionId next{static_cast<std::uint32_t>(profile_.functions_.size())};
   auto key = std::make_tuple(n, intern(system_name), intern(filename), start_line);
   FunctionId id = full_functions_.try_emplace(key, next).first->second;
   if (id == next) {
@@ -41,15 +42,17 @@ FunctionId ProfileBuilder::function(std::string_view name, std::string_view syst
 
 FrameId ProfileBuilder::frame(FunctionId function, FrameKind kind, std::int64_t line, std::uint64_t address,
                               StringId module) {
-  auto next = static_cast<FrameId>(profile_.frames_.size());
+  const FrameId next{static_cast<std::uint32_t>(profile_.frames_.size())};
   FrameId id;
-  if (line == 0 && address == 0 && module == 0 && kind == FrameKind::kNative) {
-    if (function >= native_frame_.size()) native_frame_.resize(profile_.functions_.size(), U64Map::kMissing);
-    FrameId& slot = native_frame_[function];
-    if (slot == U64Map::kMissing) slot = next;
+  if (line == 0 && address == 0 && module == StringId{} && kind == FrameKind::kNative) {
+    if (function.index() >= native_frame_.size())
+      native_frame_.resize(profile_.functions_.size(), kNoId<FrameId>);
+    FrameId& slot = native_frame_[function.index()];
+    if (slot == kNoId<FrameId>) slot = next;
     id = slot;
-  } else if (line == 0 && address == 0 && module == 0) {
-    id = plain_frames_.insert(std::uint64_t(function) | std::uint64_t(kind) << 32, next);
+  } else if (line == 0 && address == 0 && module == StringId{}) {
+    id = FrameId{
+        plain_frames_.insert(std::uint64_t(function.index()) | std::uint64_t(kind) << 32, next.index())};
   } else {
     auto key = std::make_tuple(function, static_cast<int>(kind), line, address, module);
     id = full_frames_.try_emplace(key, next).first->second;
@@ -61,10 +64,10 @@ FrameId ProfileBuilder::frame(FunctionId function, FrameKind kind, std::int64_t 
 FrameId ProfileBuilder::frame(std::string_view name, FrameKind kind) { return frame(function(name), kind); }
 
 StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
-  auto next = static_cast<StackId>(profile_.stack_count());
-  if (next == U64Map::kMissing) throw Error("too many distinct stacks (more than 2^32 - 2)");
+  const StackId next{static_cast<std::uint32_t>(profile_.stack_count())};
+  if (next == kNoId<StackId>) throw Error("too many distinct stacks (more than 2^32 - 2)");
   StackId id;
-  if (parent + 1 == next) {
+  if (parent.index() + 1 == next.index()) {
     // The newest node has no children yet, so this one is new. Readers of
     // sorted or tree-shaped input take this path for most frames; leaving
     // the child out of the hash map until someone looks under its parent
@@ -74,13 +77,14 @@ StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
   } else {
     if (flag(parent, kUnindexedChild)) {
       clear_flag(parent, kUnindexedChild);
-      stacks_.insert(std::uint64_t(parent) << 32 | profile_.stack_frames_[parent + 1], parent + 1);
+      const std::uint32_t child = parent.index() + 1;
+      stacks_.insert(stack_key(parent, profile_.stack_frames_[child]), child);
     }
-    id = stacks_.insert(std::uint64_t(parent) << 32 | frame, next);
+    id = StackId{stacks_.insert(stack_key(parent, frame), next.index())};
   }
   if (id == next) {
     profile_.add_stack(frame, parent);
-    if (next % 32 == 0) stack_flags_.push_back(0);
+    if (next.index() % 32 == 0) stack_flags_.push_back(0);
   }
   return id;
 }
@@ -91,7 +95,7 @@ StackId ProfileBuilder::stack(std::span<const FrameId> root_to_leaf) {
 
 StackId ProfileBuilder::extend(StackId parent, std::span<const FrameId> frames) {
   std::size_t i = 0;
-  while (i < frames.size() && std::size_t(parent) + 1 != profile_.stack_count())
+  while (i < frames.size() && std::size_t{parent.index()} + 1 != profile_.stack_count())
     parent = stack(parent, frames[i++]);
   const std::size_t n = frames.size() - i;
   if (n == 0) return parent;
@@ -101,9 +105,10 @@ StackId ProfileBuilder::extend(StackId parent, std::span<const FrameId> frames) 
   if (n > U64Map::kMissing - next) throw Error("too many distinct stacks (more than 2^32 - 2)");
   const std::size_t last = next + n - 1;
   stack_flags_.resize(last / 32 + 1, 0);
-  for (std::size_t s = parent; s < last; ++s) set_flag(static_cast<StackId>(s), kUnindexedChild);
+  for (std::size_t s = parent.index(); s < last; ++s)
+    set_flag(StackId{static_cast<std::uint32_t>(s)}, kUnindexedChild);
   profile_.add_chain(frames.subspan(i));
-  return static_cast<StackId>(last);
+  return StackId{static_cast<std::uint32_t>(last)};
 }
 
 StackId PrefixStacks::stack(std::span<const FrameId> root_to_leaf) {
@@ -122,14 +127,14 @@ StackId PrefixStacks::stack(std::span<const FrameId> root_to_leaf) {
 }
 
 LabelSetId ProfileBuilder::labels(std::vector<Label> labels) {
-  if (labels.empty()) return 0;
+  if (labels.empty()) return LabelSetId{};
   std::stable_sort(labels.begin(), labels.end(), [this](const Label& a, const Label& b) {
     return profile_.str(a.key) < profile_.str(b.key);
   });
   decltype(label_index_)::key_type key;
   key.reserve(labels.size());
   for (const Label& l : labels) key.emplace_back(l.key, l.str, l.num, l.unit, l.numeric);
-  auto next = static_cast<LabelSetId>(profile_.label_sets_.size());
+  const LabelSetId next{static_cast<std::uint32_t>(profile_.label_sets_.size())};
   auto [it, inserted] = label_index_.try_emplace(std::move(key), next);
   if (inserted) profile_.label_sets_.push_back(std::move(labels));
   return it->second;
@@ -151,11 +156,11 @@ void ProfileBuilder::add_sample(StackId stack, std::span<const std::int64_t> val
     // most readers add one sample per stack, and skip a cache miss each.
     if (flag(stack, kHasSample)) {
       std::uint32_t at = U64Map::kMissing;
-      if (labels == 0) {
-        if (stack < unlabeled_sample_.size()) at = unlabeled_sample_[stack];
+      if (labels == LabelSetId{}) {
+        if (stack.index() < unlabeled_sample_.size()) at = unlabeled_sample_[stack.index()];
       } else {
         index_samples();
-        at = samples_by_key_.find(std::uint64_t(labels) << 32 | stack);
+        at = samples_by_key_.find(sample_key(stack, labels));
       }
       if (at != U64Map::kMissing) {
         std::int64_t* dst = profile_.values_.data() + std::size_t(at) * n;
@@ -164,10 +169,11 @@ void ProfileBuilder::add_sample(StackId stack, std::span<const std::int64_t> val
       }
     }
     set_flag(stack, kHasSample);
-    if (labels == 0) {
-      if (stack >= unlabeled_sample_.size())
-        unlabeled_sample_.resize(std::max<std::size_t>(stack + 1, profile_.stack_count()), U64Map::kMissing);
-      unlabeled_sample_[stack] = static_cast<std::uint32_t>(profile_.samples_.size());
+    if (labels == LabelSetId{}) {
+      if (stack.index() >= unlabeled_sample_.size())
+        unlabeled_sample_.resize(std::max<std::size_t>(stack.index() + 1, profile_.stack_count()),
+                                 U64Map::kMissing);
+      unlabeled_sample_[stack.index()] = static_cast<std::uint32_t>(profile_.samples_.size());
     }
   }
   profile_.samples_.push_back(Sample{stack, labels, timestamp});
@@ -195,9 +201,8 @@ void ProfileBuilder::add_sample(std::span<const FrameId> root_to_leaf, std::span
 void ProfileBuilder::index_samples() {
   for (; samples_indexed_ < profile_.samples_.size(); ++samples_indexed_) {
     const Sample& s = profile_.samples_[samples_indexed_];
-    if (s.timestamp == kNoTimestamp && s.labels != 0)
-      samples_by_key_.insert(std::uint64_t(s.labels) << 32 | s.stack,
-                             static_cast<std::uint32_t>(samples_indexed_));
+    if (s.timestamp == kNoTimestamp && s.labels != LabelSetId{})
+      samples_by_key_.insert(sample_key(s.stack, s.labels), static_cast<std::uint32_t>(samples_indexed_));
   }
 }
 
@@ -216,7 +221,7 @@ void ProfileBuilder::reserve_stacks(std::size_t n) {
 
 void ProfileBuilder::set_recorded_graph(RecordedCallGraph graph) {
   for (const RecordedCallGraph::Node& n : graph.nodes)
-    if (n.frame >= profile_.frames_.size()) throw Error("recorded call graph: frame out of range");
+    if (n.frame.index() >= profile_.frames_.size()) throw Error("recorded call graph: frame out of range");
   for (const RecordedCallGraph::Edge& e : graph.edges)
     if (e.caller >= graph.nodes.size() || e.callee >= graph.nodes.size())
       throw Error("recorded call graph: edge to a node out of range");
@@ -235,7 +240,7 @@ Profile ProfileBuilder::finish(std::span<const FrameId> frames) && {
   if (frames.size() != profile_.stack_frames_.size()) throw Error("finish: one frame per stack expected");
   // From 1: the root (always there) has no frame, and keeps what it has.
   for (std::size_t s = 1; s < frames.size(); ++s) {
-    if (frames[s] >= profile_.frames_.size()) throw Error("finish: frame out of range");
+    if (frames[s].index() >= profile_.frames_.size()) throw Error("finish: frame out of range");
     profile_.stack_frames_[s] = frames[s];
   }
   return std::move(*this).finish();

@@ -24,11 +24,11 @@ using NodeKey = std::tuple<std::string, std::string, std::int64_t, std::uint64_t
 // system name.
 std::vector<std::string> report_names(const Profile& p) {
   std::vector<std::string> names(p.function_count());
-  for (FunctionId f = 0; f < p.function_count(); ++f) {
+  for (const FunctionId f : id_range<FunctionId>(p.function_count())) {
     const Function& fn = p.function(f);
     const std::string_view name = p.str(fn.name);
-    names[f] =
-        fn.system_name == 0 || p.str(fn.system_name) == name ? simplify_cpp_name(name) : std::string(name);
+    names[f.index()] = fn.system_name == StringId{} || p.str(fn.system_name) == name ? simplify_cpp_name(name)
+                                                                                     : std::string(name);
   }
   return names;
 }
@@ -64,7 +64,7 @@ NodeKey key_of(const Profile& p, const std::vector<std::string>& names, FrameId 
   // Per function, as pprof aggregates: by name alone, so that one
   // function compiled from two source paths (two builds) is one node.
   std::string file = g == Granularity::kFunction ? std::string() : std::string(p.str(fn.filename));
-  return {names[fr.function], std::move(file), line, address};
+  return {names[fr.function.index()], std::move(file), line, address};
 }
 
 // Edges caller -> callee, each counted once per sample however often it
@@ -193,8 +193,8 @@ std::vector<CallGraphEdge> merged_edges(std::array<std::unique_ptr<Part>, 2>& pa
 // walk up millions of stacks touches one small array.
 std::vector<std::uint32_t> packed_nodes(const Profile& p, const CallGraph& g) {
   std::vector<std::uint32_t> packed(p.frame_count());
-  for (FrameId f = 0; f < p.frame_count(); ++f)
-    packed[f] = g.node_of_frame[f] << 1 | (p.frame(f).kind == FrameKind::kInlined ? 1u : 0u);
+  for (const FrameId f : id_range<FrameId>(p.frame_count()))
+    packed[f.index()] = g.node_of_frame[f.index()] << 1 | (p.frame(f).kind == FrameKind::kInlined ? 1u : 0u);
   return packed;
 }
 
@@ -212,8 +212,8 @@ std::vector<CallGraphEdge> recorded_edges(const RecordedCallGraph& rec, const Ca
   std::vector<CallGraphEdge> edges;
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> index;
   for (const RecordedCallGraph::Edge& e : rec.edges) {
-    const std::uint32_t a = g.node_of_frame[rec.nodes[e.caller].frame];
-    const std::uint32_t b = g.node_of_frame[rec.nodes[e.callee].frame];
+    const std::uint32_t a = g.node_of_frame[rec.nodes[e.caller].frame.index()];
+    const std::uint32_t b = g.node_of_frame[rec.nodes[e.callee].frame.index()];
     if (!keep(a, b)) continue;
     auto [it, added] = index.try_emplace({a, b}, edges.size());
     if (added) edges.push_back({a, b, 0, false, false});
@@ -228,10 +228,10 @@ void take_recorded(const RecordedCallGraph& rec, bool with_edges, CallGraph& g) 
   std::vector<std::uint32_t> renumber(g.nodes.size(), kNoNode);
   std::vector<CallGraphNode> nodes;
   for (const RecordedCallGraph::Node& r : rec.nodes) {
-    std::uint32_t& n = renumber[g.node_of_frame[r.frame]];
+    std::uint32_t& n = renumber[g.node_of_frame[r.frame.index()]];
     if (n == kNoNode) {
       n = static_cast<std::uint32_t>(nodes.size());
-      nodes.push_back(std::move(g.nodes[g.node_of_frame[r.frame]]));
+      nodes.push_back(std::move(g.nodes[g.node_of_frame[r.frame.index()]]));
     }
     add_saturated(nodes[n].flat, r.flat);
     add_saturated(nodes[n].cum, r.cum);
@@ -258,16 +258,16 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
   // profile of addresses has hundreds of thousands of frames).
   std::vector<std::uint32_t> of_function;
   if (o.granularity == Granularity::kFunction) of_function.assign(p.function_count(), UINT32_MAX);
-  for (FrameId f = 0; f < p.frame_count(); ++f) {
+  for (const FrameId f : id_range<FrameId>(p.frame_count())) {
     const bool inlined = p.frame(f).kind == FrameKind::kInlined;
-    std::uint32_t at = of_function.empty() ? UINT32_MAX : of_function[p.frame(f).function];
+    std::uint32_t at = of_function.empty() ? UINT32_MAX : of_function[p.frame(f).function.index()];
     bool added = false;
     if (at == UINT32_MAX) {
       NodeKey key = key_of(p, names, f, o.granularity);
       auto it = index.try_emplace(key, static_cast<std::uint32_t>(g.nodes.size()));
       at = it.first->second;
       added = it.second;
-      if (!of_function.empty()) of_function[p.frame(f).function] = at;
+      if (!of_function.empty()) of_function[p.frame(f).function.index()] = at;
       if (added) {
         CallGraphNode n;
         n.function = std::get<0>(key);
@@ -286,7 +286,7 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
       g.nodes[at].partly_inlined = true;
       g.nodes[at].inlined = false;
     }
-    node_of[f] = at;
+    node_of[f.index()] = at;
   }
   if (const RecordedCallGraph* rec = p.recorded_graph();
       rec && rec->column == o.column && o.granularity == Granularity::kFunction) {
@@ -298,9 +298,9 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
   // per sample however often it recurs, as pprof counts.
   const std::vector<std::uint32_t> packed = packed_nodes(p, g);
   std::vector<bool> base_set(p.label_set_count(), false);  // label sets marking diff-base samples
-  for (LabelSetId l = 0; l < p.label_set_count(); ++l)
+  for (const LabelSetId l : id_range<LabelSetId>(p.label_set_count()))
     for (const Label& label : p.labels(l))
-      if (p.str(label.key) == kDiffBaseLabel) base_set[l] = true;
+      if (p.str(label.key) == kDiffBaseLabel) base_set[l.index()] = true;
   struct Part {
     std::vector<std::int64_t> flat, cum;
     std::vector<std::uint32_t> seen;
@@ -322,15 +322,15 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
       const std::int64_t v = p.values(i)[o.column];
       const auto stamp = static_cast<std::uint32_t>(i);
       part.total += v < 0 ? -v : v;
-      if (base_set[p.sample(i).labels]) part.base_total += v < 0 ? -v : v;
+      if (base_set[p.sample(i).labels.index()]) part.base_total += v < 0 ? -v : v;
       if (path.empty()) return;  // the root alone
-      part.flat[packed[path[0]] >> 1] += v;
+      part.flat[packed[path[0].index()] >> 1] += v;
       part.flat_sum += v;
       std::uint32_t callee = UINT32_MAX;
       bool callee_inlined = false;
       part.steps.clear();
       for (FrameId f : path) {
-        const std::uint32_t x = packed[f], n = x >> 1;
+        const std::uint32_t x = packed[f.index()], n = x >> 1;
         if (part.seen[n] != stamp) {
           part.seen[n] = stamp;
           part.cum[n] += v;
@@ -403,7 +403,7 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
             bool callee_inlined = false, skipped = false;
             steps.clear();
             for (FrameId f : path) {
-              const std::uint32_t x = packed[f];
+              const std::uint32_t x = packed[f.index()];
               if (x == kDropped) {
                 skipped = true;
                 continue;

@@ -42,16 +42,16 @@ void CallTree::mark_stored() {
   // A node's first child in id order, if it has the next id, is met before
   // any other child: it marks the node as on a chain, and any later child
   // marks it stored again.
-  for (StackId s = 1; s < n; ++s) {
-    const StackId up = parent(s);
+  for (const StackId s : id_range(StackId{1}, n)) {
+    const std::uint32_t up = parent(s).index();
     const std::uint64_t bit = std::uint64_t(1) << (up & 63);
-    if (up == s - 1)
+    if (up == s.index() - 1)
       stored_[up >> 6] &= ~bit;
     else
       stored_[up >> 6] |= bit;
   }
   for (std::size_t i = 0; i < profile.sample_count(); ++i) {
-    const StackId s = profile.sample(i).stack;
+    const std::uint32_t s = profile.sample(i).stack.index();
     stored_[s >> 6] |= std::uint64_t(1) << (s & 63);
   }
   if (n > 0) stored_[0] |= 1;  // the root, always
@@ -82,7 +82,8 @@ void CallTree::sum_totals(BigVector<T>& totals) const {
   }
   T* t = totals.data();
   std::uint32_t r = static_cast<std::uint32_t>(stored_count_);
-  for (StackId s = static_cast<StackId>(n); s-- > 1;) {
+  for (auto i = static_cast<std::uint32_t>(n); i-- > 1;) {
+    const StackId s{i};
     if (!stored(s)) continue;
     --r;  // rank(s)
     StackId up = parent(s);
@@ -124,10 +125,10 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
         else
           std::for_each(listed_kids.begin(), listed_kids.end(), f);
       } else if (backwards) {
-        for (StackId s = static_cast<StackId>(n); s-- > 1;)
-          if (stored(parent(s))) f(s);
+        for (auto i = static_cast<std::uint32_t>(n); i-- > 1;)
+          if (stored(parent(StackId{i}))) f(StackId{i});
       } else {
-        for (StackId s = 1; s < n; ++s)
+        for (const StackId s : id_range(StackId{1}, n))
           if (stored(parent(s))) f(s);
       }
     };
@@ -164,14 +165,14 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
     const std::size_t col = *options.prune_column;
     kept_.assign(n, false);
     std::vector<StackId> kept_stored;
-    for (StackId s = 0; s < n; ++s) {
+    for (const StackId s : id_range<StackId>(n)) {
       if (s != kRootStack) {
         const StackId up = parent(s);
-        if (!kept_[up]) continue;
+        if (!kept_[up.index()]) continue;
         if (stored(up)) listed_kids.push_back(s);  // kept or not
         if (static_cast<double>(total(s, col)) < options.min_total) continue;
       }
-      kept_[s] = true;
+      kept_[s.index()] = true;
       if (stored(s)) kept_stored.push_back(s);
     }
     // A hash map from kept nodes to slots costs some 40 bytes per kept
@@ -180,7 +181,8 @@ CallTree::CallTree(const Profile& profile, const CallTreeOptions& options)
     if (kept_stored.size() * 10 <= stored_count_) {
       by_rank_ = false;
       slots = kept_stored.size();
-      for (std::size_t i = 0; i < slots; ++i) index_.insert(kept_stored[i], static_cast<std::uint32_t>(i));
+      for (std::size_t i = 0; i < slots; ++i)
+        index_.insert(kept_stored[i].index(), static_cast<std::uint32_t>(i));
     }
     list_children();
   }
@@ -192,7 +194,7 @@ std::int64_t CallTree::self(StackId node, std::size_t column) const {
   std::int64_t v = total(node, column);
   if (!kept(node)) {
     // Not indexed: find its children the slow way.
-    for (StackId s = node + 1; s < profile_->stack_count(); ++s)
+    for (const StackId s : id_range(StackId{node.index() + 1}, profile_->stack_count()))
       if (parent(s) == node) v -= total(s, column);
     return v;
   }
@@ -204,10 +206,11 @@ std::int64_t CallTree::self(StackId node, std::size_t column) const {
 StackId CallTree::chain_end(StackId node) const {
   // A node on a chain has the next node as its child, and the last node
   // is a leaf (stored): a stored node follows.
-  std::size_t w = (node + 1) >> 6;
-  std::uint64_t bits = stored_[w] & (~std::uint64_t(0) << ((node + 1) & 63));
+  const std::uint32_t next = node.index() + 1;
+  std::size_t w = next >> 6;
+  std::uint64_t bits = stored_[w] & (~std::uint64_t(0) << (next & 63));
   while (bits == 0) bits = stored_[++w];
-  return static_cast<StackId>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
+  return StackId{static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)))};
 }
 
 ChildList CallTree::stored_children(StackId node) const {

@@ -39,23 +39,23 @@ Profile diff_from_deltas(const Profile& deltas, std::size_t* labelled) {
   std::size_t count = 0;
   for (std::size_t i = 0; i < deltas.sample_count(); ++i) {
     const Sample& s = deltas.sample(i);
-    if (!unmarked[s.labels]) {
+    if (!unmarked[s.labels.index()]) {
       std::vector<Label> kept;
       for (const Label& l : deltas.labels(s.labels)) {
         if (deltas.str(l.key) == kDiffBaseLabel)
-          marked[s.labels] = true;
+          marked[s.labels.index()] = true;
         else
           kept.push_back(import.label(l));
       }
-      unmarked[s.labels] = b.labels(std::move(kept));
+      unmarked[s.labels.index()] = b.labels(std::move(kept));
     }
-    if (marked[s.labels]) ++count;
+    if (marked[s.labels.index()]) ++count;
     const auto v = deltas.values(i);
     for (std::size_t c = 0; c < n; ++c) {
       values[c] = std::max<std::int64_t>(v[c], 0);
       values[n + c] = v[c] < 0 ? -v[c] : 0;  // builder bounds keep |v| inside 64 bits
     }
-    b.add_sample(import.stack(s.stack), values, *unmarked[s.labels], s.timestamp);
+    b.add_sample(import.stack(s.stack), values, *unmarked[s.labels.index()], s.timestamp);
   }
   if (labelled) *labelled = count;
   return std::move(b).finish();

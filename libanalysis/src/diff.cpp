@@ -44,7 +44,7 @@ void add_side(const Profile& from, std::size_t column, std::int64_t factor, std:
     const StackId s = import.stack(from.sample(i).stack);
     const LabelSetId l = import.labels(from.sample(i).labels);
     const auto next = static_cast<std::uint32_t>(rows.keys.size());
-    const std::uint32_t row = rows.index.insert(std::uint64_t(s) << 32 | l, next);
+    const std::uint32_t row = rows.index.insert(std::uint64_t(s.index()) << 32 | l.index(), next);
     if (row == next) {
       rows.keys.emplace_back(s, l);
       rows.values.push_back({0, 0});
@@ -75,7 +75,7 @@ void scale_base_per_path(Rows& rows, F f) {
   U64Map paths;
   for (std::size_t i = 0; i < rows.keys.size(); ++i) {
     const auto next = static_cast<std::uint32_t>(raw.size());
-    path_of[i] = paths.insert(rows.keys[i].first, next);
+    path_of[i] = paths.insert(rows.keys[i].first.index(), next);
     if (path_of[i] == next)
       raw.push_back(0), scaled_sum.push_back(0), first.push_back(static_cast<std::uint32_t>(i));
     raw[path_of[i]] += rows.values[i][0];
@@ -172,7 +172,8 @@ Profile delta_profile(const Profile& diff) {
   Label mark;
   mark.key = b.intern(kDiffBaseLabel);
   mark.str = b.intern("true");
-  std::vector<LabelSetId> marked(diff.label_set_count(), UINT32_MAX);  // each label set with the mark added
+  std::vector<LabelSetId> marked(diff.label_set_count(),
+                                 kNoId<LabelSetId>);  // each label set with the mark added
   for (std::size_t i = 0; i < diff.sample_count(); ++i) {
     const Sample& s = diff.sample(i);
     const StackId stack = import.stack(s.stack);
@@ -180,12 +181,12 @@ Profile delta_profile(const Profile& diff) {
     const std::int64_t n = diff.values(i)[next], o = diff.values(i)[base];
     if (n != 0) b.add_sample(stack, std::vector<std::int64_t>{n}, labels);
     if (o == 0) continue;
-    if (marked[s.labels] == UINT32_MAX) {
+    if (marked[s.labels.index()] == kNoId<LabelSetId>) {
       std::vector<Label> with_mark = b.label_set(labels);
       with_mark.push_back(mark);
-      marked[s.labels] = b.labels(std::move(with_mark));
+      marked[s.labels.index()] = b.labels(std::move(with_mark));
     }
-    b.add_sample(stack, std::vector<std::int64_t>{-o}, marked[s.labels]);
+    b.add_sample(stack, std::vector<std::int64_t>{-o}, marked[s.labels.index()]);
   }
   return std::move(b).finish();
 }

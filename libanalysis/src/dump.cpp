@@ -34,7 +34,7 @@ std::string label_text(const Profile& p, LabelSetId id) {
     out += '=';
     if (l.numeric) {
       out += std::to_string(l.num);
-      if (l.unit != 0) {
+      if (l.unit != StringId{}) {
         out += '[';
         escape_into(out, p.str(l.unit));
         out += ']';
@@ -60,13 +60,13 @@ std::string dump_frame(const Profile& p, FrameId id) {
     out += frame_kind_name(f.kind);
     out += ']';
   }
-  if (fn.filename != 0 || f.line != 0) {
+  if (fn.filename != StringId{} || f.line != 0) {
     out += " (";
     escape_into(out, p.str(fn.filename));
     if (f.line != 0) out += ':' + std::to_string(f.line);
     out += ')';
   }
-  if (fn.system_name != 0 && fn.system_name != fn.name) {
+  if (fn.system_name != StringId{} && fn.system_name != fn.name) {
     out += " {";
     escape_into(out, p.str(fn.system_name));
     out += '}';
@@ -76,7 +76,7 @@ std::string dump_frame(const Profile& p, FrameId id) {
     std::snprintf(buf, sizeof buf, " @0x%llx", static_cast<unsigned long long>(f.address));
     out += buf;
   }
-  if (f.module != 0) {
+  if (f.module != StringId{}) {
     out += " <";
     escape_into(out, p.str(f.module));
     out += '>';
@@ -124,7 +124,7 @@ void dump_profile(const Profile& p, std::ostream& out) {
   // Each sample as text; sorted, so reading order does not show.
   std::vector<std::string> lines(p.sample_count());
   std::vector<std::string> frame_text(p.frame_count());
-  for (FrameId f = 0; f < p.frame_count(); ++f) frame_text[f] = dump_frame(p, f);
+  for (const FrameId f : id_range<FrameId>(p.frame_count())) frame_text[f.index()] = dump_frame(p, f);
   std::vector<FrameId> frames;
   for (std::size_t i = 0; i < p.sample_count(); ++i) {
     const Sample& s = p.sample(i);
@@ -132,12 +132,12 @@ void dump_profile(const Profile& p, std::ostream& out) {
     p.stack_frames(s.stack, frames);
     for (std::size_t d = 0; d < frames.size(); ++d) {
       if (d) line += ';';
-      line += frame_text[frames[d]];
+      line += frame_text[frames[d].index()];
     }
     line += " |";
     const auto values = p.values(i);
     for (std::size_t c = 0; c < values.size(); ++c) line += ' ' + number(values[c], c);
-    if (s.labels != 0) line += " | " + label_text(p, s.labels);
+    if (s.labels != LabelSetId{}) line += " | " + label_text(p, s.labels);
     if (s.timestamp != kNoTimestamp) line += " | t=" + std::to_string(s.timestamp);
   }
   std::sort(lines.begin(), lines.end());
@@ -149,7 +149,7 @@ void dump_profile(const Profile& p, std::ostream& out) {
     out << "recorded graph: value " << g->column << ", total " << g->total << ", " << g->nodes.size()
         << " nodes, " << g->edges.size() << " edges\n";
     for (std::size_t i = 0; i < g->nodes.size(); ++i)
-      out << "node " << i << ": " << frame_text[g->nodes[i].frame] << " | flat " << g->nodes[i].flat
+      out << "node " << i << ": " << frame_text[g->nodes[i].frame.index()] << " | flat " << g->nodes[i].flat
           << " cum " << g->nodes[i].cum << '\n';
     for (const RecordedCallGraph::Edge& e : g->edges)
       out << "edge " << e.caller << " -> " << e.callee << " | " << e.weight << '\n';

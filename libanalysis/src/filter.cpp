@@ -136,7 +136,7 @@ class SampleFilter {
     for (std::size_t i = 0; i < p_.sample_count(); ++i) {
       const Sample& s = p_.sample(i);
       if (!window_.contains(s.timestamp) || !thread_kept(s) || !tags_.keep(s)) continue;
-      StackId stack = by_stack ? made[s.stack] : kNotMade;
+      StackId stack = by_stack ? made[s.stack.index()] : kNotMade;
       if (stack == kDropped) continue;
       if (stack == kNotMade) {
         frames.clear();
@@ -144,14 +144,14 @@ class SampleFilter {
           frames.push_back(p_.stack(at).frame);
         std::reverse(frames.begin(), frames.end());  // root first
         if (!stack_filters(frames)) {
-          if (by_stack) made[s.stack] = kDropped;
+          if (by_stack) made[s.stack.index()] = kDropped;
           continue;
         }
       }
       const LabelsHere& labels = sample_labels(s);
       if (stack == kNotMade) {
         stack = new_stack(frames, labels.thread);
-        if (by_stack) made[s.stack] = stack;
+        if (by_stack) made[s.stack.index()] = stack;
       }
       b_.add_sample(stack, p_.values(i), labels.id, s.timestamp);
     }
@@ -240,11 +240,11 @@ class SampleFilter {
   // fold, its thread (the label's text) apart and, folded, out of the set.
   struct LabelsHere {
     bool made = false;
-    LabelSetId id = 0;
+    LabelSetId id{};
     std::string thread;
   };
   const LabelsHere& sample_labels(const Sample& s) {
-    LabelsHere& here = labels_here_[s.labels];
+    LabelsHere& here = labels_here_[s.labels.index()];
     if (here.made) return here;
     here.made = true;
     here.id = import_.labels(s.labels);
@@ -267,7 +267,7 @@ class SampleFilter {
   StackId new_stack(const std::vector<FrameId>& frames, const std::string& thread) {
     std::vector<FrameId> out;
     if (o_.threads == ThreadMode::kFrame && !thread.empty()) out.push_back(b_.frame(thread));
-    FunctionId previous = UINT32_MAX;
+    FunctionId previous = kNoId<FunctionId>;
     for (FrameId f : frames) {
       const FrameId to = renamer_.empty() ? import_.frame(f) : renamer_.frame(f, b_, import_);
       const FunctionId fn = b_.function_of(to);
@@ -279,8 +279,8 @@ class SampleFilter {
     return b_.stack(out);
   }
 
-  static constexpr StackId kNotMade = UINT32_MAX;      // by_stack: not seen yet
-  static constexpr StackId kDropped = UINT32_MAX - 1;  // by_stack: the filters drop it
+  static constexpr StackId kNotMade{UINT32_MAX};      // by_stack: not seen yet
+  static constexpr StackId kDropped{UINT32_MAX - 1};  // by_stack: the filters drop it
 
   std::vector<LabelsHere> labels_here_;  // by label set of p_
   const Profile& p_;
@@ -305,10 +305,11 @@ Profile cut_small(const Profile& p, double percent) {
   std::int64_t all = 0;
   for (std::size_t i = 0; i < p.sample_count(); ++i) {
     const std::int64_t v = std::llabs(p.values(i)[col]);
-    total[p.sample(i).stack] += v;
+    total[p.sample(i).stack.index()] += v;
     all += v;
   }
-  for (StackId s = p.stack_count(); s-- > 1;) total[p.stack(s).parent] += total[s];
+  for (auto s = static_cast<std::uint32_t>(p.stack_count()); s-- > 1;)
+    total[p.parent(StackId{s}).index()] += total[s];
   const double floor = static_cast<double>(all) * percent / 100.0;
   ProfileBuilder b(p.value_types());
   b.metadata() = p.metadata();
@@ -319,7 +320,7 @@ Profile cut_small(const Profile& p, double percent) {
     path.clear();
     for (StackId at = s.stack; at != kRootStack; at = p.stack(at).parent) path.push_back(at);
     StackId kept = kRootStack;
-    for (auto it = path.rbegin(); it != path.rend() && static_cast<double>(total[*it]) >= floor; ++it)
+    for (auto it = path.rbegin(); it != path.rend() && static_cast<double>(total[it->index()]) >= floor; ++it)
       kept = *it;
     b.add_sample(import.stack(kept), p.values(i), import.labels(s.labels), s.timestamp);
   }

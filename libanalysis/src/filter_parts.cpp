@@ -28,7 +28,7 @@ FrameMatcher::FrameMatcher(const Profile& p, std::optional<Pattern> re, bool nam
     : p_(p), re_(std::move(re)), name_only_(name_only), cache_(re_ ? p.frame_count() : 0, -1) {}
 
 bool FrameMatcher::matches(FrameId f) {
-  std::int8_t& c = cache_[f];
+  std::int8_t& c = cache_[f.index()];
   if (c < 0) {
     const Frame& frame = p_.frame(f);
     const Function& fn = p_.function(frame.function);
@@ -111,7 +111,9 @@ bool TagFilter::matches(const Match& m, const Sample& s) const {
   if (m.numeric) {
     for (const Label& l : labels) {
       if (!l.numeric || (!m.key.empty() && p_.str(l.key) != m.key)) continue;
-      const std::string unit = l.unit ? std::string(p_.str(l.unit)) : p_.str(l.key) == "bytes" ? "bytes" : "";
+      const std::string unit = l.unit != StringId{}       ? std::string(p_.str(l.unit))
+                               : p_.str(l.key) == "bytes" ? "bytes"
+                                                          : "";
       const units::Scaled v = units::scale(l.num, unit, m.unit);
       if (v.unit != m.unit) continue;
       if ((!m.has_lo || v.value >= m.lo) && (!m.has_hi || v.value <= m.hi)) return true;
@@ -145,7 +147,7 @@ bool TagFilter::keep(const Sample& s) {
 }
 
 Renamer::Renamer(const Profile& p, const std::vector<std::string>& rules)
-    : p_(p), done_(p.frame_count(), UINT32_MAX) {
+    : p_(p), done_(p.frame_count(), kNoId<FrameId>) {
   for (const std::string& r : rules) {
     const std::size_t eq = r.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -155,14 +157,14 @@ Renamer::Renamer(const Profile& p, const std::vector<std::string>& rules)
 }
 
 FrameId Renamer::frame(FrameId f, ProfileBuilder& b, ProfileImporter& import) {
-  if (done_[f] != UINT32_MAX) return done_[f];
+  if (done_[f.index()] != kNoId<FrameId>) return done_[f.index()];
   const Frame& frame = p_.frame(f);
   const Function& fn = p_.function(frame.function);
   std::string name(p_.str(fn.name));
   for (const auto& [re, replacement] : rules_) name = re.replace_all(name, replacement);
-  if (name == p_.str(fn.name)) return done_[f] = import.frame(f);
+  if (name == p_.str(fn.name)) return done_[f.index()] = import.frame(f);
   const FunctionId to = b.function(name, {}, p_.str(fn.filename), fn.start_line);
-  return done_[f] = b.frame(to, frame.kind, frame.line, frame.address, import.string(frame.module));
+  return done_[f.index()] = b.frame(to, frame.kind, frame.line, frame.address, import.string(frame.module));
 }
 
 }  // namespace fg::filter

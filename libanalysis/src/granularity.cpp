@@ -10,7 +10,7 @@ namespace {
 // An unsymbolized frame's module is what tells it apart per function
 // and per line (pprof names it [module]).
 StringId kept_module(const Frame& f, Granularity g) {
-  return g == Granularity::kAddress || f.kind == FrameKind::kUnsymbolized ? f.module : 0;
+  return g == Granularity::kAddress || f.kind == FrameKind::kUnsymbolized ? f.module : StringId{};
 }
 
 // Per function, a frame is its function's name (and system name) and kind:
@@ -23,7 +23,7 @@ bool drops(const Profile& p, const Frame& f, Granularity g) {
   switch (g) {
     case Granularity::kFunction: {
       const Function& fn = p.function(f.function);
-      return f.line != 0 || f.address != 0 || module || fn.filename != 0 || fn.start_line != 0;
+      return f.line != 0 || f.address != 0 || module || fn.filename != StringId{} || fn.start_line != 0;
     }
     case Granularity::kLine:
       return f.address != 0 || module;
@@ -50,7 +50,7 @@ std::string module_frame_name(const Profile& p, FrameId f) {
 }
 
 bool finer_than(const Profile& p, Granularity g) {
-  for (FrameId f = 0; f < p.frame_count(); ++f)
+  for (const FrameId f : id_range<FrameId>(p.frame_count()))
     if (drops(p, p.frame(f), g)) return true;
   return false;
 }
@@ -61,21 +61,21 @@ Profile at_granularity(const Profile& p, Granularity g) {
   ProfileImporter import(b, p);
   // Each frame's coarser twin, made once.
   std::vector<FrameId> coarse(p.frame_count());
-  for (FrameId f = 0; f < p.frame_count(); ++f) {
+  for (const FrameId f : id_range<FrameId>(p.frame_count())) {
     const Frame& fr = p.frame(f);
     const Function& fn = p.function(fr.function);
     if (g == Granularity::kFile) {
-      coarse[f] = b.frame(b.function(file_frame_name(p, f)), FrameKind::kNative);
+      coarse[f.index()] = b.frame(b.function(file_frame_name(p, f)), FrameKind::kNative);
       continue;
     }
     const StringId module = import.string(kept_module(fr, g));
     if (g == Granularity::kFunction) {
-      coarse[f] = b.frame(b.function(p.str(fn.name), p.str(fn.system_name)), fr.kind, 0, 0, module);
+      coarse[f.index()] = b.frame(b.function(p.str(fn.name), p.str(fn.system_name)), fr.kind, 0, 0, module);
       continue;
     }
     FunctionId nf = b.function(p.str(fn.name), p.str(fn.system_name), p.str(fn.filename), fn.start_line);
-    coarse[f] = g == Granularity::kLine ? b.frame(nf, fr.kind, fr.line, 0, module)
-                                        : b.frame(nf, fr.kind, fr.line, fr.address, module);
+    coarse[f.index()] = g == Granularity::kLine ? b.frame(nf, fr.kind, fr.line, 0, module)
+                                                : b.frame(nf, fr.kind, fr.line, fr.address, module);
   }
   copy_samples(p, coarse, b, import);
   return std::move(b).finish();

@@ -30,15 +30,16 @@ std::vector<LabelInfo> label_infos(const Profile& p) {
   std::vector<LabelInfo> out(p.label_set_count());
   std::map<std::string, std::uint32_t> ids;
   std::map<std::pair<std::uint32_t, std::string>, std::uint32_t> keys;  // (joined_id, name) of bytes tags
-  for (LabelSetId id = 0; id < p.label_set_count(); ++id) {
+  for (const LabelSetId set : id_range<LabelSetId>(p.label_set_count())) {
+    const std::uint32_t id = set.index();
     std::vector<std::string> parts;
-    for (const Label& l : p.labels(id)) {
+    for (const Label& l : p.labels(set)) {
       const std::string_view key = p.str(l.key);
       if (key == kDiffBaseLabel) continue;  // marks a delta profile's base samples, not a tag
       if (!l.numeric) {
         parts.push_back(std::string(key) + ":" + std::string(p.str(l.str)));
       } else if (key == "bytes") {
-        std::string unit = l.unit ? std::string(p.str(l.unit)) : "bytes";
+        std::string unit = l.unit != StringId{} ? std::string(p.str(l.unit)) : "bytes";
         GraphTag t;
         t.name = units::scaled_label(l.num, unit, "minimum");
         t.value = l.num;
@@ -169,7 +170,7 @@ class TagWalk {
 
  private:
   void visit(std::size_t part, std::size_t i, std::span<const FrameId> path) {
-    const LabelInfo& info = infos_[p_.sample(i).labels];
+    const LabelInfo& info = infos_[p_.sample(i).labels.index()];
     if (info.joined.empty() && info.bytes.empty()) return;
     Part& w = parts_[part];
     if (w.seen.empty()) w.seen.assign(g_.nodes.size(), UINT32_MAX);
@@ -177,7 +178,7 @@ class TagWalk {
     const auto stamp = static_cast<std::uint32_t>(i);
     bool leaf = true;
     for (FrameId f : path) {
-      const std::uint32_t n = g_.node_of_frame[f];
+      const std::uint32_t n = g_.node_of_frame[f.index()];
       if (n != kNoNode && kept_[n]) {
         if (leaf) w.collector.add(n, info, v, true);
         if (w.seen[n] != stamp) {

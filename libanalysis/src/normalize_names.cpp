@@ -157,10 +157,10 @@ std::optional<Profile> normalized_names(const Profile& p, std::size_t* renamed) 
   std::vector<std::string> names(p.function_count());
   std::vector<bool> changed(p.function_count(), false);
   std::size_t count = 0;
-  for (FunctionId f = 0; f < p.function_count(); ++f) {
+  for (const FunctionId f : id_range<FunctionId>(p.function_count())) {
     const std::string_view name = p.str(p.function(f).name);
-    names[f] = normalize_name(name);
-    if (names[f] != name) changed[f] = true, ++count;
+    names[f.index()] = normalize_name(name);
+    if (names[f.index()] != name) changed[f.index()] = true, ++count;
   }
   if (renamed) *renamed = count;
   if (count == 0) return std::nullopt;
@@ -168,12 +168,12 @@ std::optional<Profile> normalized_names(const Profile& p, std::size_t* renamed) 
   b.metadata() = p.metadata();
   ProfileImporter import(b, p);
   std::vector<FrameId> frames(p.frame_count());
-  for (FrameId f = 0; f < p.frame_count(); ++f) {
+  for (const FrameId f : id_range<FrameId>(p.frame_count())) {
     const Frame& fr = p.frame(f);
     const Function& fn = p.function(fr.function);
-    const std::string_view system = changed[fr.function] ? std::string_view() : p.str(fn.system_name);
-    const FunctionId nf = b.function(names[fr.function], system, p.str(fn.filename), fn.start_line);
-    frames[f] = b.frame(nf, fr.kind, fr.line, fr.address, import.string(fr.module));
+    const std::string_view system = changed[fr.function.index()] ? std::string_view() : p.str(fn.system_name);
+    const FunctionId nf = b.function(names[fr.function.index()], system, p.str(fn.filename), fn.start_line);
+    frames[f.index()] = b.frame(nf, fr.kind, fr.line, fr.address, import.string(fr.module));
   }
   copy_samples(p, frames, b, import);
   return std::move(b).finish();

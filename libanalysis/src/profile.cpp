@@ -81,7 +81,7 @@ std::size_t Profile::depth(StackId id) const {
 
 void Profile::stack_frames(StackId id, std::vector<FrameId>& out) const {
   out.clear();
-  for (; id != kRootStack; id = parent(id)) out.push_back(stack_frames_[id]);
+  for (; id != kRootStack; id = parent(id)) out.push_back(stack_frames_[id.index()]);
   std::reverse(out.begin(), out.end());
 }
 
@@ -91,7 +91,7 @@ void Profile::add_stack(FrameId frame, StackId parent) {
     parent_is_prev_.push_back(0);
     jumps_before_.push_back(static_cast<std::uint32_t>(jump_parents_.size()));
   }
-  if (id > 0 && parent == id - 1)
+  if (id > 0 && parent.index() == id - 1)
     parent_is_prev_.back() |= std::uint64_t(1) << (id % 64);
   else
     jump_parents_.push_back(parent);

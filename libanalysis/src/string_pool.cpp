@@ -129,8 +129,8 @@ StringId StringPool::find(std::string_view s) const {
   const auto tag = static_cast<std::uint32_t>(h >> 32);
   for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
     const Slot& slot = table_[i];
-    if (slot.id == U64Map::kMissing) return U64Map::kMissing;
-    if (slot.tag == tag && equal(strings_[slot.id], s)) return slot.id;
+    if (slot.id == U64Map::kMissing) return kNoId<StringId>;
+    if (slot.tag == tag && equal(strings_[slot.id], s)) return StringId{slot.id};
   }
 }
 
@@ -140,14 +140,14 @@ StringId StringPool::intern(std::string_view s, std::uint64_t h) {
   for (;; i = (i + 1) & mask_) {
     const Slot& slot = table_[i];
     if (slot.id == U64Map::kMissing) break;
-    if (slot.tag == tag && equal(strings_[slot.id], s)) return slot.id;
+    if (slot.tag == tag && equal(strings_[slot.id], s)) return StringId{slot.id};
   }
-  StringId id = static_cast<StringId>(strings_.size());
+  const auto id = static_cast<std::uint32_t>(strings_.size());
   strings_.push_back(store(s));
   hashes_.push_back(h);
   table_[i] = Slot{tag, id};
   if (strings_.size() * 2 > table_.size()) grow();
-  return id;
+  return StringId{id};
 }
 
 void StringPool::grow() {

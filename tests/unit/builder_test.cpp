@@ -68,7 +68,7 @@ TEST_CASE("every stack keeps its parent and frame, however the tree grew") {
   std::vector<FrameId> frames;
   for (int i = 0; i < 50; ++i) frames.push_back(b.frame("f" + std::to_string(i)));
   std::vector<StackId> parent_of{kRootStack};
-  std::vector<FrameId> frame_of{0};
+  std::vector<FrameId> frame_of{FrameId{}};
   std::size_t jumps = 0;
   while (parent_of.size() < 5000) {
     // Mostly extend the newest node (runs of chain), else branch anywhere.
@@ -78,21 +78,21 @@ TEST_CASE("every stack keeps its parent and frame, however the tree grew") {
     const std::size_t before = b.stack_count();
     const StackId s = b.stack(up, f);
     if (b.stack_count() == before) continue;  // that child existed already
-    REQUIRE(s == parent_of.size());
+    REQUIRE(s.index() == parent_of.size());
     parent_of.push_back(up);
     frame_of.push_back(f);
-    if (up != s - 1) ++jumps;
+    if (up.index() != s.index() - 1) ++jumps;
   }
   CHECK(jumps > 500);
   CHECK(jumps < 2000);
   Profile p = std::move(b).finish();
   REQUIRE(p.stack_count() == parent_of.size());
   CHECK(p.parent(kRootStack) == kRootStack);
-  for (StackId s = 1; s < p.stack_count(); ++s) {
+  for (const StackId s : id_range(StackId{1}, p.stack_count())) {
     CAPTURE(s);
-    REQUIRE(p.stack(s).parent == parent_of[s]);
-    REQUIRE(p.parent(s) == parent_of[s]);
-    REQUIRE(p.stack(s).frame == frame_of[s]);
+    REQUIRE(p.stack(s).parent == parent_of[s.index()]);
+    REQUIRE(p.parent(s) == parent_of[s.index()]);
+    REQUIRE(p.stack(s).frame == frame_of[s.index()]);
   }
 }
 
@@ -131,7 +131,7 @@ TEST_CASE("extend makes the stacks stack() makes, a frame at a time, and finds t
   Profile a = std::move(one).finish(), b = std::move(run).finish();
   REQUIRE(a.stack_count() == b.stack_count());
   CHECK(a.stack_count() > 100000);
-  for (StackId s = 1; s < a.stack_count(); ++s) {
+  for (const StackId s : id_range(StackId{1}, a.stack_count())) {
     REQUIRE(b.parent(s) == a.parent(s));
     REQUIRE(b.stack(s).frame == a.stack(s).frame);
   }
@@ -167,9 +167,9 @@ TEST_CASE("finish(frames) gives each stack its frame in place of a stand-in, the
   b.add_sample(c, two);
   const FrameId inlined = b.frame("work", FrameKind::kInlined);
   std::vector<FrameId> frames(b.stack_count());
-  for (StackId s = 0; s < frames.size(); ++s) frames[s] = b.peek().stack(s).frame;
-  frames[a] = inlined;
-  frames[kRootStack] = 12345;  // the root's is ignored
+  for (const StackId s : id_range<StackId>(frames.size())) frames[s.index()] = b.peek().stack(s).frame;
+  frames[a.index()] = inlined;
+  frames[kRootStack.index()] = FrameId{12345};  // the root's is ignored
   Profile p = std::move(b).finish(frames);
   CHECK(p.stack(a).frame == inlined);
   CHECK(p.stack(p.stack(a).parent).frame == main);
@@ -180,10 +180,10 @@ TEST_CASE("finish(frames) gives each stack its frame in place of a stand-in, the
 
   ProfileBuilder wrong(counts());
   wrong.stack(kRootStack, wrong.frame("x"));
-  CHECK_THROWS_AS(std::move(wrong).finish(std::vector<FrameId>{0}), Error);  // one per stack
+  CHECK_THROWS_AS(std::move(wrong).finish(std::vector<FrameId>{FrameId{0}}), Error);  // one per stack
   ProfileBuilder far(counts());
   far.stack(kRootStack, far.frame("x"));
-  CHECK_THROWS_AS(std::move(far).finish(std::vector<FrameId>{0, 7}), Error);  // no frame 7
+  CHECK_THROWS_AS(std::move(far).finish(std::vector<FrameId>{FrameId{0}, FrameId{7}}), Error);  // no frame 7
 }
 
 TEST_CASE("samples with equal stack and labels merge; timestamps keep them apart") {
@@ -196,8 +196,8 @@ TEST_CASE("samples with equal stack and labels merge; timestamps keep them apart
   b.add_sample(s, v);
   b.add_sample(s, v);
   b.add_sample(s, v, t1);
-  b.add_sample(s, v, 0, 1000);
-  b.add_sample(s, v, 0, 1000);
+  b.add_sample(s, v, {}, 1000);
+  b.add_sample(s, v, {}, 1000);
   Profile p = std::move(b).finish();
   REQUIRE(p.sample_count() == 4);
   CHECK(p.values(0)[0] == 2);

@@ -125,7 +125,7 @@ TEST_CASE("recorded graph: frames and nodes out of range, and values past 2^62, 
   ProfileBuilder b(std::vector<ValueType>{{"space", "bytes"}});
   const FrameId f = b.frame("f");
   RecordedCallGraph bad_frame;
-  bad_frame.nodes = {{f + 1, 0, 0}};
+  bad_frame.nodes = {{FrameId{f.index() + 1}, 0, 0}};
   CHECK_THROWS_AS(b.set_recorded_graph(bad_frame), Error);
   RecordedCallGraph bad_edge;
   bad_edge.nodes = {{f, 0, 0}};
@@ -156,7 +156,7 @@ TEST_CASE("call graph: 100,000 samples (walked in two parts where there are two 
       {main, a, bb}, {main, a, a, c}, {main, mid, bb}, {main, a, c, a}};
   for (int i = 0; i < 100000; ++i) {
     std::vector<std::int64_t> v{i % 4 + 1};
-    b.add_sample(kinds[i % 4], v, 0, 1000 + i);
+    b.add_sample(kinds[i % 4], v, {}, 1000 + i);
   }
   Profile p = std::move(b).finish();
   REQUIRE(p.sample_count() == 100000);
@@ -219,7 +219,7 @@ TEST_CASE("call graph: edges among every node kept are the graph's own, whicheve
       for (std::size_t d = 0, depth = 1 + next() % 12; d < depth; ++d)
         stack.push_back(frames[next() % (d < 2 ? 5 : static_cast<std::size_t>(functions))]);
       std::vector<std::int64_t> v{static_cast<std::int64_t>(1 + next() % 9)};
-      b.add_sample(stack, v, 0, i);
+      b.add_sample(stack, v, {}, i);
     }
     Profile p = std::move(b).finish();
     CallGraphOptions o;
@@ -249,7 +249,7 @@ TEST_CASE("call graph: code without symbols is one node per module, per address 
     return b.frame(b.function(name), FrameKind::kUnsymbolized, 0, address, module);
   };
   const FrameId main1 = at("app+0x10", 0x400010, app), main2 = at("app+0x20", 0x400020, app);
-  const FrameId memcpy = at("libc.so.6+0x99", 0x7f0099, libc), lost = at("0xdead", 0xdead, 0);
+  const FrameId memcpy = at("libc.so.6+0x99", 0x7f0099, libc), lost = at("0xdead", 0xdead, StringId{});
   b.add_sample(std::vector<FrameId>{main1, main2, memcpy}, std::vector<std::int64_t>{3});
   b.add_sample(std::vector<FrameId>{main1, lost}, std::vector<std::int64_t>{2});
   b.add_sample(std::vector<FrameId>{main2}, std::vector<std::int64_t>{1});

@@ -79,10 +79,10 @@ TEST_CASE("a pruned tree indexes only wide nodes and keeps self exact") {
   CHECK(t.self(main, 0) == 4);
   CHECK(t.total(main, 0) == 11);
   CHECK(t.self(kids[0], 0) == 2);
-  StackId c = p.stack_count();
-  for (StackId s = 1; s < p.stack_count(); ++s)
+  StackId c{static_cast<std::uint32_t>(p.stack_count())};
+  for (const StackId s : id_range(StackId{1}, p.stack_count()))
     if (p.frame_name(p.stack(s).frame) == "c") c = s;
-  REQUIRE(c < p.stack_count());
+  REQUIRE(c.index() < p.stack_count());
   CHECK(!t.kept(c));
   CHECK(t.children(c).empty());
   CHECK(t.self(c, 0) == 1);  // still answered, the slow way
@@ -137,7 +137,8 @@ TEST_CASE("nodes on a chain share their totals with the chain's end and list one
   const StackId a = b.stack(kRootStack, b.frame("a")), bb = b.stack(a, b.frame("b")),
                 c = b.stack(bb, b.frame("c")), d = b.stack(c, b.frame("d")), e = b.stack(d, b.frame("e")),
                 x = b.stack(bb, b.frame("x"));
-  REQUIRE(std::vector<StackId>{a, bb, c, d, e, x} == std::vector<StackId>{1, 2, 3, 4, 5, 6});
+  REQUIRE(std::vector<StackId>{a, bb, c, d, e, x} ==
+          std::vector<StackId>{StackId{1}, StackId{2}, StackId{3}, StackId{4}, StackId{5}, StackId{6}});
   std::vector<std::int64_t> v_e{3, 30}, v_c{4, 40}, v_x{2, 20};
   b.add_sample(e, v_e);
   b.add_sample(c, v_c);
@@ -234,9 +235,9 @@ TEST_CASE("a chain of 200,000 frames has its leaf's total at every node") {
   CHECK(t.self(node, 0) == 5);
   // The whole chain is one run, across every 64-node word of its bits.
   CHECK(t.on_chain(kRootStack) == false);
-  CHECK(t.chain_end(1) == s);
-  CHECK(t.chain_end(63) == s);
-  CHECK(t.chain_end(s - 1) == s);
+  CHECK(t.chain_end(StackId{1}) == s);
+  CHECK(t.chain_end(StackId{63}) == s);
+  CHECK(t.chain_end(StackId{s.index() - 1}) == s);
 }
 
 TEST_CASE("a chain runs to the first node after it that branches, has a sample or ends") {
@@ -257,13 +258,13 @@ TEST_CASE("a chain runs to the first node after it that branches, has a sample o
   Profile p = std::move(b).finish();
   CallTree t(p);
   std::size_t on_chain = 0;
-  for (StackId n = 0; n < p.stack_count(); ++n) {
+  for (const StackId n : id_range<StackId>(p.stack_count())) {
     if (!t.on_chain(n)) continue;
     ++on_chain;
     StackId end = n;
-    while (t.children(end).size() == 1 && t.self(end, 0) == 0 && t.children(end)[0] == end + 1 &&
-           t.on_chain(end))
-      ++end;
+    while (t.children(end).size() == 1 && t.self(end, 0) == 0 &&
+           t.children(end)[0] == StackId{end.index() + 1} && t.on_chain(end))
+      end = StackId{end.index() + 1};
     CAPTURE(n);
     CHECK(t.chain_end(n) == end);
     CHECK(!t.on_chain(end));
@@ -285,7 +286,7 @@ TEST_CASE("a tree large enough to sum on a second thread has the totals and chil
   while (made.size() < 600000) {
     const StackId parent = made[rng() % made.size()];
     const StackId s = b.stack(parent, frames[rng() % frames.size()]);
-    if (s == made.size()) made.push_back(s);
+    if (s.index() == made.size()) made.push_back(s);
   }
   for (int i = 0; i < 200000; ++i) {
     std::vector<std::int64_t> v{1, static_cast<std::int64_t>(rng() % 1000)};
@@ -296,19 +297,21 @@ TEST_CASE("a tree large enough to sum on a second thread has the totals and chil
   std::vector<std::int64_t> want0(p.stack_count()), want1(p.stack_count());
   std::vector<std::size_t> kids(p.stack_count());
   for (std::size_t i = 0; i < p.sample_count(); ++i) {
-    want0[p.sample(i).stack] += p.values(i)[0];
-    want1[p.sample(i).stack] += p.values(i)[1];
+    want0[p.sample(i).stack.index()] += p.values(i)[0];
+    want1[p.sample(i).stack.index()] += p.values(i)[1];
   }
-  for (StackId s = static_cast<StackId>(p.stack_count()); s-- > 1;) {
-    const StackId up = p.stack(s).parent;
+  for (auto s = static_cast<std::uint32_t>(p.stack_count()); s-- > 1;) {
+    const std::uint32_t up = p.stack(StackId{s}).parent.index();
     want0[up] += want0[s];
     want1[up] += want1[s];
     ++kids[up];
   }
   CallTree t(p);
   std::size_t wrong = 0;
-  for (StackId s = 0; s < p.stack_count(); ++s) {
-    if (t.total(s, 0) != want0[s] || t.total(s, 1) != want1[s] || t.children(s).size() != kids[s]) ++wrong;
+  for (const StackId s : id_range<StackId>(p.stack_count())) {
+    if (t.total(s, 0) != want0[s.index()] || t.total(s, 1) != want1[s.index()] ||
+        t.children(s).size() != kids[s.index()])
+      ++wrong;
   }
   CHECK(wrong == 0);
   CHECK(t.total(kRootStack, 0) == 200000);
@@ -318,7 +321,7 @@ TEST_CASE("a tree large enough to sum on a second thread has the totals and chil
   bare_options.totals = false;
   const CallTree bare(p, bare_options);
   wrong = 0;
-  for (StackId s = 0; s < p.stack_count(); ++s) {
+  for (const StackId s : id_range<StackId>(p.stack_count())) {
     const ChildList a = t.children(s), b = bare.children(s);
     if (!std::equal(a.begin(), a.end(), b.begin(), b.end()) || t.on_chain(s) != bare.on_chain(s) ||
         (t.on_chain(s) && t.chain_end(s) != bare.chain_end(s)))
@@ -342,7 +345,7 @@ TEST_CASE("call tree: children_unsorted() lists what children() lists, without s
     const StackId main = t.children_unsorted(kRootStack)[0];
     REQUIRE(name(t, main) == "main");
     CHECK(names(t, t.children_unsorted(main)) == std::vector<std::string>{"z", "a", "m", "b"});  // id order
-    for (StackId n = 0; n < p.stack_count(); ++n) {
+    for (const StackId n : id_range<StackId>(p.stack_count())) {
       const ChildList u = t.children_unsorted(n), c = t.children(n);
       std::vector<StackId> unsorted(u.begin(), u.end()), sorted(c.begin(), c.end());
       std::sort(unsorted.begin(), unsorted.end());

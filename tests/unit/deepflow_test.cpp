@@ -255,7 +255,7 @@ TEST_CASE("deepflow: unresolved names are kept as written and marked") {
     if (k == "unresolved frames") marked = v == "4";
   CHECK(marked);
   bool module = false;
-  for (FrameId f = 0; f < p.frame_count(); ++f)
+  for (const FrameId f : id_range<FrameId>(p.frame_count()))
     if (p.frame_name(f) == "[/tmp/perf-29887.map]")
       module = p.str(p.frame(f).module) == "/tmp/perf-29887.map";
   CHECK(module);

@@ -106,8 +106,8 @@ TEST_CASE("graph trim: tags of many samples, gathered in two halves, are those o
     const bool a = i < kCount / 2 || i % 2 == 0;
     const LabelSetId labels =
         b.labels({Label{b.intern("tenant"), b.intern(a ? "a" : "b")},
-                  Label{b.intern("bytes"), 0, i < kCount / 2 ? 2048 : 2049, b.intern("bytes"), true},
-                  Label{b.intern("n"), 0, i, 0, true}});
+                  Label{b.intern("bytes"), {}, i < kCount / 2 ? 2048 : 2049, b.intern("bytes"), true},
+                  Label{b.intern("n"), {}, i, {}, true}});
     b.add_sample(stack, std::span(&one, 1), labels);
   }
   const Profile p = std::move(b).finish();

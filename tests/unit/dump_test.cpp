@@ -26,7 +26,7 @@ TEST_CASE("the dump shows every field of a frame and escapes names") {
   std::vector<std::int64_t> v{100};
   b.add_sample(std::vector<FrameId>{odd, f}, v,
                b.labels({Label{b.intern("thread"), b.intern("main")},
-                         Label{b.intern("bytes"), 0, 64, b.intern("bytes"), true}}));
+                         Label{b.intern("bytes"), {}, 64, b.intern("bytes"), true}}));
   b.metadata().source_format = "test";
   b.metadata().period = 10000000;
   b.metadata().period_type = {"cpu", "nanoseconds"};

@@ -17,8 +17,8 @@ struct Box {
 std::vector<Box> boxes(const CallTree& t, const FlameLayout& l) {
   std::vector<Box> out;
   for (const FlameRect& r : l.rects)
-    out.push_back(
-        {r.node ? std::string(t.profile().frame_name(t.frame(r.node))) : "all", r.depth, r.start, r.width});
+    out.push_back({r.node != kRootStack ? std::string(t.profile().frame_name(t.frame(r.node))) : "all",
+                   r.depth, r.start, r.width});
   return out;
 }
 }  // namespace
@@ -69,9 +69,9 @@ TEST_CASE("a flame chart orders timed samples by their timestamps") {
   ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
   std::vector<std::int64_t> one{1};
   StackId x = b.stack(kRootStack, b.frame("x")), y = b.stack(kRootStack, b.frame("y"));
-  b.add_sample(y, one, 0, 20);
-  b.add_sample(x, one, 0, 10);
-  b.add_sample(x, one, 0, 30);
+  b.add_sample(y, one, {}, 20);
+  b.add_sample(x, one, {}, 10);
+  b.add_sample(x, one, {}, 30);
   Profile p = std::move(b).finish();
   CallTree t(p);
   FlameLayoutOptions o;

@@ -548,7 +548,7 @@ TEST_CASE("jfr: without labels (an output that shows none) a stack's events on e
     CAPTURE(o.time_from);
     const fg::Profile p = read_jfr(synthetic_jfr(so), o, nullptr, nullptr, false);
     REQUIRE(p.sample_count() == 1);
-    CHECK(p.sample(0).labels == 0);
+    CHECK(p.sample(0).labels == fg::LabelSetId{});
     CHECK(p.values(0)[0] == with_stack);
     // The same stack and sum as the samples read with labels.
     const fg::Profile labeled = read_jfr(synthetic_jfr(so), o);

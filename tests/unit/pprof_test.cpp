@@ -512,7 +512,7 @@ TEST_CASE("pprof: numeric labels keep their units") {
   ProfileBuilder b(std::vector<ValueType>{{"alloc_space", "bytes"}});
   std::vector<std::int64_t> v{64};
   b.add_sample(std::vector<FrameId>{b.frame("f")}, v,
-               b.labels({Label{b.intern("bytes"), 0, 64, b.intern("bytes"), true}}));
+               b.labels({Label{b.intern("bytes"), {}, 64, b.intern("bytes"), true}}));
   Profile p = std::move(b).finish();
   Profile back = read_pprof(inflated(write_pprof(p)));
   CHECK(test::dump_samples(back) == "samples: 1\nf | 64 | bytes=64[bytes]\n");

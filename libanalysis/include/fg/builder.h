@@ -37,18 +37,19 @@ class ProfileBuilder {
   FunctionId function(std::string_view name, std::string_view system_name = {},
                       std::string_view filename = {}, std::int64_t start_line = 0);
   FrameId frame(FunctionId function, FrameKind kind = FrameKind::kNative, std::int64_t line = 0,
-                std::uint64_t address = 0, StringId module = 0);
+                std::uint64_t address = 0, StringId module = {});
   /// Shorthand for frame(function(name), kind).
   FrameId frame(std::string_view name, FrameKind kind = FrameKind::kNative);
 
   /// The stack `parent` extended by `frame` at its leaf.
   StackId stack(StackId parent, FrameId frame);
   /// The stack `parent` extended by `frame` when it was made already,
-  /// else U64Map::kMissing; makes nothing. For a reader that looks up many
+  /// else kNoId<StackId>; makes nothing. For a reader that looks up many
   /// stacks ahead of making them (prefetch_stack()).
   StackId find_stack(StackId parent, FrameId frame) const {
-    if (flag(parent, kUnindexedChild) && profile_.stack_frames_[parent + 1] == frame) return parent + 1;
-    return stacks_.find(std::uint64_t(parent) << 32 | frame);
+    const StackId child{parent.index() + 1};
+    if (flag(parent, kUnindexedChild) && profile_.stack_frames_[child.index()] == frame) return child;
+    return StackId{stacks_.find(stack_key(parent, frame))};
   }
   /// The stack of frames given root first.
   StackId stack(std::span<const FrameId> root_to_leaf);
@@ -58,16 +59,14 @@ class ProfileBuilder {
   StackId extend(StackId parent, std::span<const FrameId> frames);
   /// A cache hint for a coming stack(parent, frame): a reader that makes
   /// several stacks at once fetches each one's next lookup ahead.
-  void prefetch_stack(StackId parent, FrameId frame) const {
-    stacks_.prefetch(std::uint64_t(parent) << 32 | frame);
-  }
+  void prefetch_stack(StackId parent, FrameId frame) const { stacks_.prefetch(stack_key(parent, frame)); }
 
   /// A string interned so far.
   std::string_view str_of(StringId id) const { return profile_.str(id); }
   /// The function of a frame made so far.
-  FunctionId function_of(FrameId frame) const { return profile_.frames_[frame].function; }
+  FunctionId function_of(FrameId frame) const { return profile_.frame(frame).function; }
   /// The labels of a set made by labels().
-  const std::vector<Label>& label_set(LabelSetId id) const { return profile_.label_sets_[id]; }
+  const std::vector<Label>& label_set(LabelSetId id) const { return profile_.labels(id); }
   /// Interns a label set; the labels are sorted by key first.
   LabelSetId labels(std::vector<Label> labels);
 
@@ -76,22 +75,22 @@ class ProfileBuilder {
   /// Throws Error when the magnitudes of all values added so far (every
   /// column together) would pass 2^63 - 1: that bound keeps every sum,
   /// total and difference computed from the profile inside 64 bits.
-  void add_sample(StackId stack, std::span<const std::int64_t> values, LabelSetId labels = 0,
+  void add_sample(StackId stack, std::span<const std::int64_t> values, LabelSetId labels = {},
                   std::int64_t timestamp = kNoTimestamp);
   /// A cache hint for a coming untimed add_sample(stack, ..., labels): a
   /// reader adding millions of samples calls it a few samples ahead.
   void prefetch_sample(StackId stack, LabelSetId labels) const {
-    if (labels != 0)
-      samples_by_key_.prefetch(std::uint64_t(labels) << 32 | stack);
-    else if (stack < unlabeled_sample_.size())
-      __builtin_prefetch(&unlabeled_sample_[stack]);
+    if (labels != LabelSetId{})
+      samples_by_key_.prefetch(sample_key(stack, labels));
+    else if (stack.index() < unlabeled_sample_.size())
+      __builtin_prefetch(&unlabeled_sample_[stack.index()]);
   }
   /// A second hint, some samples after prefetch_sample(stack, 0): the
   /// values of the stack's unlabeled sample, which the first one found.
   void prefetch_unlabeled_values(StackId stack) const {
-    if (stack < unlabeled_sample_.size() && unlabeled_sample_[stack] != U64Map::kMissing)
+    if (stack.index() < unlabeled_sample_.size() && unlabeled_sample_[stack.index()] != U64Map::kMissing)
       __builtin_prefetch(profile_.values_.data() +
-                         std::size_t{unlabeled_sample_[stack]} * profile_.value_types_.size());
+                         std::size_t{unlabeled_sample_[stack.index()]} * profile_.value_types_.size());
   }
   /// Gives every column `decimals` decimal digits (ValueType::decimals;
   /// fewer than they have is a no-op): the values added so far are
@@ -100,11 +99,11 @@ class ProfileBuilder {
   void set_decimals(int decimals);
   /// add_sample on the stack of `root_to_leaf`.
   void add_sample(std::span<const FrameId> root_to_leaf, std::span<const std::int64_t> values,
-                  LabelSetId labels = 0, std::int64_t timestamp = kNoTimestamp);
+                  LabelSetId labels = {}, std::int64_t timestamp = kNoTimestamp);
   /// For tree-shaped inputs: the node `frame` under `parent`, with its self
   /// values added as a sample. Returns the node's stack.
   StackId add_node(StackId parent, FrameId frame, std::span<const std::int64_t> self_values,
-                   LabelSetId labels = 0);
+                   LabelSetId labels = {});
 
   std::size_t stack_count() const { return profile_.stack_count(); }
   const Profile& peek() const { return profile_; }
@@ -122,25 +121,35 @@ class ProfileBuilder {
 
  private:
   Profile profile_;
-  std::vector<FunctionId> function_of_name_;  // by name id, when only a name is known
+  std::vector<FunctionId> function_of_name_;  // by name id, when only a name is known; kNoId: none
   std::map<std::tuple<StringId, StringId, StringId, std::int64_t>, FunctionId> full_functions_;
-  std::vector<FrameId> native_frame_;  // by function id: its plain kNative frame
+  std::vector<FrameId> native_frame_;  // by function id: its plain kNative frame; kNoId: none
   U64Map plain_frames_;                // function | kind << 32 -> frame, other kinds, no line/address/module
   std::map<std::tuple<FunctionId, int, std::int64_t, std::uint64_t, StringId>, FrameId> full_frames_;
-  U64Map stacks_;  // parent << 32 | frame -> stack
+  U64Map stacks_;  // stack_key(parent, frame) -> stack
+  static std::uint64_t stack_key(StackId parent, FrameId frame) {
+    return std::uint64_t(parent.index()) << 32 | frame.index();
+  }
   // Two flags per stack, 32 stacks a word: kUnindexedChild (the child
   // stack+1 is not in stacks_ yet), kHasSample (an untimed sample of this
   // stack exists).
   static constexpr unsigned kUnindexedChild = 1, kHasSample = 2;
   BigVector<std::uint64_t> stack_flags_;
-  bool flag(StackId s, unsigned f) const { return stack_flags_[s >> 5] >> (s & 31) * 2 & f; }
-  void set_flag(StackId s, unsigned f) { stack_flags_[s >> 5] |= std::uint64_t(f) << (s & 31) * 2; }
-  void clear_flag(StackId s, unsigned f) { stack_flags_[s >> 5] &= ~(std::uint64_t(f) << (s & 31) * 2); }
+  bool flag(StackId s, unsigned f) const { return stack_flags_[s.index() >> 5] >> (s.index() & 31) * 2 & f; }
+  void set_flag(StackId s, unsigned f) {
+    stack_flags_[s.index() >> 5] |= std::uint64_t(f) << (s.index() & 31) * 2;
+  }
+  void clear_flag(StackId s, unsigned f) {
+    stack_flags_[s.index() >> 5] &= ~(std::uint64_t(f) << (s.index() & 31) * 2);
+  }
   // An untimed sample without labels is found by its stack in a table
   // (most readers, and a JFR reader whose output shows no threads, add
   // only those); one with labels by a hash of both.
   BigVector<std::uint32_t> unlabeled_sample_;  // by stack: its sample, or U64Map::kMissing
-  U64Map samples_by_key_;            // stack | labels << 32 -> sample, for untimed samples with labels
+  U64Map samples_by_key_;  // sample_key(stack, labels) -> sample, for untimed samples with labels
+  static std::uint64_t sample_key(StackId stack, LabelSetId labels) {
+    return std::uint64_t(labels.index()) << 32 | stack.index();
+  }
   std::size_t samples_indexed_ = 0;  // samples before this one are in samples_by_key_ (if they have labels)
   void index_samples();
   std::map<std::vector<std::tuple<StringId, StringId, std::int64_t, StringId, bool>>, LabelSetId>

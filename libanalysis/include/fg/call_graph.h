@@ -31,7 +31,7 @@ struct CallGraphNode {
   std::uint64_t address = 0;    ///< its address, at address granularity
   bool inlined = false;         ///< every frame of this node was inlined into its caller
   bool partly_inlined = false;  ///< some of its frames were, some were not
-  FrameId frame = 0;            ///< one frame of the node, for everything else about it
+  FrameId frame{};              ///< one frame of the node, for everything else about it
   std::int64_t flat = 0;
   std::int64_t cum = 0;
 };

@@ -61,7 +61,7 @@ class ChildList {
 
  private:
   std::span<const StackId> ids_;
-  StackId only_ = 0;
+  StackId only_{};
   bool single_ = false;
 };
 
@@ -83,13 +83,14 @@ class CallTree {
   /// Frames on the node's path (walks to the root).
   std::uint32_t depth(StackId node) const { return static_cast<std::uint32_t>(profile_->depth(node)); }
   /// False for nodes pruned away (see CallTreeOptions).
-  bool kept(StackId node) const { return !pruned_ || kept_[node]; }
+  bool kept(StackId node) const { return !pruned_ || kept_[node.index()]; }
   /// The children in frame_before() order. A node's list is sorted the first
   /// time it is asked for (most views visit few nodes), so a CallTree must
   /// not be shared between threads. Empty for a node not kept.
   ChildList children(StackId node) const {
     if (!kept(node)) return {};
-    if (!stored(node)) return ChildList::only(node + 1);  // on a chain: inline, asked for per node
+    if (!stored(node))
+      return ChildList::only(StackId{node.index() + 1});  // on a chain: inline, asked for per node
     return stored_children(node);
   }
   /// children() in no set order (sorted only if children() sorted them
@@ -97,7 +98,7 @@ class CallTree {
   /// for the sort first.
   ChildList children_unsorted(StackId node) const {
     if (!kept(node)) return {};
-    if (!stored(node)) return ChildList::only(node + 1);
+    if (!stored(node)) return ChildList::only(StackId{node.index() + 1});
     return listed(slot(node));
   }
   /// True for a node on a chain: its only child is node + 1 and it has no
@@ -123,17 +124,18 @@ class CallTree {
     return std::span<const StackId>(children_.data() + child_begin_[k],
                                     child_begin_[k + 1] - child_begin_[k]);
   }
-  bool stored(StackId node) const { return stored_[node >> 6] >> (node & 63) & 1; }
+  bool stored(StackId node) const { return stored_[node.index() >> 6] >> (node.index() & 63) & 1; }
   // Stored nodes before `node`: the index of its totals, its own or (on a
   // chain) those of the first stored node after it, which is its chain's end.
   std::uint32_t rank(StackId node) const {
-    const std::uint64_t below = stored_[node >> 6] & ((std::uint64_t(1) << (node & 63)) - 1);
-    return stored_before_[node >> 6] + bit_count(below);
+    const std::uint32_t i = node.index();
+    const std::uint64_t below = stored_[i >> 6] & ((std::uint64_t(1) << (i & 63)) - 1);
+    return stored_before_[i >> 6] + bit_count(below);
   }
   void mark_stored();
   // Position of a kept stored node in the children index: its rank, unless
   // few nodes are kept (then its number among them).
-  std::uint32_t slot(StackId node) const { return by_rank_ ? rank(node) : index_.find(node); }
+  std::uint32_t slot(StackId node) const { return by_rank_ ? rank(node) : index_.find(node.index()); }
 
   template <typename T>
   void sum_totals(BigVector<T>& totals) const;

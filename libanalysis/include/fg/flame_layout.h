@@ -28,7 +28,7 @@ struct FlameLayoutOptions {
 };
 
 struct FlameRect {
-  StackId node = 0;         ///< call path of the frame (0: the "all" root)
+  StackId node{};           ///< call path of the frame (0: the "all" root)
   std::uint32_t depth = 0;  ///< 0 for the root
   std::int64_t start = 0;   ///< value units from the left edge
   std::int64_t width = 0;

@@ -1,6 +1,7 @@
 // The model every reader fills and every writer draws from: a sample table,
 // as in pprof, whose stacks form a prefix tree. Ids are dense 32-bit
-// integers; parents get smaller stack ids than their children, so one
+// indices, each kind its own type (fg/ids.h: a FrameId is no StackId);
+// parents get smaller stack ids than their children, so one
 // reverse pass over the stacks sums totals. Only ProfileBuilder writes it.
 #pragma once
 
@@ -14,15 +15,12 @@
 #include <vector>
 
 #include "fg/bits.h"
+#include "fg/ids.h"
 #include "fg/string_pool.h"
 
 namespace fg {
 
-using FunctionId = std::uint32_t;
-using FrameId = std::uint32_t;
-using StackId = std::uint32_t;     ///< 0 is the empty stack, the root of every path.
-using LabelSetId = std::uint32_t;  ///< 0 is the empty label set.
-inline constexpr StackId kRootStack = 0;
+inline constexpr StackId kRootStack{0};
 inline constexpr std::int64_t kNoTimestamp = INT64_MIN;
 
 /// What kind of code a frame ran. A field, never a suffix in the name:
@@ -82,39 +80,39 @@ std::int64_t decimal_factor(int decimals);
 std::string fixed_point_text(std::int64_t value, int decimals);
 
 struct Function {
-  StringId name = 0;         ///< the display name (demangled)
-  StringId system_name = 0;  ///< the raw or mangled name, when it differs
-  StringId filename = 0;
+  StringId name{};         ///< the display name (demangled)
+  StringId system_name{};  ///< the raw or mangled name, when it differs
+  StringId filename{};
   std::int64_t start_line = 0;
 };
 
 struct Frame {
-  FunctionId function = 0;
+  FunctionId function{};
   std::int64_t line = 0;      ///< 0 when unknown
   std::uint64_t address = 0;  ///< 0 when unknown
-  StringId module = 0;        ///< binary or library, "" when unknown
+  StringId module{};          ///< binary or library, "" when unknown
   FrameKind kind = FrameKind::kNative;
 };
 
 /// A node of the stack tree, as Profile::stack() gives it.
 struct StackNode {
-  FrameId frame = 0;   ///< the leaf frame of this path (meaningless for the root)
-  StackId parent = 0;  ///< always smaller than this node's id
+  FrameId frame{};   ///< the leaf frame of this path (meaningless for the root)
+  StackId parent{};  ///< always smaller than this node's id
 };
 
 /// A label: key=value, either a string or a number with an optional unit.
 struct Label {
-  StringId key = 0;
-  StringId str = 0;
+  StringId key{};
+  StringId str{};
   std::int64_t num = 0;
-  StringId unit = 0;
+  StringId unit{};
   bool numeric = false;
   bool operator==(const Label&) const = default;
 };
 
 struct Sample {
-  StackId stack = 0;
-  LabelSetId labels = 0;
+  StackId stack{};
+  LabelSetId labels{};
   std::int64_t timestamp = kNoTimestamp;  ///< nanoseconds since the epoch, or kNoTimestamp
 };
 
@@ -148,7 +146,7 @@ struct Metadata {
 /// its result's graph is computed from its stacks.
 struct RecordedCallGraph {
   struct Node {
-    FrameId frame = 0;  ///< the frame standing for the node in the profile
+    FrameId frame{};  ///< the frame standing for the node in the profile
     std::int64_t flat = 0, cum = 0;
   };
   struct Edge {
@@ -174,26 +172,27 @@ class Profile {
   const Metadata& metadata() const { return metadata_; }
 
   std::string_view str(StringId id) const { return strings_.view(id); }
-  const Function& function(FunctionId id) const { return functions_[id]; }
+  const Function& function(FunctionId id) const { return functions_[id.index()]; }
   std::size_t function_count() const { return functions_.size(); }
-  const Frame& frame(FrameId id) const { return frames_[id]; }
+  const Frame& frame(FrameId id) const { return frames_[id.index()]; }
   std::size_t frame_count() const { return frames_.size(); }
   /// The display name of a frame's function.
-  std::string_view frame_name(FrameId id) const { return str(functions_[frames_[id].function].name); }
+  std::string_view frame_name(FrameId id) const { return str(function(frame(id).function).name); }
 
-  StackNode stack(StackId id) const { return {stack_frames_[id], parent(id)}; }
+  StackNode stack(StackId id) const { return {stack_frames_[id.index()], parent(id)}; }
   /// The stack `id` less its leaf frame (the root's parent is the root).
   StackId parent(StackId id) const {
-    const std::uint64_t word = parent_is_prev_[id >> 6], bit = std::uint64_t(1) << (id & 63);
-    if (word & bit) return id - 1;
-    return jump_parents_[jumps_before_[id >> 6] + bit_count(~word & (bit - 1))];
+    const std::uint32_t i = id.index();
+    const std::uint64_t word = parent_is_prev_[i >> 6], bit = std::uint64_t(1) << (i & 63);
+    if (word & bit) return StackId{i - 1};
+    return jump_parents_[jumps_before_[i >> 6] + bit_count(~word & (bit - 1))];
   }
   std::size_t stack_count() const { return stack_frames_.size(); }
   /// A cache hint for a coming stack(id) or parent(id).
   void prefetch_stack(StackId id) const {
-    __builtin_prefetch(&stack_frames_[id]);
-    __builtin_prefetch(&parent_is_prev_[id >> 6]);
-    __builtin_prefetch(&jumps_before_[id >> 6]);
+    __builtin_prefetch(&stack_frames_[id.index()]);
+    __builtin_prefetch(&parent_is_prev_[id.index() >> 6]);
+    __builtin_prefetch(&jumps_before_[id.index() >> 6]);
   }
   /// Number of frames on the path of `id` (0 for the root); walks to the root.
   std::size_t depth(StackId id) const;
@@ -205,7 +204,7 @@ class Profile {
   std::span<const std::int64_t> values(std::size_t sample) const {
     return {values_.data() + sample * value_types_.size(), value_types_.size()};
   }
-  const std::vector<Label>& labels(LabelSetId id) const { return label_sets_[id]; }
+  const std::vector<Label>& labels(LabelSetId id) const { return label_sets_[id.index()]; }
   std::size_t label_set_count() const { return label_sets_.size(); }
 
   /// Sum of each value column over all samples.

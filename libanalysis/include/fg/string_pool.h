@@ -8,10 +8,9 @@
 #include <vector>
 
 #include "fg/big_table.h"
+#include "fg/ids.h"
 
 namespace fg {
-
-using StringId = std::uint32_t;  ///< Index into a StringPool; 0 is "".
 
 /// A 64-bit mixing hash (the splitmix64 finaliser).
 inline std::uint64_t mix64(std::uint64_t x) {
@@ -91,16 +90,16 @@ class StringPool {
   /// over the whole batch first, so their cache misses overlap.
   void prefetch_slot(std::uint64_t hash) const { __builtin_prefetch(&table_[hash & mask_]); }
   void prefetch_entry(std::uint64_t hash) const {
-    StringId id = table_[hash & mask_].id;
+    const std::uint32_t id = table_[hash & mask_].id;
     if (id != U64Map::kMissing) __builtin_prefetch(&strings_[id]);
   }
   void prefetch_bytes(std::uint64_t hash) const {
-    StringId id = table_[hash & mask_].id;
+    const std::uint32_t id = table_[hash & mask_].id;
     if (id != U64Map::kMissing) __builtin_prefetch(strings_[id].data());
   }
-  /// The id of s, or U64Map::kMissing when s was never interned.
+  /// The id of s, or kNoId<StringId> when s was never interned.
   StringId find(std::string_view s) const;
-  std::string_view view(StringId id) const { return strings_[id]; }
+  std::string_view view(StringId id) const { return strings_[id.index()]; }
   std::size_t size() const { return strings_.size(); }
 
  private:
@@ -109,7 +108,7 @@ class StringPool {
   // the tag matches.
   struct Slot {
     std::uint32_t tag;
-    StringId id;
+    std::uint32_t id;  // the string's index, or U64Map::kMissing
   };
   std::string_view store(std::string_view s);
   void grow();
