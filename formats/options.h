@@ -73,10 +73,6 @@ struct JfrOptions {
   bool norm = false;    ///< strip the address/hash suffixes of lambda and hidden classes
   bool lines = false;   ///< frame names with :line
   bool bci = false;     ///< frame names with @bci
-  /// Not an option but a bound: how many samples a chunk's events fold into
-  /// (32 bytes each for CPU and wall events, else 64) before they go over.
-  /// Tests set it low.
-  std::size_t most_folded_samples = std::size_t{2} << 20;
 };
 
 /// Options of the DeepFlow ProfileTracing JSON reader.

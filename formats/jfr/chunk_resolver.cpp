@@ -2,26 +2,10 @@
 
 #include <algorithm>
 
-#include "fg/filter.h"
 #include "fg/java_frames.h"
+#include "formats/jfr/semantics.h"
 
 namespace fg::formats::jfr {
-
-FrameKind frame_kind(const std::string* type_name, std::uint64_t key) {
-  static const std::pair<std::string_view, FrameKind> kNames[] = {
-      {"Interpreted", FrameKind::kInterpreted},
-      {"JIT compiled", FrameKind::kJit},
-      {"Inlined", FrameKind::kInlined},
-      {"Native", FrameKind::kNative},
-      {"C++", FrameKind::kCpp},
-      {"Kernel", FrameKind::kKernel},
-      {"C1 compiled", FrameKind::kC1Compiled},
-  };
-  if (type_name)
-    for (const auto& [n, k] : kNames)
-      if (*type_name == n) return k;
-  return key < std::size(kNames) ? kNames[key].second : FrameKind::kNative;
-}
 
 std::size_t ChunkResolver::FrameKeyHash::operator()(const FrameKey& k) const {
   std::uint64_t h = k.method * 0x9E3779B97F4A7C15ull ^ (k.type + 0x632BE59BD9B4E019ull);
@@ -38,7 +22,7 @@ ChunkResolver::ChunkResolver(ProfileBuilder& builder, const Pools& pools, const 
       naming_(naming),
       threads_(threads),
       stand_ins_(threads ? nullptr : stand_ins),
-      kernel_known_(pools.enum_has("jdk.types.FrameType", "Kernel")),
+      kernel_known_(knows_kernel(pools)),
       frames_by_index_(pools.frames.size(), kNoId<FrameId>),
       kinds_by_index_(pools.frames.size(), FrameKind::kNative),
       node_stacks_(threads ? 0 : tree.node_count(), kNoId<StackId>),
@@ -114,7 +98,8 @@ std::uint32_t NodeLister::leaf(std::uint32_t position, bool list, std::vector<Ne
 
 StackId ChunkResolver::thread_stack(std::uint32_t leaf, std::uint64_t thread) {
   if (const StackId known = stacks_.find(leaf, thread); known != kNoId<StackId>) return known;
-  StackId s = builder_.stack(kRootStack, builder_.frame(thread_frame_name(thread_name(thread), thread)));
+  StackId s =
+      builder_.stack(kRootStack, builder_.frame(thread_frame_name(thread_name(pools_, thread), thread)));
   path_.clear();
   for (std::uint32_t n = leaf; n != 0; n = tree_.node(n).parent) path_.push_back(n);
   for (std::size_t i = path_.size(); i-- > 0;) s = builder_.stack(s, frame_of(tree_.node(path_[i]).frame));
@@ -143,21 +128,10 @@ FrameId ChunkResolver::frame_of_slow(std::uint32_t i) {
 }
 
 FrameId ChunkResolver::make_frame(const FrameRef& f, FrameKind kind) {
-  std::string name = "unknown";
-  if (auto m = pools_.methods.find(f.method); m != pools_.methods.end()) {
-    const std::string* method = pools_.symbol(m->second.name);
-    const std::string* cls = nullptr;
-    if (auto c = pools_.classes.find(m->second.cls); c != pools_.classes.end())
-      cls = pools_.symbol(c->second.name);
-    const bool native_code = (kind == FrameKind::kNative && kernel_known_) || kind == FrameKind::kCpp ||
-                             kind == FrameKind::kKernel;
-    name = method_frame_name(cls ? *cls : std::string_view{}, method ? *method : std::string_view{},
-                             native_code, naming_);
-  }
   // --lines is the converter's naming option: the line is part of the name
   // (as jfrconv writes it), so the frame does not carry it a second time as
   // its line, which views at line granularity would print again.
-  append_location(name, f.line, f.bci, naming_);
+  const std::string name = frame_name(pools_, f, kind, kernel_known_, naming_);
   const bool stand_in = stand_ins_ && is_java_tier(kind);
   const FrameId id = builder_.frame(builder_.function(name), stand_in ? FrameKind::kJit : kind);
   if (stand_in) {
@@ -169,19 +143,9 @@ FrameId ChunkResolver::make_frame(const FrameRef& f, FrameKind kind) {
 
 FrameId ChunkResolver::class_frame(std::uint64_t cls, bool outside_tlab) {
   if (const FrameId known = class_frames_.find(cls, outside_tlab); known != kNoId<FrameId>) return known;
-  std::string name = "null";
-  if (auto c = pools_.classes.find(cls); c != pools_.classes.end())
-    if (const std::string* sym = pools_.symbol(c->second.name)) name = allocated_class_name(*sym, naming_);
-  const FrameId id = builder_.frame(name, outside_tlab ? FrameKind::kKernel : FrameKind::kInlined);
+  const FrameId id = builder_.frame(class_frame_name(pools_, cls, naming_), class_frame_kind(outside_tlab));
   class_frames_.insert(cls, outside_tlab, id);
   return id;
-}
-
-const std::string* ChunkResolver::thread_name(std::uint64_t thread) const {
-  auto t = pools_.threads.find(thread);
-  if (t == pools_.threads.end()) return nullptr;
-  if (const std::string* java = pools_.text(t->second.java_name)) return java;
-  return pools_.text(t->second.os_name);
 }
 
 LabelSetId ChunkResolver::labels(std::uint64_t thread, bool with_state, std::uint64_t state) {
@@ -191,21 +155,7 @@ LabelSetId ChunkResolver::labels(std::uint64_t thread, bool with_state, std::uin
     last_labels_ = {thread, state_key, known};
     return known;
   }
-  std::vector<Label> labels(2);
-  const std::string* name = thread_name(thread);
-  labels[0].key = builder_.intern(kThreadLabel);
-  labels[0].str = builder_.intern(name ? *name : "[tid=" + std::to_string(thread) + "]");
-  labels[1].key = builder_.intern(kThreadIdLabel);
-  labels[1].num = static_cast<std::int64_t>(thread);
-  labels[1].numeric = true;
-  if (with_state) {
-    const std::string* s = pools_.enum_name("jdk.types.ThreadState", state);
-    Label l;
-    l.key = builder_.intern("state");
-    l.str = builder_.intern(s ? *s : std::to_string(state));
-    labels.push_back(l);
-  }
-  const LabelSetId id = builder_.labels(std::move(labels));
+  const LabelSetId id = builder_.labels(event_labels(builder_, pools_, thread, with_state, state));
   labels_.insert(thread, state_key, id);
   last_labels_ = {thread, state_key, id};
   return id;

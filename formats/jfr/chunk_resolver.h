@@ -18,11 +18,6 @@
 
 namespace fg::formats::jfr {
 
-/// Frame types by the names in the recording's jdk.types.FrameType pool
-/// ("Interpreted", "JIT compiled", "Inlined", "Native", "C++", "Kernel",
-/// "C1 compiled"), else by async-profiler's numbering of them (0-6).
-FrameKind frame_kind(const std::string* type_name, std::uint64_t key);
-
 /// Model ids (stacks, frames, label sets) by a pair of pool keys: one
 /// U64Map probe when the pair packs into 64 bits (`second` below 2^kBits,
 /// `first` below 2^(64-kBits)), as pool keys almost always do; a hash map
@@ -153,8 +148,6 @@ class ChunkResolver {
   /// The kind the recording gives entry `i` of the pools' frames, once a
   /// stack through it was made.
   FrameKind tier(std::uint32_t i) const { return kinds_by_index_[i]; }
-  /// A thread's name: javaName, else osName; nullptr when it has neither.
-  const std::string* thread_name(std::uint64_t thread) const;
 
  private:
   StackId parent_stack(std::uint32_t parent) const { return parent == 0 ? kRootStack : node_stacks_[parent]; }

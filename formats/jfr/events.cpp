@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "formats/jfr/semantics.h"
+
 namespace fg::formats::jfr {
 
 namespace {
@@ -33,27 +35,6 @@ constexpr std::array<TypeInfo, kEventTypes> kTypes = {{
 std::string_view event_type_name(EventType t) { return kTypes[static_cast<std::size_t>(t)].name; }
 
 std::string_view event_group(EventType t) { return kTypes[static_cast<std::size_t>(t)].group; }
-
-bool selected(JfrOptions::Events events, EventType t) {
-  using E = JfrOptions::Events;
-  switch (events) {
-    case E::kDefault:
-    case E::kCpu:
-    case E::kWall:
-      return event_group(t) == "cpu/wall";
-    case E::kAlloc:
-      return event_group(t) == "alloc";
-    case E::kLive:
-      return t == EventType::kLiveObject;
-    case E::kNativeMem:
-      return t == EventType::kMalloc || t == EventType::kFree;
-    case E::kLock:
-      return t == EventType::kMonitorEnter || t == EventType::kThreadPark;
-    case E::kNativeLock:
-      return t == EventType::kNativeLock;
-  }
-  return false;
-}
 
 EventPlan::EventPlan(EventType type, const ClassDesc& cls, bool timed) : type_(type), cls_(&cls) {
   static const std::pair<std::string_view, Role> kRoles[] = {
@@ -164,6 +145,35 @@ EventPlans::EventPlans(const ChunkMetadata& meta, JfrOptions::Events events, boo
     if (cls->id >= kSmallIds) continue;
     if (cls->id >= by_small_id_.size()) by_small_id_.resize(cls->id + 1);
     by_small_id_[cls->id] = &plan;
+  }
+}
+
+Record next_record(Cursor& chunk) {
+  const std::size_t start = chunk.pos();
+  const std::uint64_t at = chunk.offset();
+  const std::uint64_t size = static_cast<std::uint32_t>(chunk.read_int());
+  if (size == 0) chunk.fail_at(at, "event size 0");
+  chunk.seek(start);
+  Cursor rec = chunk.sub(size, "event");
+  rec.read_int();
+  const std::uint64_t type = static_cast<std::uint64_t>(rec.read_long());
+  return {at, type, rec};
+}
+
+void read_info(const ChunkMetadata& meta, const Pools& pools, const ClassDesc& cls, Cursor& rec,
+               std::vector<std::pair<std::string, std::string>>& info) {
+  for (const FieldDesc& f : cls.fields) {
+    const bool wanted = f.name == "jvmName" || f.name == "jvmVersion" || f.name == "osVersion";
+    if (!wanted || f.array || f.constant_pool || f.encoding != Encoding::kString) {
+      skip_field(rec, meta, f);
+      continue;
+    }
+    const StringValue v = rec.read_string();
+    if (const std::string* text = pools.text(v))
+      info.emplace_back(f.name == "osVersion" ? "os"
+                        : f.name == "jvmName" ? "jvm_name"
+                                              : "jvm_version",
+                        *text);
   }
 }
 

@@ -16,10 +16,13 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "formats/jfr/constant_pools.h"
 #include "formats/jfr/metadata.h"
 #include "formats/options.h"
 
@@ -46,8 +49,6 @@ inline constexpr std::size_t kEventTypes = 13;
 std::string_view event_type_name(EventType t);
 /// The converter option that selects `t` ("cpu/wall", "alloc", ...).
 std::string_view event_group(EventType t);
-/// Whether `events` selects `t`.
-bool selected(JfrOptions::Events events, EventType t);
 
 /// The fields of one event that a sample needs; absent fields keep these values.
 struct EventRecord {
@@ -129,5 +130,21 @@ class EventPlans {
   std::unordered_map<std::uint64_t, EventPlan> plans_;
   std::vector<const EventPlan*> by_small_id_;
 };
+
+/// One record of a chunk's events (and metadata and checkpoints).
+struct Record {
+  std::uint64_t offset;  ///< in the file
+  std::uint64_t type;    ///< type id: 0 metadata, 1 checkpoint, else an event's class
+  Cursor fields;         ///< the fields, after the size and type id
+};
+/// The record at `chunk`'s position, which moves past it. A size of 0, or
+/// one past the chunk's end, is a ParseError.
+Record next_record(Cursor& chunk);
+
+/// The fields of a jdk.JVMInformation or jdk.OSInformation event (class
+/// `cls`) that fg shows, from `rec` (after the size and type id), appended
+/// to `info` as ("jvm_name" | "jvm_version" | "os", text).
+void read_info(const ChunkMetadata& meta, const Pools& pools, const ClassDesc& cls, Cursor& rec,
+               std::vector<std::pair<std::string, std::string>>& info);
 
 }  // namespace fg::formats::jfr

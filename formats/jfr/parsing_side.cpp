@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "fg/parallel.h"
-#include "fg/time_bound.h"
 #include "formats/jfr/reader.h"
 
 namespace fg::formats::jfr::detail {
@@ -170,7 +169,7 @@ class Reader::ChunkEvents {
         plans_(pc_->meta, r.opt_.events, r.filter_.timed),
         jvm_(pc_->meta.find("jdk.JVMInformation")),
         os_(pc_->meta.find("jdk.OSInformation")),
-        most_samples_(std::max<std::size_t>(r.opt_.most_folded_samples, 1)),
+        most_samples_(std::max<std::size_t>(r.tuning_.most_folded_samples, 1)),
         whole_(r.opt_.leak ? nullptr : &r.chunk_samples_) {
     batch_.reserve(kBatch);
     if (whole_) whole_->clear();
@@ -241,11 +240,8 @@ void Reader::parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, 
                           std::uint64_t first_pool) {
   Filter& f = filter_;
   f.span.add(pc->header);
-  const TimeSpan& s = f.span;
-  if (!opt_.time_from.empty())
-    f.from_ns = fg::parse_time_bound("--time-from", opt_.time_from, s.start_ns, s.end_ns);
-  if (!opt_.time_to.empty()) f.to_ns = fg::parse_time_bound("--time-to", opt_.time_to, s.start_ns, s.end_ns);
-  f.timed = !opt_.time_from.empty() || !opt_.time_to.empty() || opt_.leak;
+  f.window = time_window(opt_, f.span);
+  f.timed = needs_time(opt_);
   f.states_pending = pools_read && state_filter();
   if (f.states_pending)
     f.states.reset();
@@ -289,14 +285,9 @@ void Reader::ChunkEvents::run() {
 }
 
 void Reader::ChunkEvents::read_checked() {
-  const std::size_t start = chunk_.pos();
-  const std::uint64_t at = chunk_.offset();
-  const std::uint64_t size = static_cast<std::uint32_t>(chunk_.read_int());
-  if (size == 0) chunk_.fail_at(at, "event size 0");
-  chunk_.seek(start);
-  Cursor rec = chunk_.sub(size, "event");
-  rec.read_int();
-  const std::uint64_t type = static_cast<std::uint64_t>(rec.read_long());
+  Record r = next_record(chunk_);
+  const std::uint64_t at = r.offset, type = r.type;
+  Cursor& rec = r.fields;
   if (type == 0 || type == 1) return;  // metadata, checkpoints
   if (type < 65536) {
     if (type >= counts_.size()) counts_.resize(type + 1);
@@ -311,7 +302,7 @@ void Reader::ChunkEvents::read_checked() {
     if (pools_read_)
       info_records_.push_back({meta.find(type), std::string(rec.rest()), rec.offset()});
     else
-      read_info(*pc_, *meta.find(type), rec, tail_);
+      read_info(meta, pc_->pools, *meta.find(type), rec, tail_.info);
   }
 }
 
@@ -376,7 +367,7 @@ void Reader::ChunkEvents::wait_for_pools() {
   if (r_.filter_.states_pending) r_.allow_states(pc_->pools);
   for (const InfoRecord& rec : info_records_) {
     Cursor c(rec.bytes, r_.file_, rec.offset, chunk_.compressed());
-    read_info(*pc_, *rec.cls, c, tail_);
+    read_info(pc_->meta, pc_->pools, *rec.cls, c, tail_.info);
   }
 }
 
@@ -384,8 +375,7 @@ void Reader::ChunkEvents::finish() {
   for (std::uint64_t type = 0; type < counts_.size(); ++type)
     if (counts_[type] != 0) big_counts_[type] = counts_[type];
   for (const auto& [type, n] : big_counts_) {
-    const ClassDesc* cls = pc_->meta.find(type);
-    tail_.counts.emplace_back(cls ? cls->name : "type " + std::to_string(type), n);
+    tail_.counts.emplace_back(event_type_label(pc_->meta, type), n);
   }
   if (whole_) {
     next_batch(chunk_.offset());
@@ -405,34 +395,26 @@ bool Reader::to_sample(const ParsedChunk& pc, const EventPlan& plan, const Event
   const EventType type = plan.type();
   const Filter& f = filter_;
   const std::int64_t ns = f.timed ? pc.header.to_ns(e.time) : 0;
-  if (ns < f.from_ns || ns > f.to_ns) return false;
+  if (!f.window.contains(ns)) return false;
   if (dropped_by_state(type, e.has_state, e.state)) return false;
   const bool state = labels_ || f.states_pending;  // kept, for the labels or the filter
+  const EventValues v = event_values(opt_, type, e, pc.header);
   d.type = type;
   d.has_state = state && e.has_state;
-  d.outside_tlab = is_alloc(type) && e.tlab <= 0;
+  d.outside_tlab = v.outside_tlab;
   d.node = U64Map::kMissing;
   d.new_nodes = 0;
   d.events = 1;
   d.stack = e.stack;
   d.thread = labels_ ? e.thread : 0;
   d.state = state ? e.state : 0;
-  d.cls = is_sample(type) ? 0 : e.cls;
-  d.samples = static_cast<std::uint64_t>(std::max<std::int64_t>(e.samples, 0));
-  d.values[0] = e.samples;
-  d.values[1] = 0;
-  if (!is_sample(type)) {
-    d.values[0] = 1;
-    // An allocation in a new TLAB weighs the TLAB's size, as the converter
-    // counts it: async-profiler records its sampling interval there, the JDK
-    // the buffer the sampled object opened.
-    const bool lock = opt_.events == Events::kLock || opt_.events == Events::kNativeLock;
-    d.values[1] = lock ? pc.header.ticks_to_ns(e.duration) : e.tlab > 0 ? e.tlab : e.size;
-  }
+  d.cls = v.class_frame ? e.cls : 0;
+  d.samples = v.samples;
+  d.values[0] = v.values[0];
+  d.values[1] = v.values[1];
   d.ticks = e.time;
   d.ns = ns;
   d.address = e.address;
-  if (opt_.leak) d.values[1] = e.size;
   return true;
 }
 
@@ -442,22 +424,6 @@ const TraceTree& Reader::await_tree(std::size_t index) {
   if (trees_built_ <= index)
     throw Error("stopped: the resolving side failed");  // not seen: handoff() throws that side's error
   return tree_;
-}
-
-void Reader::read_info(const ParsedChunk& pc, const ClassDesc& cls, Cursor& rec, ChunkTail& tail) {
-  for (const FieldDesc& f : cls.fields) {
-    const bool wanted = f.name == "jvmName" || f.name == "jvmVersion" || f.name == "osVersion";
-    if (!wanted || f.array || f.constant_pool || f.encoding != Encoding::kString) {
-      skip_field(rec, pc.meta, f);
-      continue;
-    }
-    const StringValue v = rec.read_string();
-    if (const std::string* text = pc.pools.text(v))
-      tail.info.emplace_back(f.name == "osVersion" ? "os"
-                             : f.name == "jvmName" ? "jvm_name"
-                                                   : "jvm_version",
-                             *text);
-  }
 }
 
 // Whether the sample `e`, folded while the state filter waited for the
@@ -474,27 +440,11 @@ bool Reader::keep_state(DecodedEvent& e) const {
 
 // The ThreadState keys of a chunk that --state, --cpu or --wall keeps.
 void Reader::allow_states(const Pools& pools) {
-  std::optional<std::unordered_set<std::uint64_t>>& allowed = filter_.states;
-  allowed.reset();
+  filter_.states.reset();
   if (!state_filter()) return;  // (the pools may be still being read)
-  auto e = pools.enums.find("jdk.types.ThreadState");
-  const bool cpu = opt_.events == Events::kCpu;
-  allowed.emplace();
-  if (e == pools.enums.end()) return;
-  for (const auto& [key, value] : e->second) {
-    const std::string* name = pools.text(value);
-    if (!name) continue;
-    if (*name == "STATE_DEFAULT") any_default_state_ = true;
-    if (!states_.empty()) {
-      for (const std::string& s : states_)
-        if (name->size() >= 6 && name->compare(6, s.size(), s) == 0) {
-          allowed->insert(key);
-          states_matched_.insert(s);
-        }
-    } else if ((*name == "STATE_DEFAULT") == cpu) {
-      allowed->insert(key);
-    }
-  }
+  StateChoice c = choose_states(thread_states(pools), opt_.events, states_);
+  summary_.add_states(c);
+  filter_.states = std::move(c.allowed);
 }
 
 }  // namespace fg::formats::jfr::detail

@@ -29,23 +29,9 @@
 #include "formats/jfr/metadata.h"
 #include "formats/jfr/naming.h"
 #include "formats/jfr/samples.h"
+#include "formats/jfr/semantics.h"
 
 namespace fg::formats::jfr::detail {
-
-using Events = JfrOptions::Events;
-
-/// The value columns of a profile of `e`'s events.
-std::vector<ValueType> columns_for(Events e);
-/// --state's comma-separated names, upper case (empty ones dropped).
-std::vector<std::string> state_names(const std::string& list);
-
-inline bool is_sample(EventType t) {
-  return t == EventType::kExecutionSample || t == EventType::kNativeMethodSample ||
-         t == EventType::kWallClockSample || t == EventType::kCpuTimeSample;
-}
-inline bool is_alloc(EventType t) {
-  return t == EventType::kAllocInNewTlab || t == EventType::kAllocOutsideTlab || t == EventType::kAllocSample;
-}
 
 // A chunk as the parsing side hands it over: its header, its metadata and
 // its pools, which neither side changes after that; nothing of the file's
@@ -55,16 +41,6 @@ struct ParsedChunk {
   ChunkHeader header;
   ChunkMetadata meta;
   Pools pools;
-};
-
-// The time from the first start to the last end of the chunks read so far:
-// the recording's, and what relative --from/--to count from, as in the converter.
-struct TimeSpan {
-  std::int64_t start_ns = INT64_MAX, end_ns = INT64_MIN;
-  void add(const ChunkHeader& h) {
-    start_ns = std::min(start_ns, h.start_ns);
-    end_ns = std::max(end_ns, saturate(static_cast<__int128>(h.start_ns) + h.duration_ns));
-  }
 };
 
 // What the parsing side found in a chunk besides the selected events.
@@ -155,25 +131,6 @@ struct ChunkState {
   std::optional<ChunkResolver> resolve;
 };
 
-struct Selected {
-  std::uint64_t events = 0, samples = 0;
-};
-
-// A malloc still waiting for its free (--nativemem --leak).
-struct PendingMalloc {
-  std::int64_t time_ns;
-  StackId stack;  // ChunkResolver::kNoStack when it has none
-  LabelSetId labels;
-  std::int64_t size;
-};
-
-// A malloc or a free of one chunk, applied in time order at the chunk's end.
-struct MallocEvent {
-  std::int64_t ticks;
-  std::uint64_t address;
-  std::optional<PendingMalloc> malloc;  // empty for a free
-};
-
 // How the parsing side hands over.
 using Emit = std::function<void(Parsed&&)>;
 
@@ -187,28 +144,42 @@ using Emit = std::function<void(Parsed&&)>;
 // resolving side folds those of events that go over as they are read.
 void fold_by_node(std::vector<DecodedEvent>& batch, std::vector<std::uint32_t>& slots);
 
+/// The fast reader's bounds: not options (they change no output) but
+/// how it spends memory. Tests set them low, to take the paths that only
+/// large recordings take.
+struct Tuning {
+  /// How many samples a chunk's events fold into (32 bytes each for CPU
+  /// and wall events, else 64) before they go over.
+  std::size_t most_folded_samples = std::size_t{2} << 20;
+};
+
+/// jfr::read() by the fast reader, with `tuning`.
+Profile read_fast(Input& input, const ReadOptions& options, Diagnostics& diagnostics,
+                  const Tuning& tuning = {});
+
 class Reader {
  public:
-  Reader(Input& input, const ReadOptions& options, Diagnostics& diagnostics)
+  /// Warnings about the file's chunks go to `chunk_diagnostics`, the others to `diagnostics`.
+  Reader(Input& input, const ReadOptions& options, Diagnostics& diagnostics, Diagnostics& chunk_diagnostics,
+         const Tuning& tuning = {})
       : input_(input),
         file_(input.name()),
         opt_(options.jfr),
         note_(options.note),
+        chunk_diag_(chunk_diagnostics),
         diag_(diagnostics),
         builder_(columns_for(options.jfr.events)),
-        naming_{opt_.simple, opt_.dot, opt_.norm, opt_.lines, opt_.bci},
-        labels_(options.labels || opt_.threads),
+        naming_(naming_options(opt_)),
+        labels_(keeps_labels(options)),
         stand_in_tiers_(!opt_.threads && !opt_.leak),
-        column_(opt_.total && builder_.value_count() > 1 ? 1 : 0) {}
+        tuning_(tuning),
+        column_(default_column(opt_)) {}
 
   Profile run();
   /// After run(): when the default events were chosen and the file holds
   /// none, the one other kind it holds (as its option selects it), if it
   /// holds exactly one kind; else nullopt.
-  std::optional<Events> sole_other_kind() const;
-  /// Warnings about the file's chunks go to `d`: for a second reading of a
-  /// file whose chunks were warned about already.
-  void repeat_chunk_warnings_to(Diagnostics& d) { chunk_diag_ = &d; }
+  std::optional<Events> sole_other_kind() const { return jfr::sole_other_kind(summary_, opt_.events); }
 
  private:
   // The parsing side: chunks, their pools and their selected events. It
@@ -230,21 +201,16 @@ class Reader {
   // parse_events()' reading of one chunk's events (parsing_side.cpp).
   class ChunkEvents;
   // Whether the events are filtered by their thread state (--state, --cpu, --wall).
-  bool state_filter() const {
-    return !states_.empty() || opt_.events == Events::kCpu || opt_.events == Events::kWall;
-  }
-  static void read_info(const ParsedChunk& pc, const ClassDesc& cls, Cursor& rec, ChunkTail& tail);
+  bool state_filter() const { return filters_states(opt_.events, states_); }
   // Chunk `index`'s trace tree, once the resolving side has built it (it
   // is not changed until that side has taken the chunk's tail).
   const TraceTree& await_tree(std::size_t index);
   // The sample of event `e` into `d`; false when the time or state filter drops it.
   bool to_sample(const ParsedChunk& pc, const EventPlan& plan, const EventRecord& e, DecodedEvent& d) const;
   void allow_states(const Pools& pools);
-  // Whether the allowed states (once known) drop a sample of type `t`:
-  // only samples are filtered by state, and one without a state is dropped.
+  // Whether the allowed states (once known) drop a sample of type `t`.
   bool dropped_by_state(EventType t, bool has_state, std::uint64_t state) const {
-    const auto& allowed = filter_.states;
-    return is_sample(t) && allowed && (!has_state || !allowed->count(state));
+    return jfr::dropped_by_state(t, has_state, state, filter_.states ? &*filter_.states : nullptr);
   }
   bool keep_state(DecodedEvent& e) const;
   // The resolving side: stacks, frames and samples into the builder.
@@ -263,26 +229,16 @@ class Reader {
   void add_events(ChunkState& st, const std::vector<DecodedEvent>& events, const std::vector<NewNode>& nodes);
   bool on_event(ChunkState& st, const DecodedEvent& e, Ready& out);
   void finish_leaks();
-  void fill_metadata();
-  void report();
-  bool any_selected() const {
-    return std::any_of(selected_.begin(), selected_.end(), [](const Selected& s) { return s.events > 0; });
-  }
-  std::string what_was_read() const;
-  std::string other_events() const;
 
   Input& input_;
   const std::string& file_;
   const JfrOptions& opt_;
-  Diagnostics* chunk_diag_ = nullptr;  // for ChunkReader, when not diag_
   const std::function<void(const std::string&)>& note_;
+  Diagnostics& chunk_diag_;  // for ChunkReader
   Diagnostics& diag_;
   ProfileBuilder builder_;
   NamingOptions naming_;
-  // Samples carry thread labels (and thread states): not when the output
-  // shows none (ReadOptions::labels), so that samples of one stack on many
-  // threads are one, as the converter counts them.
-  bool labels_;
+  bool labels_;  // keeps_labels()
   // async-profiler's one frame per method and place whatever its Java tier
   // (merge_compilation_kinds), made as the stacks are: a method's tiers are
   // one stand-in frame, each stack of one is given its kind at the end by
@@ -290,6 +246,7 @@ class Reader {
   // (stacks are per trace and thread) or --leak (samples are added at the
   // end): then merge_compilation_kinds() runs on the finished profile.
   bool stand_in_tiers_;
+  const Tuning tuning_;
   std::size_t column_;
   std::vector<bool> stand_ins_;  // by frame id
   std::vector<std::int64_t>
@@ -306,34 +263,23 @@ class Reader {
   std::vector<TraceBatch> spare_batches_;  // added to the tree, for their room
   ChunkState chunk_;                       // the chunk being resolved
   TraceTree tree_;                         // its stack traces
-  std::size_t chunks_ = 0;                 // begun
-  TimeSpan span_;                          // of the chunks begun
-  std::string version_;                    // of the first chunk
   std::vector<std::string> states_;        // --state names, upper case
   // The parsing side's filters, for the chunk it reads.
   struct Filter {
     TimeSpan span;  // of the chunks parsed so far
-    std::int64_t from_ns = INT64_MIN, to_ns = INT64_MAX;
-    bool timed = false;  // events need their time: a bound is set, or --leak
+    TimeWindow window;
+    bool timed = false;                                       // needs_time()
     std::optional<std::unordered_set<std::uint64_t>> states;  // allowed ThreadState keys
     // The states are not known yet (the pools are read beside): events keep
     // theirs, and their samples are filtered as they go over.
     bool states_pending = false;
   } filter_;
-  std::unordered_set<std::string> states_matched_;    // set by the parsing side
-  bool any_default_state_ = false;                    // the same
-  std::map<std::string, std::uint64_t> type_counts_;  // every event type of the file
-  std::array<Selected, kEventTypes> selected_{};      // by EventType
+  // What was read: the states' fields set by the parsing side, the others by the resolving side.
+  ReadSummary summary_;
   ChunkSamples chunk_samples_;             // the parsing side's, kept for their room (chunks are alike)
   std::vector<Ready> ready_;               // add_events()' samples, kept for their room
   std::vector<std::uint32_t> fold_slots_;  // fold_by_node()'s scratch room
-  std::uint64_t no_stack_ = 0;
-  std::uint64_t truncated_ = 0;  // stack traces cut by the recorder, among those used
-  std::unordered_map<std::uint64_t, PendingMalloc> leaks_;
-  std::vector<MallocEvent> chunk_mallocs_;
-  std::int64_t leak_lo_ = INT64_MAX, leak_hi_ = INT64_MIN;  // times of malloc/free events
-  std::map<std::string, std::string> info_;                 // jvm, os
-  bool async_profiler_ = false, jdk_ = false;
+  LeakTracker leaks_;
   bool threaded_ = false;  // the parsing side has a thread of its own
 };
 

@@ -89,13 +89,7 @@ void Reader::take(Parsed&& p) {
 }
 
 void Reader::begin_chunk(std::shared_ptr<ParsedChunk> pc) {
-  const ChunkHeader& h = pc->header;
-  if (chunks_++ == 0) version_ = std::to_string(h.major) + "." + std::to_string(h.minor);
-  span_.add(h);
-  for (const auto& [id, cls] : pc->meta.classes()) {
-    if (cls.name.rfind("profiler.", 0) == 0) async_profiler_ = true;
-    if (cls.name == "jdk.ObjectAllocationSample" || cls.name == "jdk.GarbageCollection") jdk_ = true;
-  }
+  summary_.begin_chunk(pc->header, pc->meta);
   chunk_.parsed = std::move(pc);
   chunk_.resolve.emplace(builder_, chunk_.parsed->pools, tree_, naming_, opt_.threads,
                          stand_in_tiers_ ? &stand_ins_ : nullptr);
@@ -107,7 +101,7 @@ void Reader::begin_chunk(std::shared_ptr<ParsedChunk> pc) {
   }
   {
     std::lock_guard lock(progress_mutex_);
-    trees_built_ = chunks_;
+    trees_built_ = summary_.chunks;
   }
   progress_.notify_all();
   // Its traces are in: the tree's index is not needed again before the
@@ -117,18 +111,10 @@ void Reader::begin_chunk(std::shared_ptr<ParsedChunk> pc) {
 }
 
 void Reader::end_chunk(ChunkTail&& tail) {
-  for (auto& [name, n] : tail.counts) type_counts_[name] += n;
-  for (auto& [key, text] : tail.info) info_.try_emplace(key, std::move(text));
-  std::stable_sort(chunk_mallocs_.begin(), chunk_mallocs_.end(),
-                   [](const MallocEvent& a, const MallocEvent& b) { return a.ticks < b.ticks; });
-  for (const MallocEvent& m : chunk_mallocs_) {
-    if (m.malloc)
-      leaks_[m.address] = *m.malloc;
-    else
-      leaks_.erase(m.address);
-  }
-  chunk_mallocs_.clear();
-  truncated_ += tail.truncated;
+  for (auto& [name, n] : tail.counts) summary_.type_counts[name] += n;
+  for (auto& [key, text] : tail.info) summary_.info.try_emplace(key, std::move(text));
+  leaks_.end_chunk();
+  summary_.truncated += tail.truncated;
   if (stand_in_tiers_) add_tier_weights();
   chunk_.resolve.reset();
   tree_.clear();
@@ -178,22 +164,23 @@ void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events,
 // The sample of a folded event, into `out`; false when it adds none (no
 // stack, or a malloc or free kept for --leak).
 bool Reader::on_event(ChunkState& st, const DecodedEvent& e, Ready& out) {
-  Selected& sel = selected_[static_cast<std::size_t>(e.type)];
+  ReadSummary::Selected& sel = summary_.selected[static_cast<std::size_t>(e.type)];
   sel.events += e.events;
   sel.samples += e.samples;
   StackId stack = st.resolve->stack(e.node, e.thread);
   const LabelSetId labels =
       labels_ ? st.resolve->labels(e.thread, is_sample(e.type) && e.has_state, e.state) : LabelSetId{};
   if (opt_.leak) {  // a free counts with or without a stack
-    leak_lo_ = std::min(leak_lo_, e.ns);
-    leak_hi_ = std::max(leak_hi_, e.ns);
-    std::optional<PendingMalloc> m;
-    if (e.type == EventType::kMalloc) m = PendingMalloc{e.ns, stack, labels, e.values[1]};
-    chunk_mallocs_.push_back({e.ticks, e.address, m});
+    std::optional<LeakTracker::Malloc> m;
+    if (e.type == EventType::kMalloc) {
+      const std::optional<StackId> s = stack == ChunkResolver::kNoStack ? std::nullopt : std::optional(stack);
+      m = LeakTracker::Malloc{e.ns, s, labels, e.values[1]};
+    }
+    leaks_.add(e.ticks, e.ns, e.address, m);
     return false;
   }
   if (stack == ChunkResolver::kNoStack) {
-    no_stack_ += e.events;
+    summary_.no_stack += e.events;
     return false;
   }
   if (e.cls != 0)  // outside a TLAB: `_[k]`, as the converter marks it
@@ -207,21 +194,13 @@ bool Reader::on_event(ChunkState& st, const DecodedEvent& e, Ready& out) {
 }
 
 void Reader::finish_leaks() {
-  if (leaks_.empty()) return;
-  // As the converter: allocations of the last 10% of the recording are too
-  // young to call leaks.
-  const std::int64_t cutoff =
-      static_cast<std::int64_t>(static_cast<double>(leak_lo_) * 0.1 + static_cast<double>(leak_hi_) * 0.9);
-  std::vector<std::pair<std::uint64_t, PendingMalloc>> kept(leaks_.begin(), leaks_.end());
-  std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& [addr, m] : kept) {
-    if (m.time_ns > cutoff) continue;
-    if (m.stack == ChunkResolver::kNoStack) {
-      ++no_stack_;
+  for (const LeakTracker::Malloc& m : leaks_.leaks()) {
+    if (!m.stack) {
+      ++summary_.no_stack;
       continue;
     }
     const std::int64_t values[2] = {1, m.size};
-    builder_.add_sample(m.stack, values, m.labels);
+    builder_.add_sample(*m.stack, values, m.labels);
   }
 }
 

@@ -22,6 +22,7 @@
 #include "formats/jfr/cursor.h"
 #include "formats/jfr/events.h"
 #include "formats/jfr/naming.h"
+#include "formats/jfr/reader.h"
 #include "formats/jfr/samples.h"
 #include "jfr_writer.h"
 #include "test_util.h"
@@ -1003,11 +1004,13 @@ TEST_CASE("jfr: samples handed over at the bound, then folded anew or streamed, 
       so.more_samples.emplace_back(thread, trace);
       if (trace != 99 && count[thread]++ == 0) order.push_back(thread);
     }
-    JfrOptions bounded;
-    bounded.most_folded_samples = 1000;
-    for (const JfrOptions& o : {JfrOptions{}, bounded}) {
-      CAPTURE(o.most_folded_samples);
-      const fg::Profile p = read_jfr(synthetic_jfr(so), o);
+    for (const std::size_t bound :
+         {fg::formats::jfr::detail::Tuning{}.most_folded_samples, std::size_t{1000}}) {
+      CAPTURE(bound);
+      fg::formats::ReadOptions r;
+      fg::Diagnostics d;
+      auto in = fg::formats::Input::from_bytes("t.jfr", synthetic_jfr(so));
+      const fg::Profile p = fg::formats::jfr::detail::read_fast(*in, r, d, {.most_folded_samples = bound});
       REQUIRE(p.sample_count() >= order.size());
       // Samples of one stack and thread added in several hand-overs are one.
       std::map<int, std::int64_t> got;
