@@ -1,11 +1,13 @@
 #include "formats/jemalloc/jemalloc.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <memory>
 #include <numeric>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "fg/builder.h"
@@ -146,12 +148,10 @@ class SampleWriter {
   }
 
   LabelSetId thread_label(std::uint32_t thread) {
-    auto [it, fresh] = labels_.try_emplace(thread, 0);
+    auto [it, fresh] = labels_.try_emplace(thread);
     if (fresh) {
-      Label l;
-      l.key = b_.intern("thread");
-      l.str = b_.intern("t" + std::to_string(thread));
-      it->second = b_.labels({l});
+      const std::string name = "t" + std::to_string(thread);
+      it->second = b_.labels(std::array{NamedLabel{"thread", name}});
     }
     return it->second;
   }

@@ -198,6 +198,31 @@ void ProfileBuilder::add_sample(std::span<const FrameId> root_to_leaf, std::span
   add_sample(stack(root_to_leaf), values, labels, timestamp);
 }
 
+void ProfileBuilder::add_sample(std::span<const NamedFrame> root_to_leaf,
+                                std::span<const std::int64_t> values, std::span<const NamedLabel> labels,
+                                std::int64_t timestamp) {
+  StackId s = kRootStack;
+  for (const NamedFrame& f : root_to_leaf) s = stack(s, frame(f.name, f.kind));
+  add_sample(s, values, this->labels(labels), timestamp);
+}
+
+LabelSetId ProfileBuilder::labels(std::span<const NamedLabel> labels) {
+  std::vector<Label> interned;
+  interned.reserve(labels.size());
+  for (const NamedLabel& l : labels) {
+    Label& to = interned.emplace_back();
+    to.key = intern(l.key);
+    to.numeric = l.numeric;
+    if (l.numeric) {
+      to.num = l.num;
+      to.unit = intern(l.unit);
+    } else {
+      to.str = intern(l.str);
+    }
+  }
+  return this->labels(std::move(interned));
+}
+
 void ProfileBuilder::index_samples() {
   for (; samples_indexed_ < profile_.samples_.size(); ++samples_indexed_) {
     const Sample& s = profile_.samples_[samples_indexed_];

@@ -6,8 +6,10 @@
 #include <map>
 #include <random>
 #include <span>
+#include <sstream>
 #include <vector>
 
+#include "fg/dump.h"
 #include "fg/error.h"
 
 using namespace fg;
@@ -305,4 +307,69 @@ TEST_CASE("frame kind suffixes") {
   CHECK(frame_kind_suffix(FrameKind::kC1Compiled) == "_[1]");
   CHECK(frame_kind_from_suffix("_[0]") == FrameKind::kInterpreted);
   CHECK(frame_kind_suffix(FrameKind::kCpp).empty());
+}
+
+TEST_CASE("add_sample by names: the profile the id-based calls make") {
+  // A reader written only with the simple path, and the same input pushed
+  // through intern/function/frame/stack/labels: the same ids, the same
+  // samples (merged the same way), the same dump.
+  const std::vector<std::vector<NamedFrame>> stacks{
+      {"main", "parse", {"read", FrameKind::kKernel}},
+      {"main", "parse"},
+      {"main", {"parse", FrameKind::kInlined}},
+      {"main", "parse", {"read", FrameKind::kKernel}},  // merges with the first
+      {},                                               // the root alone
+  };
+  const std::vector<std::vector<NamedLabel>> labels{{{"thread", "main"}, {"bytes", 64, "bytes"}},
+                                                    {},
+                                                    {{"thread", "io"}},
+                                                    {{"bytes", 64, "bytes"}, {"thread", "main"}},
+                                                    {}};
+  ProfileBuilder simple({{"samples", "count"}, {"cpu", "nanoseconds"}});
+  for (std::size_t i = 0; i < stacks.size(); ++i) {
+    const std::vector<std::int64_t> v{1, static_cast<std::int64_t>(10 * (i + 1))};
+    simple.add_sample(stacks[i], v, labels[i]);
+  }
+  simple.add_sample(stacks[1], std::vector<std::int64_t>{1, 5}, {}, 1000);  // timed: its own sample
+
+  ProfileBuilder ids({{"samples", "count"}, {"cpu", "nanoseconds"}});
+  const FrameId main = ids.frame(ids.function("main")), parse = ids.frame(ids.function("parse"));
+  const FrameId read = ids.frame(ids.function("read"), FrameKind::kKernel);
+  const FrameId parse_inlined = ids.frame(ids.function("parse"), FrameKind::kInlined);
+  Label thread_main{ids.intern("thread"), ids.intern("main")},
+      thread_io{ids.intern("thread"), ids.intern("io")};
+  Label bytes{ids.intern("bytes"), {}, 64, ids.intern("bytes"), true};
+  const std::vector<std::vector<FrameId>> id_stacks{
+      {main, parse, read}, {main, parse}, {main, parse_inlined}, {main, parse, read}, {}};
+  const std::vector<LabelSetId> id_labels{ids.labels({thread_main, bytes}), LabelSetId{},
+                                          ids.labels({thread_io}), ids.labels({bytes, thread_main}),
+                                          LabelSetId{}};
+  for (std::size_t i = 0; i < id_stacks.size(); ++i) {
+    const std::vector<std::int64_t> v{1, static_cast<std::int64_t>(10 * (i + 1))};
+    ids.add_sample(ids.stack(id_stacks[i]), v, id_labels[i]);
+  }
+  ids.add_sample(ids.stack(id_stacks[1]), std::vector<std::int64_t>{1, 5}, {}, 1000);
+
+  const Profile a = std::move(simple).finish(), b = std::move(ids).finish();
+  CHECK(a.stack_count() == b.stack_count());
+  CHECK(a.frame_count() == b.frame_count());
+  CHECK(a.label_set_count() == b.label_set_count());
+  REQUIRE(a.sample_count() == 5);  // the 4th merged into the 1st; the timed one apart
+  REQUIRE(b.sample_count() == 5);
+  for (std::size_t i = 0; i < a.sample_count(); ++i) {
+    CHECK(a.sample(i).stack == b.sample(i).stack);
+    CHECK(a.sample(i).labels == b.sample(i).labels);
+    CHECK(a.sample(i).timestamp == b.sample(i).timestamp);
+    CHECK(std::vector<std::int64_t>(a.values(i).begin(), a.values(i).end()) ==
+          std::vector<std::int64_t>(b.values(i).begin(), b.values(i).end()));
+  }
+  CHECK(a.values(0)[1] == 10 + 40);
+  std::ostringstream da, db;
+  dump_profile(a, da);
+  dump_profile(b, db);
+  CHECK(da.str() == db.str());
+  // What the dump says, checked by hand: kinds kept as fields, labels sorted by key.
+  CHECK(da.str().find("main;parse;read [kernel] | 2 50 | bytes=64[bytes] thread=\"main\"") !=
+        std::string::npos);
+  CHECK(da.str().find("main;parse [inlined] | 1 30 | thread=\"io\"") != std::string::npos);
 }

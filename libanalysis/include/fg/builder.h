@@ -1,12 +1,28 @@
 // The only writer of a Profile. Readers push frames and samples; the
 // builder interns strings, functions, frames, stacks and label sets, and
 // merges samples with equal stack and labels (unless they carry timestamps).
+//
+// Start here: a reader needs only the constructor, metadata() and
+// add_sample(frames, values, labels), with frames as names (NamedFrame:
+// a name, or a name and a FrameKind) root first, and labels as key/value
+// pairs (NamedLabel: a string, or a number with a unit):
+//
+//   ProfileBuilder b({{"samples", "count"}});
+//   b.add_sample(std::vector<NamedFrame>{"main", {"read", FrameKind::kKernel}},
+//                std::vector<std::int64_t>{3}, std::vector<NamedLabel>{{"thread", "main"}});
+//   Profile p = std::move(b).finish();
+//
+// The builder interns what it is given; the reader never sees an id. The
+// id-based calls below (intern, function, frame, stack, labels, and the
+// add_sample taking a StackId) are the same thing in steps, for a reader
+// that makes millions of samples and keeps ids to skip the interning.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -14,6 +30,30 @@
 #include "fg/string_pool.h"
 
 namespace fg {
+
+/// A frame by its name, as the simple add_sample() takes it: the function
+/// `name` (its display name), of `kind`. Made from a name alone
+/// (`"main"`), or a name and a kind (`{"read", FrameKind::kKernel}`).
+struct NamedFrame {
+  NamedFrame(std::string_view name, FrameKind kind = FrameKind::kNative) : name(name), kind(kind) {}
+  NamedFrame(const char* name, FrameKind kind = FrameKind::kNative) : name(name), kind(kind) {}
+  NamedFrame(const std::string& name, FrameKind kind = FrameKind::kNative) : name(name), kind(kind) {}
+  std::string_view name;
+  FrameKind kind;
+};
+
+/// A label by its text, as the simple add_sample() takes it: `key` and
+/// either a string (`{"thread", "main"}`) or a number with an optional
+/// unit (`{"bytes", 64, "bytes"}`).
+struct NamedLabel {
+  NamedLabel(std::string_view key, std::string_view str) : key(key), str(str) {}
+  NamedLabel(std::string_view key, std::int64_t num, std::string_view unit = {})
+      : key(key), num(num), unit(unit), numeric(true) {}
+  std::string_view key, str;
+  std::int64_t num = 0;
+  std::string_view unit;
+  bool numeric = false;
+};
 
 class ProfileBuilder {
  public:
@@ -77,6 +117,14 @@ class ProfileBuilder {
   /// total and difference computed from the profile inside 64 bits.
   void add_sample(StackId stack, std::span<const std::int64_t> values, LabelSetId labels = {},
                   std::int64_t timestamp = kNoTimestamp);
+  /// The simple path (start here): adds `values` (one per column) to the
+  /// sample of the stack of `root_to_leaf` and the label set of `labels`,
+  /// interning every name; the same profile as the id-based calls give.
+  /// Merges and throws as add_sample(StackId, ...) does.
+  void add_sample(std::span<const NamedFrame> root_to_leaf, std::span<const std::int64_t> values,
+                  std::span<const NamedLabel> labels = {}, std::int64_t timestamp = kNoTimestamp);
+  /// Interns a label set given by text (labels() of the interned labels).
+  LabelSetId labels(std::span<const NamedLabel> labels);
   /// A cache hint for a coming untimed add_sample(stack, ..., labels): a
   /// reader adding millions of samples calls it a few samples ahead.
   void prefetch_sample(StackId stack, LabelSetId labels) const {
