@@ -209,8 +209,8 @@ void Writer::node_array(const NameTable& names, const std::vector<StackId>& node
   std::uint32_t previous_depth = 0;  // the root's
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const StackId n = nodes[i];
-    const std::uint32_t depth = depth_of[tree_.parent(n)] + 1;
-    depth_of[n] = depth;
+    const std::uint32_t depth = depth_of[tree_.parent(n).index()] + 1;
+    depth_of[n.index()] = depth;
     if (i) buf_ += ',';
     append_int(buf_, names.of_frame[tree_.frame(n).index()]);
     buf_ += ',';
