@@ -4,8 +4,10 @@
 #include <doctest/doctest.h>
 
 #include <iostream>
+#include <span>
 #include <sstream>
 
+#include "fg/builder.h"
 #include "fg/error.h"
 
 using namespace fg;
@@ -146,4 +148,22 @@ TEST_CASE("number options: every number option of the shared groups refuses -1, 
   CHECK(write.flame.frame_height == 20);
   CHECK(write.node_fraction == 0);
   CHECK(common.max_inflated == 1000);
+}
+
+TEST_CASE("print_info: text from the input stays on its line (#36.6)") {
+  fg::ProfileBuilder b(std::vector<fg::ValueType>{{"samples\nforged: 1", "count"}});
+  b.metadata().source_format = "collapsed";
+  b.metadata().sources = {"in\nsource: forged"};
+  b.metadata().properties.emplace_back("title", "a\tb\r\nc: d\x1b[2J");
+  const std::int64_t one = 1;
+  b.add_sample(b.stack(fg::kRootStack, b.frame("main")), std::span(&one, 1));
+  const fg::Profile p = std::move(b).finish();
+  std::ostringstream out;
+  fg::cli::print_info(p, out);
+  CHECK(out.str() ==
+        "format: collapsed\n"
+        "source: in\\nsource: forged\n"
+        "title: a\\tb\\r\\nc: d\\x1b[2J\n"
+        "value 0: samples\\nforged: 1/count total 1 (default)\n"
+        "samples: 1, stacks: 1\n");
 }

@@ -13,6 +13,7 @@
 #include "fg/merge.h"
 #include "fg/parallel.h"
 #include "fg/spelling.h"
+#include "formats/common/table_text.h"
 #include "formats/input.h"
 #include "formats/output.h"
 #include "formats/plan.h"
@@ -260,14 +261,18 @@ void enable_notes(const std::string& tool, CommonOptions& o) {
 
 void print_info(const Profile& p, std::ostream& out) {
   const Metadata& m = p.metadata();
+  // Names, properties and units come from the input: text_cell() keeps each
+  // on its line (a line break in a property cannot forge another line).
+  using formats::text_cell;
   out << "format: " << m.source_format << '\n';
-  for (const std::string& s : m.sources) out << "source: " << s << '\n';
+  for (const std::string& s : m.sources) out << "source: " << text_cell(s) << '\n';
   if (m.start_time_ns != 0) out << "start ns: " << m.start_time_ns << '\n';
   if (m.duration_ns != 0) out << "duration ns: " << m.duration_ns << '\n';
-  for (const auto& [key, value] : m.properties) out << key << ": " << value << '\n';
+  for (const auto& [key, value] : m.properties) out << text_cell(key) << ": " << text_cell(value) << '\n';
   const std::vector<std::int64_t> totals = p.totals();
   for (std::size_t i = 0; i < p.value_count(); ++i)
-    out << "value " << i << ": " << p.value_types()[i].type << '/' << p.value_types()[i].unit << " total "
+    out << "value " << i << ": " << text_cell(p.value_types()[i].type) << '/'
+        << text_cell(p.value_types()[i].unit) << " total "
         << fixed_point_text(totals[i], p.value_types()[i].decimals)
         << (i == p.default_value_index() ? " (default)" : "") << '\n';
   out << "samples: " << p.sample_count() << ", stacks: " << p.stack_count() - 1 << '\n';
