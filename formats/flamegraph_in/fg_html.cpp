@@ -102,7 +102,7 @@ void build(const PageText& t, std::size_t at, const PageData& d, ProfileBuilder&
   if (d.scale < 1) t.fail(at, "page data: 'scale' is not positive");
   std::vector<StackId> path{kRootStack};  // the stack at each depth of the previous node
   auto value = [&](std::size_t node, std::int64_t v) {
-    std::int64_t out;
+    std::int64_t out = 0;
     if (v < 0 || __builtin_mul_overflow(v, d.scale, &out)) fail(node, "value out of range");
     return out;
   };

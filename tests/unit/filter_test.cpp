@@ -115,7 +115,7 @@ TEST_CASE(
       for (StackId s : {ac, ab}) b.add_sample(s, std::vector<std::int64_t>{1 + round}, threads[t]);
   const Profile p = std::move(b).finish();
   FilterOptions o;
-  o.focus = {"^b$"};
+  o.focus = "^b$";
   Profile kept = apply_filters(p, o);
   REQUIRE(kept.sample_count() == 3);  // a;b on t1, t2 and t3
   for (std::size_t i = 0; i < kept.sample_count(); ++i) {
