@@ -30,10 +30,12 @@ HEADERS = {
     "jeprof-dot": b'digraph "x" {\nnode [shape=box];\nN1 [label="',
     "jfr": b"FLR\x00\x00\x02\x00\x00",
     "json": b'{"OPT_STATUS": "SUCCESS", "DATA": ["',
+    "svg": b'<?xml version="1.0"?>\n<svg version="1.1" width="1200" height="66"><g><title>main (1 samples, 100%)</title><rect x="10" y="33" width="1180" height="15"/>\n<g><title>',
+    "html": b"<!DOCTYPE html>\n<html><body><canvas id='canvas'></canvas>\n<script>\nconst cpool = [\n'all',\n'",
 }
 # What else the run is given: a whole-buffer reader holds what it reads,
 # so its budget (half of --max-memory) is what bounds it.
-OPTIONS = {"pprof": ["--max-memory", "256M"], "jeprof-dot": ["--max-memory", "256M"], "json": ["--max-memory", "256M"]}
+OPTIONS = {f: ["--max-memory", "256M"] for f in ("pprof", "jeprof-dot", "json", "svg", "html")}
 
 
 def gzip_member(data, level=9):
