@@ -332,9 +332,13 @@ Profile Reader::run() {
     if (columns_ == 0) start(1);
     return std::move(*builder_).finish();
   }
-  std::size_t cap = 4 << 20;
+  // Starts small (a short input, or many of them, costs little) and
+  // doubles while reads fill it, up to kStreamBuffer.
+  constexpr std::size_t kStreamBuffer = 4 << 20;
+  std::size_t cap = 64 << 10;
   std::unique_ptr<char[]> buf(new char[cap]);
   std::size_t begin = 0, end = 0;  // unprocessed bytes are [begin, end)
+  std::uint64_t total = 0;         // bytes read so far
   bool eof = false;
   while (true) {
     const char* nl = static_cast<const char*>(std::memchr(buf.get() + begin, '\n', end - begin));
@@ -365,8 +369,10 @@ Profile Reader::run() {
       if (prev_) prev_ -= keep;
       begin -= keep;
       end -= keep;
-    } else if (end == cap) {
-      // One line longer than the buffer: grow it, up to the longest line.
+    }
+    if (end == cap || (cap < kStreamBuffer && total >= cap)) {
+      // One line longer than the buffer, or an input longer than a buffer
+      // still small: grow it, up to the longest line.
       if (end - begin > kMaxLineBytes) throw_line_too_long(input_.name(), line_no_ + 1);
       std::unique_ptr<char[]> bigger(new char[cap * 2]);
       std::memcpy(bigger.get(), buf.get(), end);
@@ -377,6 +383,7 @@ Profile Reader::run() {
     std::size_t k = input_.read(buf.get() + end, cap - end);
     if (k == 0) eof = true;
     end += k;
+    total += k;
   }
   if (columns_ == 0) start(1);
   return std::move(*builder_).finish();
