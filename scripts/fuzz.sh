@@ -7,13 +7,21 @@
 # build-fuzz/crashes/ (never into the source tree); a crash fails the run:
 # make it a test (tests/fuzz/corpus/<format> and a unit or golden case).
 #   scripts/fuzz.sh [SECONDS] [FORMAT...]      e.g. scripts/fuzz.sh 3600 pprof
+#   scripts/fuzz.sh --build-only [TARGET...]   the targets too, and no run
+#                                              (scripts/test.sh's ASan build)
 # Exits 0 with a message when clang++ is missing.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+build_only=()
+if [ "${1:-}" = --build-only ]; then
+  shift
+  build_only=("$@")
+  set --
+fi
 seconds=${1:-60}
 shift || true
 formats=("$@")
-[ ${#formats[@]} -gt 0 ] || formats=(collapsed pprof jemalloc jeprof-dot jfr json)
+[ ${#formats[@]} -gt 0 ] || formats=(collapsed pprof jemalloc jeprof-dot jfr json svg html)
 if ! command -v clang++ >/dev/null; then
   echo "fuzz.sh: no clang++; the fuzz targets are not built"
   exit 0
@@ -21,9 +29,10 @@ fi
 out="$root/build-fuzz"
 CXX=clang++ cmake -S "$root" -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -g" \
   -DFG_FUZZ=ON -DFG_BUILD_TESTS=ON >/dev/null
-targets=()
+targets=("${build_only[@]}")
 for f in "${formats[@]}"; do targets+=("fg_fuzz_read_${f//-/_}"); done
 cmake --build "$out" --target "${targets[@]}"
+[ ${#build_only[@]} -eq 0 ] || exit 0
 
 # Which seeds each reader starts from (gzip inflated: the fuzzer mutates
 # the format's bytes, not deflate's).
@@ -35,6 +44,8 @@ seeds_of() {
     jeprof-dot) ls "$root"/tests/golden/inputs/*.dot ;;
     jfr) ls "$root"/tests/golden/inputs/*.jfr* ;;
     json) ls "$root"/tests/data/deepflow/*.json "$root"/tests/golden/inputs/*.json ;;
+    svg) ls "$root"/tests/parity/flamegraph/*.svg "$root"/tests/golden/expected/*svg*.stdout ;;
+    html) ls "$root"/tests/parity/aphtml/pages/*/*.html.gz "$root"/tests/golden/expected/html-*.stdout ;;
   esac
 }
 
@@ -47,7 +58,9 @@ for f in "${formats[@]}"; do
   corpus="$out/corpus/$f" seeds="$out/seeds/$f" kept="$root/tests/fuzz/corpus/$f"
   mkdir -p "$corpus" "$seeds"
   for s in $(seeds_of "$f"); do
-    if gzip -t "$s" 2>/dev/null; then gzip -dc "$s" >"$seeds/$(basename "$s" .gz)"; else cp "$s" "$seeds/"; fi
+    # Named by the path's hash: two releases' pages share a file name.
+    name="$(printf '%s' "${s#"$root"/}" | sha1sum | cut -c1-12)-$(basename "$s" .gz)"
+    if gzip -t "$s" 2>/dev/null; then gzip -dc "$s" >"$seeds/$name"; else cp "$s" "$seeds/$name"; fi
   done
   dict=()
   [ -f "$root/tests/fuzz/dict/$f.dict" ] && dict=("-dict=$root/tests/fuzz/dict/$f.dict")

@@ -18,6 +18,7 @@ packages=(
   libjemalloc-dev  # jeprof and libjemalloc, for bench/bench_jemalloc.py
   golang-go
   clang-format git  # scripts/check-format.sh (tests/style)
+  clang libclang-rt-dev  # libFuzzer and the sanitizers' runtimes (scripts/fuzz.sh)
   chromium nodejs  # the HTML flame graph's browser tests (tests/browser)
 )
 

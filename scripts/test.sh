@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Second command of the README (and what CI runs): builds fg with its tests
-# and runs the whole suite under ctest. With FG_SANITIZERS=1, then a second
-# build with AddressSanitizer and UndefinedBehaviorSanitizer (-O1 -g) runs
-# the unit, golden (the damaged inputs of samples/bad among them) and
-# hostile-input suites, and a third with ThreadSanitizer runs the golden
-# cases, each of which also runs on four threads with FG_PARALLEL_MIN=0 (the
-# threaded readers and writers). With FG_FUZZ_SECONDS=N, scripts/fuzz.sh
-# then runs each fuzz target for N seconds (when clang++ is there).
+# and runs the whole suite under ctest. Then, with FG_SANITIZERS=1:
+# - a build with AddressSanitizer and UndefinedBehaviorSanitizer (-O1 -g)
+#   runs the unit, golden (the damaged inputs of samples/bad among them) and
+#   hostile-input suites. With clang++ this is build-fuzz, the build that
+#   also holds the libFuzzer targets (scripts/fuzz.sh); without it, GCC's
+#   build-asan.
+# - a build with ThreadSanitizer runs the golden cases, each of which also
+#   runs on four threads with FG_PARALLEL_MIN=0 (the threaded readers and
+#   writers).
+# With FG_FUZZ_SECONDS=N, scripts/fuzz.sh then runs each fuzz target for N
+# seconds (when clang++ is there). .ci/run sets all of these.
 # Each stage prints the time it ended at.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,11 +21,6 @@ cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFG_BUILD
 cmake --build "$root/build"
 ctest --test-dir "$root/build" --output-on-failure -j2
 stamp "the Release suite passed"
-if [ -n "${FG_FUZZ_SECONDS:-}" ]; then
-  "$root/scripts/fuzz.sh" "$FG_FUZZ_SECONDS"
-  stamp "the fuzz runs ended"
-fi
-[ "${FG_SANITIZERS:-0}" = 1 ] || exit 0
 
 # Every report fails the run: UBSan's halt_on_error, and LeakSanitizer
 # quiet only for the caches of tests/sanitizers/lsan.supp.
@@ -29,17 +28,27 @@ export ASAN_OPTIONS="detect_leaks=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan.supp:print_suppressions=0"
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
-sanitized() {  # build dir, cmake options...
-  local dir=$1
-  shift
-  cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -g" -DFG_BUILD_TESTS=ON "$@"
-}
-sanitized "$root/build-asan" -DFG_SANITIZE=ON
-cmake --build "$root/build-asan" --target "${tools[@]}" fg_unit_tests
-FG_HOSTILE_SLACK=4 ctest --test-dir "$root/build-asan" --output-on-failure -j2 -R '^(unit|golden|hostile)\.'
-stamp "the ASan+UBSan suites passed"
-
-sanitized "$root/build-tsan" -DFG_TSAN=ON
-cmake --build "$root/build-tsan" --target "${tools[@]}"
-ctest --test-dir "$root/build-tsan" --output-on-failure -j2 -R '^golden\.'
-stamp "the TSan golden runs passed"
+if [ "${FG_SANITIZERS:-0}" = 1 ]; then
+  if command -v clang++ >/dev/null; then
+    asan="$root/build-fuzz"
+    "$root/scripts/fuzz.sh" --build-only "${tools[@]}" fg_unit_tests
+  else
+    asan="$root/build-asan"
+    cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -g" \
+      -DFG_BUILD_TESTS=ON -DFG_SANITIZE=ON
+    cmake --build "$asan" --target "${tools[@]}" fg_unit_tests
+  fi
+  FG_HOSTILE_SLACK=4 ctest --test-dir "$asan" --output-on-failure -j2 -R '^(unit|golden|hostile)\.'
+  stamp "the ASan+UBSan suites passed"
+fi
+if [ -n "${FG_FUZZ_SECONDS:-}" ]; then
+  "$root/scripts/fuzz.sh" "$FG_FUZZ_SECONDS"
+  stamp "the fuzz runs ended"
+fi
+if [ "${FG_SANITIZERS:-0}" = 1 ]; then
+  cmake -S "$root" -B "$root/build-tsan" -G Ninja -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -g" \
+    -DFG_BUILD_TESTS=ON -DFG_TSAN=ON
+  cmake --build "$root/build-tsan" --target "${tools[@]}"
+  ctest --test-dir "$root/build-tsan" --output-on-failure -j2 -R '^golden\.'
+  stamp "the TSan golden runs passed"
+fi
