@@ -59,9 +59,9 @@ struct NewNode {
   std::uint32_t node, parent, frame;
 };
 
-/// The parsing side's half of resolving stack traces: for each event's
+/// The parse stage's half of resolving stack traces: for each event's
 /// trace, its leaf node in the tree, and the nodes on its path that no
-/// earlier event's path held, root first. The resolving side makes their
+/// earlier event's path held, root first. The resolve stage makes their
 /// stacks from that list (ChunkResolver::make()), in the order it would
 /// have found them itself walking up from each leaf, and so without the
 /// walk's cache misses on a thread already busy with the builder's tables.

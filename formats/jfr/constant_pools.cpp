@@ -37,7 +37,7 @@ struct TraceOut {
   // Hands over the traces held; `offset` is how far the file is read.
   void flush(std::uint64_t offset) {
     if (!batch.traces.empty()) {
-      traces(batch);  // takes it, maybe leaving one handed back in its place
+      traces(batch);  // uses it, maybe leaving another in its place
       batch.traces.clear();
       batch.frames.clear();
       batch.expected_nodes = 0;

@@ -113,7 +113,7 @@ class StackTracePool {
 /// Stack traces as read from a pool, not yet in a TraceTree: each with its
 /// position (StackTracePool) and its frames, leaf first, as indices into
 /// Pools::frames. Reading the pools and building the tree are the two
-/// halves of a chunk's pool time; batches let them run on two threads.
+/// halves of a chunk's pool time; batches keep the memory of the frames small.
 struct TraceBatch {
   struct Trace {
     std::uint32_t position = 0;

@@ -99,41 +99,70 @@ void EventPlan::set(EventRecord& e, Role role, std::int64_t v) {
   }
 }
 
-EventRecord EventPlan::decode(Cursor& c, const ChunkMetadata& meta) const {
+namespace {
+
+// decode_fields()' source for decode(): each field read through the
+// cursor, bounds-checked, as read_integer() reads it; a field of no role is
+// read all the same (a string, a struct, an array: skipped).
+struct CheckedFields {
+  Cursor& c;
+  const ChunkMetadata& meta;
+  const std::vector<FieldDesc>& fields;
+  std::int64_t read(std::size_t i, IntegerRead how) { return read_integer(c, meta, fields[i], how); }
+  void skip(std::size_t i, IntegerRead how) { read(i, how); }
+};
+
+// decode_fields()' source for decode_unchecked(): as read_integer() reads
+// each kind in a chunk of varints, from a varint (or, for a byte, the
+// byte), without a check per byte; never a kOther field (unchecked_bytes()).
+struct UncheckedFields {
+  const char*& p;
+  std::int64_t read(std::size_t, IntegerRead how) {
+    switch (how) {
+      case IntegerRead::kLong:
+        return static_cast<std::int64_t>(Cursor::unchecked_varint(p));
+      case IntegerRead::kInt:
+        return static_cast<std::int32_t>(static_cast<std::uint32_t>(Cursor::unchecked_varint(p)));
+      case IntegerRead::kShort:
+        return static_cast<std::int16_t>(static_cast<std::uint16_t>(Cursor::unchecked_varint(p)));
+      case IntegerRead::kByte:
+        return static_cast<std::int8_t>(*p++);
+      case IntegerRead::kOther:
+        break;
+    }
+    return 0;
+  }
+  void skip(std::size_t, IntegerRead how) {
+    if (how == IntegerRead::kByte)
+      ++p;
+    else
+      Cursor::skip_unchecked_varint(p);
+  }
+};
+
+}  // namespace
+
+template <class Fields>
+EventRecord EventPlan::decode_fields(Fields& in) const {
   EventRecord e;
-  for (std::size_t i = 0; i < steps_.size(); ++i)
-    set(e, steps_[i].role, read_integer(c, meta, cls_->fields[i], steps_[i].read));
+  for (std::size_t i = 0; i < steps_.size(); ++i) {
+    const Step& s = steps_[i];
+    if (s.role == Role::kSkip)
+      in.skip(i, s.read);
+    else
+      set(e, s.role, in.read(i, s.read));
+  }
   return e;
 }
 
-// As read_integer() reads each kind, from a varint (or, for a byte, the byte).
+EventRecord EventPlan::decode(Cursor& c, const ChunkMetadata& meta) const {
+  CheckedFields in{c, meta, cls_->fields};
+  return decode_fields(in);
+}
+
 EventRecord EventPlan::decode_unchecked(const char*& p) const {
-  EventRecord e;
-  for (const Step& s : steps_) {
-    if (s.role == Role::kSkip && s.read != IntegerRead::kByte) {
-      Cursor::skip_unchecked_varint(p);
-      continue;
-    }
-    std::int64_t v = 0;
-    switch (s.read) {
-      case IntegerRead::kLong:
-        v = static_cast<std::int64_t>(Cursor::unchecked_varint(p));
-        break;
-      case IntegerRead::kInt:
-        v = static_cast<std::int32_t>(static_cast<std::uint32_t>(Cursor::unchecked_varint(p)));
-        break;
-      case IntegerRead::kShort:
-        v = static_cast<std::int16_t>(static_cast<std::uint16_t>(Cursor::unchecked_varint(p)));
-        break;
-      case IntegerRead::kByte:
-        v = static_cast<std::int8_t>(*p++);
-        break;
-      case IntegerRead::kOther:
-        break;  // not with unchecked_bytes()
-    }
-    set(e, s.role, v);
-  }
-  return e;
+  UncheckedFields in{p};
+  return decode_fields(in);
 }
 
 EventPlans::EventPlans(const ChunkMetadata& meta, JfrOptions::Events events, bool timed) {

@@ -80,7 +80,8 @@ class EventPlan {
   /// decode() from bytes known to be readable (Cursor::unchecked() of
   /// unchecked_bytes()) in a chunk of varints, without a check per byte;
   /// moves `p` past the fields. The caller checks that they lay within the
-  /// record.
+  /// record. One decoder (decode_fields()) serves both: only where the
+  /// bytes come from differs.
   EventRecord decode_unchecked(const char*& p) const;
 
  private:
@@ -102,6 +103,10 @@ class EventPlan {
     IntegerRead read;  // decided once per field
   };
   static void set(EventRecord& e, Role role, std::int64_t v);
+  // The fields, by role, from `in` (events.cpp: CheckedFields, UncheckedFields):
+  // its read(i, how) gives field i's value, its skip(i, how) passes over it.
+  template <class Fields>
+  EventRecord decode_fields(Fields& in) const;
   EventType type_;
   const ClassDesc* cls_;
   std::vector<Step> steps_;  // by field

@@ -17,31 +17,20 @@ constexpr std::size_t kAhead = 16;
 Profile Reader::run() {
   if (opt_.leak && opt_.events != Events::kNativeMem) throw UsageError("--leak needs --nativemem");
   states_ = state_names(opt_.state);
-  // Parsing (pools, events) and resolving (stacks, samples) share about
-  // equally in the time of a large recording: on two threads they overlap.
-  // A small file is not worth the thread.
+  // The parse stage (pools, trace trees, events) and the resolve stage
+  // (stacks, samples) share the time of a large recording: on two threads
+  // they overlap. A small file is not worth the thread.
   ChunkReader chunks(input_, chunk_diag_);
   const Work work{.bytes = chunks.mapped_size().value_or(UINT64_MAX)};
   threaded_ = worth_a_thread(work);
   handoff<Parsed>(
       work, kAhead,
       [&](auto&& emit) {
-        const Emit to_resolving_side = [&](Parsed&& p) { emit(std::move(p)); };
-        parse(chunks, to_resolving_side);
+        const Emit to_resolve_stage = [&](Parsed&& p) { emit(std::move(p)); };
+        parse(chunks, to_resolve_stage);
       },
-      [&](Parsed&& p) {
-        try {
-          take(std::move(p));
-        } catch (...) {  // let the parsing side stop, should it wait in await_tree()
-          {
-            std::lock_guard lock(progress_mutex_);
-            resolving_failed_ = true;
-          }
-          progress_.notify_all();
-          throw;
-        }
-      });
-  spare_pools_.reset();
+      [&](Parsed&& p) { take(std::move(p)); });
+  spare_.reset();
   finish_leaks();
   check_states_matched(summary_, states_);
   fill_metadata(summary_, file_, builder_.metadata());

@@ -1,20 +1,20 @@
-// The JFR reader's two sides, inside formats/jfr: the parsing side reads
-// each chunk's pools and events (parsing_side.cpp), the resolving side
-// makes the profile's stacks, frames and samples of them (resolving_side.cpp),
-// and Reader::run() (jfr.cpp) runs them on two threads, handing over
-// Parsed pieces from one to the other.
+// The JFR reader's two stages, inside formats/jfr: the parse stage reads
+// each chunk's pools, builds its trace tree and reads its events
+// (parse_stage.cpp); the resolve stage makes the profile's stacks, frames
+// and samples of them (resolve_stage.cpp). Reader::run() (jfr.cpp) runs
+// them on two threads; data flows one way, Parsed pieces handed from the
+// parse stage to the resolve stage, and neither waits for the other's
+// results.
 #pragma once
 
 #include <algorithm>
 #include <array>
-#include <condition_variable>
 #include <exception>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -33,28 +33,36 @@
 
 namespace fg::formats::jfr::detail {
 
-// A chunk as the parsing side hands it over: its header, its metadata and
-// its pools, which neither side changes after that; nothing of the file's
-// bytes, which the parsing side lets go of once the chunk's events are read.
+// A chunk as the parse stage hands it over: its header, its metadata, its
+// pools and the tree of its stack traces, which neither stage changes after
+// that; nothing of the file's bytes, which the parse stage lets go of once
+// the chunk's events are read.
 struct ParsedChunk {
   std::size_t index = 0;
   ChunkHeader header;
   ChunkMetadata meta;
   Pools pools;
+  TraceTree tree;
 };
 
-// What the parsing side found in a chunk besides the selected events.
+// A finished chunk's pools and tree, which the next chunk reuses for their
+// capacity (chunks are alike): fresh pages cost a fault and a clear each.
+struct SpareRoom {
+  Pools pools;
+  TraceTree tree;
+};
+
+// What the parse stage found in a chunk besides the selected events.
 struct ChunkTail {
   std::vector<std::pair<std::string, std::uint64_t>> counts;  // events by type name
   std::vector<std::pair<std::string, std::string>> info;      // jvm_name, jvm_version, os
   std::uint64_t truncated = 0;  // stack traces cut by the recorder, among those used
 };
 
-// One hand-off from the parsing side, in file order: some of a chunk's
-// stack traces, the chunk (its pools read), some of its events, or its end.
+// One hand-off from the parse stage, in file order: the chunk (its pools
+// read and its tree built), some of its events, or its end.
 struct Parsed {
   std::size_t index = 0;  // of the chunk
-  TraceBatch traces;
   std::shared_ptr<ParsedChunk> chunk;
   std::vector<DecodedEvent> events;
   std::vector<NewNode> nodes;  // the events' new nodes, in order
@@ -125,23 +133,23 @@ class StackTiers {
   const std::vector<TierWeights>& mixed(StackId s) const { return mixed_[set_of(s)]; }
 };
 
-// What the resolving side keeps of the chunk whose events it is adding.
+// What the resolve stage keeps of the chunk whose events it is adding.
 struct ChunkState {
   std::shared_ptr<ParsedChunk> parsed;
   std::optional<ChunkResolver> resolve;
 };
 
-// How the parsing side hands over.
+// How the parse stage hands over.
 using Emit = std::function<void(Parsed&&)>;
 
 // The batch's samples of one leaf node (traces the pools tell apart only
 // by what they merge: lines, bci), thread, state and class folded into the
 // first of them, as ChunkSamples folds those of one trace: a third fewer
 // samples to add. A sample folded away has no new nodes (its node was
-// listed with the first). `slots` is scratch room. The parsing side folds
+// listed with the first). `slots` is scratch room. The parse stage folds
 // the batches of a chunk's folded samples, which go over once its events
-// are read (it then has time to spare, the resolving side none); the
-// resolving side folds those of events that go over as they are read.
+// are read (it then has time to spare, the resolve stage none); the
+// resolve stage folds those of events that go over as they are read.
 void fold_by_node(std::vector<DecodedEvent>& batch, std::vector<std::uint32_t>& slots);
 
 /// The fast reader's bounds: not options (they change no output) but
@@ -182,29 +190,26 @@ class Reader {
   std::optional<Events> sole_other_kind() const { return jfr::sole_other_kind(summary_, opt_.events); }
 
  private:
-  // The parsing side: chunks, their pools and their selected events. It
-  // touches nothing of the resolving side but the spare pools (under
+  // The parse stage: chunks, their pools, trace trees and selected events.
+  // It touches nothing of the resolve stage but the spare room (under
   // spare_mutex_), and its diagnostics (a truncated last chunk) are the
   // only ones given before the reading ends.
   void parse(ChunkReader& chunks, const Emit& emit);
   void parse_chunk(ChunkReader& chunks, const Chunk& c, std::size_t index, const Emit& emit);
-  // Chunk `index`, with the spare pools' room if there is one.
+  // Chunk `index`, with the spare room if there is some.
   std::shared_ptr<ParsedChunk> new_chunk(std::size_t index, const ChunkHeader& h);
   // The chunk's pools (`chunk`: a view of its bytes), its stack traces
-  // handed over in batches as they are read.
-  void read_pools(ChunkReader& chunks, ParsedChunk& pc, const Cursor& chunk, const Emit& emit);
+  // added to its tree in batches as they are read.
+  void read_pools(ChunkReader& chunks, ParsedChunk& pc, const Cursor& chunk);
   // The chunk's events. With `pools_read`, its pools are being read
   // beside, from `first_pool` (in the file) on (their thread hands the
   // chunk over): pools_read() waits for them before the first events go.
   void parse_events(ChunkReader& chunks, std::shared_ptr<ParsedChunk> pc, Cursor& chunk, const Emit& emit,
                     const std::function<void()>* pools_read, std::uint64_t first_pool = UINT64_MAX);
-  // parse_events()' reading of one chunk's events (parsing_side.cpp).
+  // parse_events()' reading of one chunk's events (parse_stage.cpp).
   class ChunkEvents;
   // Whether the events are filtered by their thread state (--state, --cpu, --wall).
   bool state_filter() const { return filters_states(opt_.events, states_); }
-  // Chunk `index`'s trace tree, once the resolving side has built it (it
-  // is not changed until that side has taken the chunk's tail).
-  const TraceTree& await_tree(std::size_t index);
   // The sample of event `e` into `d`; false when the time or state filter drops it.
   bool to_sample(const ParsedChunk& pc, const EventPlan& plan, const EventRecord& e, DecodedEvent& d) const;
   void allow_states(const Pools& pools);
@@ -213,7 +218,7 @@ class Reader {
     return jfr::dropped_by_state(t, has_state, state, filter_.states ? &*filter_.states : nullptr);
   }
   bool keep_state(DecodedEvent& e) const;
-  // The resolving side: stacks, frames and samples into the builder.
+  // The resolve stage: stacks, frames and samples into the builder.
   void take(Parsed&& p);
   void begin_chunk(std::shared_ptr<ParsedChunk> pc);
   void end_chunk(ChunkTail&& tail);
@@ -252,19 +257,11 @@ class Reader {
   std::vector<std::int64_t>
       through_;  // by node of the chunk's trace tree: the weight of its traces, then through it
   StackTiers tier_weights_;
-  // The resolving side's progress, which the parsing side waits for in await_tree().
-  std::mutex progress_mutex_;
-  std::condition_variable progress_;
-  std::size_t trees_built_ = 0;  // chunks begun
-  bool resolving_failed_ = false;
   std::mutex spare_mutex_;
-  std::optional<Pools> spare_pools_;  // a finished chunk's, for their room
-  static constexpr std::size_t kSpareBatches = 8;
-  std::vector<TraceBatch> spare_batches_;  // added to the tree, for their room
-  ChunkState chunk_;                       // the chunk being resolved
-  TraceTree tree_;                         // its stack traces
-  std::vector<std::string> states_;        // --state names, upper case
-  // The parsing side's filters, for the chunk it reads.
+  std::optional<SpareRoom> spare_;   // a finished chunk's, for the next one
+  ChunkState chunk_;                 // the chunk being resolved
+  std::vector<std::string> states_;  // --state names, upper case
+  // The parse stage's filters, for the chunk it reads.
   struct Filter {
     TimeSpan span;  // of the chunks parsed so far
     TimeWindow window;
@@ -274,13 +271,13 @@ class Reader {
     // theirs, and their samples are filtered as they go over.
     bool states_pending = false;
   } filter_;
-  // What was read: the states' fields set by the parsing side, the others by the resolving side.
+  // What was read: the states' fields set by the parse stage, the others by the resolve stage.
   ReadSummary summary_;
-  ChunkSamples chunk_samples_;             // the parsing side's, kept for their room (chunks are alike)
+  ChunkSamples chunk_samples_;             // the parse stage's, kept for their room (chunks are alike)
   std::vector<Ready> ready_;               // add_events()' samples, kept for their room
   std::vector<std::uint32_t> fold_slots_;  // fold_by_node()'s scratch room
   LeakTracker leaks_;
-  bool threaded_ = false;  // the parsing side has a thread of its own
+  bool threaded_ = false;  // the parse stage has a thread of its own
 };
 
 }  // namespace fg::formats::jfr::detail

@@ -1,7 +1,7 @@
-// A chunk's selected events as the samples they make, folded on the parsing
-// side: the events of one type, stack trace, thread and thread state (and
+// A chunk's selected events as the samples they make, folded in the parse
+// stage: the events of one type, stack trace, thread and thread state (and
 // class, for allocations and locks) make one sample, whose values are their
-// sums. The resolving side then adds each sample of a chunk once: a
+// sums. The resolve stage then adds each sample of a chunk once: a
 // recording's millions of events make some hundreds of thousands.
 #pragma once
 
@@ -68,7 +68,7 @@ struct DecodedEvent {
 };
 
 /// The samples of a chunk's events (or of a stretch of them), each
-/// once, in the order of its first event: the resolving side makes the same
+/// once, in the order of its first event: the resolve stage makes the same
 /// stacks, labels and samples in the same order as event by event. A sample
 /// whose values are negative, or whose sum would overflow, stays an entry
 /// of its own.

@@ -888,15 +888,15 @@ TEST_CASE("jfr: chunks parsed on a second thread give what one thread gives, err
   CHECK(outcome(bad, false).find(": chunk 30: event size 0") != std::string::npos);
   CHECK(outcome(bad, false) == outcome(bad, true));
 
-  // An error on the resolving side (a time bound it cannot read) stops the parsing side.
+  // An error in the resolve stage (a time bound it cannot read) stops the parse stage.
   JfrOptions o;
   o.time_from = "yesterday";
   CHECK(outcome(many, false, o).rfind("error: --time-from", 0) == 0);
   CHECK(outcome(many, false, o) == outcome(many, true, o));
 
   // So does one in a chunk's samples (values too large to total), while
-  // the parsing side waits for a later chunk's trace tree: it gives up
-  // waiting, and the error is the one a single thread gives.
+  // the parse stage reads later chunks ahead: it stops at its next hand-off,
+  // and the error is the one a single thread gives.
   SynthOptions so;
   so.more_locks = {std::int64_t{1} << 62, -(std::int64_t{1} << 62)};
   std::string overflowing;

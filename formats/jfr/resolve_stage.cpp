@@ -1,6 +1,6 @@
-// The resolving side of the JFR reader: a chunk's trace tree, then its
-// samples' stacks, frames and labels into the profile's builder, and the
-// frame kinds of the Java tiers decided at the end.
+// The resolve stage of the JFR reader: a chunk's samples' stacks, frames
+// and labels into the profile's builder, of the trees and events the parse
+// stage hands over, and the frame kinds of the Java tiers decided at the end.
 #include <algorithm>
 
 #include "fg/java_frames.h"
@@ -13,16 +13,17 @@ namespace fg::formats::jfr::detail {
 // to the tier of the node's frame at the node's stack.
 void Reader::add_tier_weights() {
   const ChunkResolver& r = *chunk_.resolve;
-  const auto nodes = static_cast<std::uint32_t>(tree_.node_count());
+  const TraceTree& tree = chunk_.parsed->tree;
+  const auto nodes = static_cast<std::uint32_t>(tree.node_count());
   // A node's parent was made before it.
-  for (std::uint32_t n = nodes; n-- > 1;) through_[tree_.node(n).parent] += through_[n];
+  for (std::uint32_t n = nodes; n-- > 1;) through_[tree.node(n).parent] += through_[n];
   tier_weights_.resize(builder_.stack_count());
   // On two threads, each adding to the stacks of one of StackTiers' sets.
   const auto add = [&](unsigned set) {
     for (std::uint32_t n = 1; n < nodes; ++n) {
       const StackId s = r.node_stack(n);
       if (s != kNoId<StackId> && StackTiers::set_of(s) == set)
-        tier_weights_.add(s, r.tier(tree_.node(n).frame), through_[n]);
+        tier_weights_.add(s, r.tier(tree.node(n).frame), through_[n]);
     }
   };
   run_beside(
@@ -73,12 +74,6 @@ std::vector<FrameId> Reader::decided_frames() {
 
 void Reader::take(Parsed&& p) {
   try {
-    if (!p.traces.traces.empty()) {
-      tree_.add(p.traces);
-      std::lock_guard lock(spare_mutex_);
-      if (spare_batches_.size() < kSpareBatches) spare_batches_.push_back(std::move(p.traces));
-      return;
-    }
     if (p.chunk) return begin_chunk(std::move(p.chunk));
     if (!opt_.leak && !p.folded) fold_by_node(p.events, fold_slots_);  // --leak keeps each event
     add_events(chunk_, p.events, p.nodes);
@@ -91,23 +86,15 @@ void Reader::take(Parsed&& p) {
 void Reader::begin_chunk(std::shared_ptr<ParsedChunk> pc) {
   summary_.begin_chunk(pc->header, pc->meta);
   chunk_.parsed = std::move(pc);
-  chunk_.resolve.emplace(builder_, chunk_.parsed->pools, tree_, naming_, opt_.threads,
+  const TraceTree& tree = chunk_.parsed->tree;
+  chunk_.resolve.emplace(builder_, chunk_.parsed->pools, tree, naming_, opt_.threads,
                          stand_in_tiers_ ? &stand_ins_ : nullptr);
   if (stand_in_tiers_) {
-    through_.assign(tree_.node_count(), 0);
+    through_.assign(tree.node_count(), 0);
     // Room for the stacks the chunk's nodes may make, given as they are
     // made (add_events()), not all at the chunk's end.
-    tier_weights_.reserve(builder_.stack_count() + tree_.node_count());
+    tier_weights_.reserve(builder_.stack_count() + tree.node_count());
   }
-  {
-    std::lock_guard lock(progress_mutex_);
-    trees_built_ = summary_.chunks;
-  }
-  progress_.notify_all();
-  // Its traces are in: the tree's index is not needed again before the
-  // next chunk's (128 MiB of a 379 MiB peak, in a recording with 5 million
-  // trace nodes). Let go of after the parsing side is told, not before.
-  tree_.drop_index();
 }
 
 void Reader::end_chunk(ChunkTail&& tail) {
@@ -117,10 +104,9 @@ void Reader::end_chunk(ChunkTail&& tail) {
   summary_.truncated += tail.truncated;
   if (stand_in_tiers_) add_tier_weights();
   chunk_.resolve.reset();
-  tree_.clear();
-  {  // the parsing side let go of the chunk before it handed over the tail
+  {  // the parse stage let go of the chunk before it handed over the tail
     std::lock_guard lock(spare_mutex_);
-    spare_pools_ = std::move(chunk_.parsed->pools);
+    spare_.emplace(SpareRoom{std::move(chunk_.parsed->pools), std::move(chunk_.parsed->tree)});
   }
   chunk_.parsed.reset();
 }
