@@ -220,7 +220,7 @@ def _pprof_huge_length_gz(d):
     return ["fg-convert", "--to", "dump", write(d, "len.pb.gz", gzip.compress(data))]
 
 
-@case("pprof-huge-index", 1, stderr=r"index\.pb: function 0: name string index \d+ is out of range")
+@case("pprof-huge-index", 1, stderr=r"index\.pb: offset 0x16: function 0: name string index \d+ is out of range")
 def _pprof_huge_index(d):
     # A function name pointing far past the string table.
     data = bytearray(field(1, field(1, 1) + field(2, 2)))
