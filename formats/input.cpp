@@ -19,12 +19,24 @@ namespace fg::formats {
 
 namespace {
 
+// The most bytes inflate_whole() makes at once of input checked as it
+// arrives (FormatLimit::first_invalid).
+constexpr std::uint64_t kCheckedAtOnce = std::uint64_t{64} << 20;
+
 // The error for input that inflates past the limit.
 Error gzip_bomb(const std::string& name, std::uint64_t limit) {
   return Error(name + ": inflates to more than " + std::to_string(limit) + " bytes; refusing (a gzip bomb?)");
 }
 
 }  // namespace
+
+SourcePosition text_position(std::string file, std::string_view text, std::size_t offset) {
+  const std::string_view before = text.substr(0, offset);
+  const std::size_t nl = before.rfind('\n');
+  const auto line = static_cast<std::uint64_t>(std::count(before.begin(), before.end(), '\n')) + 1;
+  const std::size_t column = before.size() - (nl == std::string_view::npos ? 0 : nl + 1) + 1;
+  return SourcePosition::text(std::move(file), line, column);
+}
 
 void throw_line_too_long(const std::string& file, std::uint64_t line) {
   throw ParseError(SourcePosition::text(file, line, kMaxLineBytes + 1),
@@ -410,7 +422,10 @@ bool Input::inflate_whole(InputBytes& out) {
   // Deflate inflates at most 1,032 bytes per byte: room past that (or
   // past the limit) is never needed, so no field of the file sizes it.
   const std::uint64_t limit = whole_limit();
-  const std::uint64_t most = std::min<std::uint64_t>(limit + 1, std::uint64_t{1032} * in.size() + (1 << 16));
+  std::uint64_t most = std::min<std::uint64_t>(limit + 1, std::uint64_t{1032} * in.size() + (1 << 16));
+  // Bytes that are checked as they arrive are inflated at once only up to
+  // a bound: past it, read_all() streams them (and looks at each part).
+  if (format_.first_invalid) most = std::min(most, kCheckedAtOnce);
   // For the usual single member, the room needed.
   // It inflates to at least that (the trailer is the size modulo 4 GiB):
   // refused before anything is allocated.
@@ -456,6 +471,19 @@ bool Input::inflate_whole(InputBytes& out) {
   return true;
 }
 
+namespace {
+
+// Refuses the first byte of `bytes` from `from` on that the format cannot
+// continue with (at its line and column), if it has such bytes.
+void check_bytes(const Input& input, const FormatLimit& format, std::string_view bytes, std::size_t from) {
+  if (!format.first_invalid) return;
+  const std::size_t k = format.first_invalid(bytes.substr(from));
+  if (k != std::string_view::npos)
+    throw ParseError(text_position(input.name(), bytes, from + k), format.invalid);
+}
+
+}  // namespace
+
 InputBytes read_all(Input& input, FormatLimit format) {
   struct Scope {
     Input& in;
@@ -469,16 +497,22 @@ InputBytes read_all(Input& input, FormatLimit format) {
     out.size_ = whole->size();
     return out;
   }
-  if (input.inflate_whole(out)) return out;
+  if (input.inflate_whole(out)) {
+    check_bytes(input, format, out.view(), 0);
+    return out;
+  }
   // Anonymous memory, doubled by moving its pages (no copy): only pages
   // written are in memory, so the slack costs address space alone.
   const std::uint64_t limit = input.whole_limit();
+  // Checked bytes are read a part at a time, each looked at as it arrives.
+  const std::size_t part = format.first_invalid ? std::size_t{4} << 20 : SIZE_MAX;
   out.grow(std::size_t{1} << 20);
   for (;;) {
     if (out.capacity_ - out.size_ < (1 << 16)) out.grow(out.capacity_ * 2);
-    const std::size_t k = input.read(out.data_ + out.size_, out.capacity_ - out.size_);
+    const std::size_t k = input.read(out.data_ + out.size_, std::min(part, out.capacity_ - out.size_));
     if (k == 0) break;
     out.size_ += k;
+    check_bytes(input, format, out.view(), out.size_ - k);
     if (out.size_ > limit) input.refuse_whole(limit);
   }
   return out;

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "fg/error.h"
+
 namespace fg::formats {
 
 /// Inflated bytes above this are refused (a gzip bomb): 4 GiB by default.
@@ -18,6 +20,10 @@ inline constexpr std::uint64_t kDefaultMaxInflated = std::uint64_t{4} << 30;
 /// dumps) takes, and so the longest name in one: 64 MiB. A longer line is
 /// bad data (ParseError at the line), not a reason to hold it in memory.
 inline constexpr std::size_t kMaxLineBytes = std::size_t{64} << 20;
+
+/// The line and column of byte `offset` of `text`, an input's bytes from
+/// its start (at most its end), in `file`.
+SourcePosition text_position(std::string file, std::string_view text, std::size_t offset);
 
 /// The ParseError for line `line` of `file`, longer than kMaxLineBytes.
 [[noreturn]] void throw_line_too_long(const std::string& file, std::uint64_t line);
@@ -29,6 +35,14 @@ class InputBytes;
 struct FormatLimit {
   std::uint64_t bytes = UINT64_MAX;
   const char* why = nullptr;
+  /// For a text format that some bytes can never continue (JSON: a control
+  /// character): the index of the first such byte of `text`, or npos.
+  /// read_all() then looks at the bytes as they arrive, a few MiB at a
+  /// time, and refuses the first such byte with a ParseError at its line
+  /// and column whose message is `invalid`: a bomb of them costs memory
+  /// for what came before it, not for the limit.
+  std::size_t (*first_invalid)(std::string_view text) = nullptr;
+  const char* invalid = nullptr;
 };
 
 class Input {

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <deque>
 
@@ -39,6 +40,30 @@ std::string_view type_name(od::json_type t) {
       return "null";
   }
   return "something else";
+}
+
+// The first byte of `text` that no JSON document holds anywhere: a control
+// character other than the blanks tab, line feed and carriage return
+// (RFC 8259 allows them neither between tokens nor unescaped in a
+// string). A bomb of zeros is refused at its first byte.
+std::size_t first_non_json_byte(std::string_view text) {
+  auto control = [](char c) {
+    const auto b = static_cast<unsigned char>(c);
+    return b < 0x20 && b != '\t' && b != '\n' && b != '\r';
+  };
+  constexpr std::uint64_t kOnes = 0x0101010101010101, kHighs = 0x8080808080808080;
+  std::size_t i = 0;
+  // Eight bytes at a time: a word without a byte under 0x20 is passed over.
+  for (; i + 8 <= text.size(); i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, text.data() + i, 8);
+    if (((w - 0x20 * kOnes) & ~w & kHighs) == 0) continue;
+    for (std::size_t k = i; k < i + 8; ++k)
+      if (control(text[k])) return k;
+  }
+  for (; i < text.size(); ++i)
+    if (control(text[i])) return i;
+  return std::string_view::npos;
 }
 
 // A value's JSON text for a message, cut short.
@@ -122,7 +147,9 @@ ResponseParser::Impl::Impl(Input& input) : name_(input.name()) {
     // within the input's limit (no doubled, zero-filled string). What is
     // not JSON at all is refused before the rest is held.
     refuse_non_json(input.head());
-    whole_ = read_all(input);
+    whole_ =
+        read_all(input, {.first_invalid = first_non_json_byte,
+                         .invalid = "malformed JSON: a control character, which no JSON document holds"});
     whole_.pad(simdjson::SIMDJSON_PADDING);
     data_ = whole_.view().data();
     size_ = whole_.view().size();
@@ -137,11 +164,7 @@ ResponseParser::Impl::Impl(Input& input) : name_(input.name()) {
 void ResponseParser::Impl::refuse_non_json(std::string_view head) const {
   const std::size_t i = head.find_first_not_of(" \t\r\n");
   if (i == std::string_view::npos || head[i] == '{' || head[i] == '[') return;
-  const std::string_view before = head.substr(0, i);
-  const std::size_t nl = before.rfind('\n');
-  const auto line = static_cast<std::uint64_t>(std::count(before.begin(), before.end(), '\n')) + 1;
-  const std::size_t column = i - (nl == std::string_view::npos ? 0 : nl + 1) + 1;
-  throw ParseError(SourcePosition::text(name_, line, column), kNotAResponse);
+  throw ParseError(text_position(name_, head, i), kNotAResponse);
 }
 
 SourcePosition ResponseParser::Impl::position(std::uint64_t offset) const {

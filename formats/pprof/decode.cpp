@@ -12,6 +12,7 @@ namespace {
 // use is still read as its type, so that its wire type is checked.
 
 void decode_value_type(WireCursor m, RawValueType& into) {
+  into.offset = m.offset();
   while (!m.at_end()) {
     const FieldKey k = m.key();
     switch (k.number) {
@@ -71,6 +72,7 @@ void decode_line(WireCursor m, RawLine& into) {
 // Lines are appended to `lines`, which the location's range indexes.
 void decode_location(WireCursor m, RawLocation& into, std::vector<RawLine>& lines) {
   into.lines_begin = lines.size();
+  into.offset = m.offset();
   while (!m.at_end()) {
     const FieldKey k = m.key();
     switch (k.number) {
@@ -97,6 +99,7 @@ void decode_location(WireCursor m, RawLocation& into, std::vector<RawLine>& line
 }
 
 void decode_function(WireCursor m, RawFunction& into) {
+  into.offset = m.offset();
   while (!m.at_end()) {
     const FieldKey k = m.key();
     switch (k.number) {
@@ -122,6 +125,7 @@ void decode_function(WireCursor m, RawFunction& into) {
 }
 
 void decode_mapping(WireCursor m, RawMapping& into) {
+  into.offset = m.offset();
   while (!m.at_end()) {
     const FieldKey k = m.key();
     switch (k.number) {
@@ -200,9 +204,11 @@ RawProfile decode_profile(std::string_view bytes, std::string_view file) {
       }
       case 7:
         p.drop_frames = m.int64(k);
+        p.drop_frames_offset = k.offset;
         break;
       case 8:
         p.keep_frames = m.int64(k);
+        p.keep_frames_offset = k.offset;
         break;
       case 9:
         p.time_nanos = m.int64(k);
@@ -217,10 +223,14 @@ RawProfile decode_profile(std::string_view bytes, std::string_view file) {
         p.period = m.int64(k);
         break;
       case 13:
-        m.varints(k, [&p](std::uint64_t v) { p.comments.push_back(static_cast<std::int64_t>(v)); });
+        m.varints(k, [&p, &k](std::uint64_t v) {
+          p.comments.push_back(static_cast<std::int64_t>(v));
+          p.comment_offsets.push_back(k.offset);
+        });
         break;
       case 14:
         p.default_sample_type = m.int64(k);
+        p.default_sample_type_offset = k.offset;
         break;
       default:
         m.skip(k);

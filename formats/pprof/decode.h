@@ -22,6 +22,7 @@ namespace fg::formats::pprof {
 /// ValueType: a sample type or the period type, as string indices.
 struct RawValueType {
   std::int64_t type = 0, unit = 0;
+  std::uint64_t offset = 0;  ///< the file offset of the message's bytes (the last, if given twice)
 };
 
 /// Label: a string label (str) or a numeric one (num with its unit).
@@ -40,18 +41,21 @@ struct RawLine {
 struct RawLocation {
   std::uint64_t id = 0, mapping_id = 0, address = 0;
   std::size_t lines_begin = 0, lines_end = 0;
+  std::uint64_t offset = 0;  ///< the file offset of the message's bytes
 };
 
 /// Function: its names and file as string indices.
 struct RawFunction {
   std::uint64_t id = 0;
   std::int64_t name = 0, system_name = 0, filename = 0, start_line = 0;
+  std::uint64_t offset = 0;  ///< the file offset of the message's bytes
 };
 
 /// Mapping: a binary's address range; filename and build_id are string indices.
 struct RawMapping {
   std::uint64_t id = 0, memory_start = 0, file_offset = 0;
   std::int64_t filename = 0, build_id = 0;
+  std::uint64_t offset = 0;  ///< the file offset of the message's bytes
 };
 
 /// A Profile message: every table decoded but the samples, which are most
@@ -72,6 +76,10 @@ struct RawProfile {
   std::int64_t period = 0;
   std::vector<std::int64_t> comments;  // string indices
   std::int64_t default_sample_type = 0;
+  /// The file offsets of the fields above that index the string table
+  /// (where their keys start; the last given wins), for errors.
+  std::uint64_t drop_frames_offset = 0, keep_frames_offset = 0, default_sample_type_offset = 0;
+  std::vector<std::uint64_t> comment_offsets;  // one per comment
   /// The file offset of the first string's bytes: the strings need the
   /// file's bytes from there on.
   std::uint64_t strings_offset = std::numeric_limits<std::uint64_t>::max();

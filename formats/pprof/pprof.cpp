@@ -100,14 +100,17 @@ class Reader {
   Profile run();
 
  private:
-  [[noreturn]] void fail(const std::string& where, const std::string& message) const {
-    throw Error(file_ + ": " + where + ": " + message);
+  // `offset`: where in the file the message (or field) that holds the
+  // fault starts; `where` names it ("sample 3").
+  [[noreturn]] void fail(std::uint64_t offset, const std::string& where, const std::string& message) const {
+    throw ParseError(SourcePosition::binary(file_, offset), where + ": " + message);
   }
-  std::string_view str(std::int64_t index, const std::string& where, const char* what) const {
+  std::string_view str(std::int64_t index, std::uint64_t offset, const std::string& where,
+                       const char* what) const {
     if (index < 0 || static_cast<std::uint64_t>(index) >= pb_.strings.size())
-      fail(where, std::string(what) + " string index " + std::to_string(index) +
-                      " is out of range (the string table has " + std::to_string(pb_.strings.size()) +
-                      " entries)");
+      fail(offset, where,
+           std::string(what) + " string index " + std::to_string(index) +
+               " is out of range (the string table has " + std::to_string(pb_.strings.size()) + " entries)");
     return pb_.strings[static_cast<std::size_t>(index)];
   }
   void read_metadata();
@@ -155,13 +158,14 @@ void Reader::read_functions() {
   for (std::size_t i = 0; i < pb_.functions.size(); ++i) {
     const RawFunction& f = pb_.functions[i];
     const std::string where = "function " + std::to_string(i);
-    if (f.id == 0) fail(where, "function id 0 is reserved");
-    const std::string_view name = str(f.name, where, "name"),
-                           system = str(f.system_name, where, "system name");
-    const std::string_view file = str(f.filename, where, "file name");
+    if (f.id == 0) fail(f.offset, where, "function id 0 is reserved");
+    const std::string_view name = str(f.name, f.offset, where, "name"),
+                           system = str(f.system_name, f.offset, where, "system name");
+    const std::string_view file = str(f.filename, f.offset, where, "file name");
     FunctionId id =
         per_function_ ? b_->function(name, system) : b_->function(name, system, file, f.start_line);
-    if (!functions_.add(f.id, id)) fail(where, "function id " + std::to_string(f.id) + " appears twice");
+    if (!functions_.add(f.id, id))
+      fail(f.offset, where, "function id " + std::to_string(f.id) + " appears twice");
   }
   std::vector<RawFunction>().swap(pb_.functions);  // done with
 }
@@ -170,14 +174,14 @@ void Reader::read_mappings() {
   for (std::size_t i = 0; i < pb_.mappings.size(); ++i) {
     const RawMapping& m = pb_.mappings[i];
     const std::string where = "mapping " + std::to_string(i);
-    if (m.id == 0) fail(where, "mapping id 0 is reserved");
-    std::string_view name = str(m.filename, where, "file name");
+    if (m.id == 0) fail(m.offset, where, "mapping id 0 is reserved");
+    std::string_view name = str(m.filename, m.offset, where, "file name");
     std::size_t slash = name.find_last_of('/');
     MappingInfo info{b_->intern(name),
                      std::string(slash == std::string_view::npos ? name : name.substr(slash + 1)),
                      m.memory_start, m.file_offset};
     if (!mappings_.add(m.id, std::move(info)))
-      fail(where, "mapping id " + std::to_string(m.id) + " appears twice");
+      fail(m.offset, where, "mapping id " + std::to_string(m.id) + " appears twice");
   }
 }
 
@@ -198,7 +202,7 @@ void Reader::add_location_frames(const RawLocation& loc, const std::string& wher
   StringId module{};
   if (loc.mapping_id != 0) {
     const MappingInfo* m = mappings_.find(loc.mapping_id);
-    if (!m) fail(where, "mapping id " + std::to_string(loc.mapping_id) + " names no mapping");
+    if (!m) fail(loc.offset, where, "mapping id " + std::to_string(loc.mapping_id) + " names no mapping");
     module = m->module;
   }
   if (loc.lines_begin == loc.lines_end) {
@@ -213,8 +217,9 @@ void Reader::add_location_frames(const RawLocation& loc, const std::string& wher
     const RawLine& line = pb_.lines[k];
     const FunctionId* f = functions_.find(line.function_id);
     if (!f)
-      fail(where, "line " + std::to_string(k - loc.lines_begin) + ": function id " +
-                      std::to_string(line.function_id) + " names no function");
+      fail(loc.offset, where,
+           "line " + std::to_string(k - loc.lines_begin) + ": function id " +
+               std::to_string(line.function_id) + " names no function");
     FrameKind kind = k == loc.lines_end - 1 ? FrameKind::kNative : FrameKind::kInlined;
     location_frames_.push_back(per_function_ ? b_->frame(*f, kind)
                                              : b_->frame(*f, kind, line.line, loc.address, module));
@@ -225,10 +230,10 @@ void Reader::read_locations() {
   for (std::size_t i = 0; i < pb_.locations.size(); ++i) {
     const RawLocation& loc = pb_.locations[i];
     const std::string where = "location " + std::to_string(i);
-    if (loc.id == 0) fail(where, "location id 0 is reserved");
+    if (loc.id == 0) fail(loc.offset, where, "location id 0 is reserved");
     add_location_frames(loc, where);
     if (!locations_.add(loc.id, static_cast<std::uint32_t>(location_begin_.size() - 1)))
-      fail(where, "location id " + std::to_string(loc.id) + " appears twice");
+      fail(loc.offset, where, "location id " + std::to_string(loc.id) + " appears twice");
     location_begin_.push_back(static_cast<std::uint32_t>(location_frames_.size()));
   }
   const std::size_t n = pb_.locations.size();
@@ -245,13 +250,13 @@ void Reader::decode_sample(std::size_t i, std::vector<std::uint64_t>& locations,
   pprof::decode_sample(WireCursor(pb_.samples[i], file_, pb_.sample_offsets[i], "Sample"), locations,
                        out.values, out.labels);
   if (out.values.size() - values_before != columns_)
-    fail("sample " + std::to_string(i), "has " + std::to_string(out.values.size() - values_before) +
-                                            " values, the profile has " + std::to_string(columns_) +
-                                            " sample types");
+    fail(pb_.sample_offsets[i], "sample " + std::to_string(i),
+         "has " + std::to_string(out.values.size() - values_before) + " values, the profile has " +
+             std::to_string(columns_) + " sample types");
   for (std::size_t k = locations.size(); k-- > 0;) {  // leaf first in the file
     const std::uint32_t* loc = locations_.find(locations[k]);
     if (!loc)
-      fail("sample " + std::to_string(i),
+      fail(pb_.sample_offsets[i], "sample " + std::to_string(i),
            "location id " + std::to_string(locations[k]) + " names no location");
     out.frames.insert(out.frames.end(), location_frames_.begin() + location_begin_[*loc],
                       location_frames_.begin() + location_begin_[*loc + 1]);
@@ -348,17 +353,18 @@ void Reader::add_samples(const Decoded& d) {
     for (std::size_t j = 0; j < count; ++j) {
       const std::size_t n = first + j;
       const std::string where = "sample " + std::to_string(d.first + n);
+      const std::uint64_t at = pb_.sample_offsets[d.first + n];
       labels.clear();
       for (std::size_t k = n == 0 ? 0 : d.label_ends[n - 1]; k < d.label_ends[n]; ++k) {
         const RawLabel& r = d.labels[k];
         Label label;
-        label.key = b_->intern(str(r.key, where, "label key"));
+        label.key = b_->intern(str(r.key, at, where, "label key"));
         if (r.str != 0) {
-          label.str = b_->intern(str(r.str, where, "label value"));
+          label.str = b_->intern(str(r.str, at, where, "label value"));
         } else {
           label.numeric = true;
           label.num = r.num;
-          label.unit = b_->intern(str(r.unit, where, "label unit"));
+          label.unit = b_->intern(str(r.unit, at, where, "label unit"));
         }
         labels.push_back(label);
       }
@@ -368,7 +374,7 @@ void Reader::add_samples(const Decoded& d) {
       } catch (const ParseError&) {
         throw;
       } catch (const Error& e) {
-        fail(where, e.what());
+        fail(at, where, e.what());
       }
     }
   }
@@ -419,22 +425,27 @@ void Reader::read_metadata() {
   Metadata& m = b_->metadata();
   m.source_format = "pprof";
   m.sources.push_back(file_);
-  m.period_type = {std::string(str(pb_.period_type.type, "period type", "type")),
-                   std::string(str(pb_.period_type.unit, "period type", "unit"))};
+  const std::uint64_t period_at = pb_.period_type.offset;
+  m.period_type = {std::string(str(pb_.period_type.type, period_at, "period type", "type")),
+                   std::string(str(pb_.period_type.unit, period_at, "period type", "unit"))};
   m.period = pb_.period;
   m.start_time_ns = pb_.time_nanos;
   m.duration_ns = pb_.duration_nanos;
-  m.default_value = std::string(str(pb_.default_sample_type, "profile", "default sample type"));
-  for (std::int64_t c : pb_.comments) m.comments.emplace_back(str(c, "profile", "comment"));
+  m.default_value = std::string(
+      str(pb_.default_sample_type, pb_.default_sample_type_offset, "profile", "default sample type"));
+  for (std::size_t i = 0; i < pb_.comments.size(); ++i)
+    m.comments.emplace_back(str(pb_.comments[i], pb_.comment_offsets[i], "profile", "comment"));
   if (pb_.drop_frames != 0)
-    m.properties.emplace_back("drop_frames", str(pb_.drop_frames, "profile", "drop_frames"));
+    m.properties.emplace_back("drop_frames",
+                              str(pb_.drop_frames, pb_.drop_frames_offset, "profile", "drop_frames"));
   if (pb_.keep_frames != 0)
-    m.properties.emplace_back("keep_frames", str(pb_.keep_frames, "profile", "keep_frames"));
+    m.properties.emplace_back("keep_frames",
+                              str(pb_.keep_frames, pb_.keep_frames_offset, "profile", "keep_frames"));
   // pprof names a report after the first mapping, the main binary.
   if (!pb_.mappings.empty()) {
     const RawMapping& main = pb_.mappings[0];
-    std::string_view file = str(main.filename, "mapping 0", "file name");
-    std::string_view build_id = str(main.build_id, "mapping 0", "build id");
+    std::string_view file = str(main.filename, main.offset, "mapping 0", "file name");
+    std::string_view build_id = str(main.build_id, main.offset, "mapping 0", "build id");
     if (!file.empty()) m.properties.emplace_back("main_binary", file);
     if (!build_id.empty()) m.properties.emplace_back("build_id", build_id);
   }
@@ -445,7 +456,8 @@ Profile Reader::run() {
   for (std::size_t i = 0; i < pb_.sample_types.size(); ++i) {
     const RawValueType& t = pb_.sample_types[i];
     const std::string where = "sample type " + std::to_string(i);
-    types.push_back({std::string(str(t.type, where, "type")), std::string(str(t.unit, where, "unit"))});
+    types.push_back({std::string(str(t.type, t.offset, where, "type")),
+                     std::string(str(t.unit, t.offset, where, "unit"))});
   }
   if (types.empty()) throw Error(file_ + ": the profile has no sample types");
   b_.emplace(std::move(types));

@@ -13,6 +13,7 @@
 #include "fg/names.h"
 #include "fg/string_pool.h"
 #include "sample_paths.h"
+#include "stack_sums.h"
 
 namespace fg {
 
@@ -200,6 +201,61 @@ std::vector<std::uint32_t> packed_nodes(const Profile& p, const CallGraph& g) {
   return packed;
 }
 
+// One step up a stack, callee to caller, for edges summed over the tree.
+struct TreeStep {
+  std::uint32_t caller = kNoNode, callee = kNoNode;  // kNoNode: the stack steps on no edge
+  bool inlined = false, residual = false;
+};
+
+// The edges of `steps` (one per stack), each counted once per valued
+// sample whose stack holds it, in the order a walk over the samples, each
+// from its leaf up, meets them first. As pprof: an edge is inlined if
+// every sample inlined it, residual if any sample skipped nodes along it
+// (the step of a sample being the first a walk up its stack meets).
+std::vector<CallGraphEdge> edges_of(const StackSums& sums, const std::vector<TreeStep>& steps) {
+  U64Map index;
+  std::vector<std::uint32_t> keys(steps.size(), StackSums::kNone);
+  std::vector<CallGraphEdge> found;
+  for (std::size_t s = 1; s < steps.size(); ++s) {
+    const TreeStep& step = steps[s];
+    if (step.caller == kNoNode) continue;
+    const auto next = static_cast<std::uint32_t>(found.size());
+    keys[s] = index.insert(std::uint64_t(step.caller) << 32 | step.callee, next);
+    if (keys[s] == next) found.push_back({step.caller, step.callee, 0, true, false});
+  }
+  std::vector<std::uint32_t> first_met;
+  std::vector<bool> met;
+  const std::vector<std::int64_t> weight = sums.count(keys, found.size(), &first_met, &met);
+  for (std::size_t s = 1; s < steps.size(); ++s) {
+    if (!met[s]) continue;
+    CallGraphEdge& e = found[keys[s]];
+    e.inlined = e.inlined && steps[s].inlined;
+    e.residual = e.residual || steps[s].residual;
+  }
+  std::vector<CallGraphEdge> edges(found.size());
+  for (std::uint32_t k = 0; k < found.size(); ++k) {
+    found[k].weight = weight[k];
+    edges[first_met[k]] = found[k];
+  }
+  return edges;
+}
+
+// Whether walking up every valued sample's stack takes far more steps than
+// the stack tree has nodes (a deep chain with a sample at every node): then
+// the counts are summed over the tree instead (StackSums), which costs a
+// few passes over every stack and their memory; else the walk, quicker for
+// the usual profile whose samples mostly end in stacks of their own.
+bool walk_is_long(const Profile& p, std::size_t column) {
+  constexpr std::uint64_t kStepsPerStack = 16;
+  std::vector<std::uint16_t> depth(p.stack_count(), 0);  // held at 65535
+  for (const StackId s : id_range<StackId>(StackId{1}, p.stack_count()))
+    depth[s.index()] = static_cast<std::uint16_t>(std::min(depth[p.parent(s).index()] + 1, 0xffff));
+  std::uint64_t steps = 0;
+  for (std::size_t i = 0; i < p.sample_count(); ++i)
+    if (p.values(i)[column] != 0) steps += depth[p.sample(i).stack.index()];
+  return steps > kStepsPerStack * p.stack_count() + 4096;
+}
+
 // a + b, held at the int64 bounds: the entries of a recorded graph that
 // one node or edge gathers are not bounded together.
 void add_saturated(std::int64_t& a, std::int64_t b) {
@@ -246,63 +302,12 @@ void take_recorded(const RecordedCallGraph& rec, bool with_edges, CallGraph& g) 
   g.recorded = true;
 }
 
-}  // namespace
-
-CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
-  CallGraph g;
-  // Frames to nodes.
-  std::map<NodeKey, std::uint32_t> index;
-  std::vector<std::uint32_t>& node_of = g.node_of_frame;
-  node_of.assign(p.frame_count(), 0);
-  const std::vector<std::string> names = report_names(p);
-  // Per function, a node's key is its function's name alone: each
-  // function's key is made and looked up once, not once per frame (a
-  // profile of addresses has hundreds of thousands of frames).
-  std::vector<std::uint32_t> of_function;
-  if (o.granularity == Granularity::kFunction) of_function.assign(p.function_count(), UINT32_MAX);
-  for (const FrameId f : id_range<FrameId>(p.frame_count())) {
-    const bool inlined = p.frame(f).kind == FrameKind::kInlined;
-    std::uint32_t at = of_function.empty() ? UINT32_MAX : of_function[p.frame(f).function.index()];
-    bool added = false;
-    if (at == UINT32_MAX) {
-      NodeKey key = key_of(p, names, f, o.granularity);
-      auto it = index.try_emplace(key, static_cast<std::uint32_t>(g.nodes.size()));
-      at = it.first->second;
-      added = it.second;
-      if (!of_function.empty()) of_function[p.frame(f).function.index()] = at;
-      if (added) {
-        CallGraphNode n;
-        n.function = std::get<0>(key);
-        if (o.granularity != Granularity::kFunction) {
-          n.file = std::get<1>(key);
-          n.line = std::get<2>(key);
-        }
-        n.address = std::get<3>(key);
-        n.name = printable_name(n);
-        n.inlined = inlined;
-        n.frame = f;
-        g.nodes.push_back(std::move(n));
-      }
-    }
-    if (!added && g.nodes[at].inlined != inlined) {
-      g.nodes[at].partly_inlined = true;
-      g.nodes[at].inlined = false;
-    }
-    node_of[f.index()] = at;
-  }
-  if (const RecordedCallGraph* rec = p.recorded_graph();
-      rec && rec->column == o.column && o.granularity == Granularity::kFunction) {
-    take_recorded(*rec, o.edges, g);
-    return g;
-  }
-
-  // Each sample walked from its leaf up: a node (and an edge) counts once
-  // per sample however often it recurs, as pprof counts.
+// Counts each sample walked from its leaf up: a node (and an edge) once
+// per sample however often it recurs, as pprof counts. Returns the base
+// samples' total (kDiffBaseLabel).
+std::int64_t count_by_walk(const Profile& p, const CallGraphOptions& o, const std::vector<bool>& base_set,
+                           CallGraph& g) {
   const std::vector<std::uint32_t> packed = packed_nodes(p, g);
-  std::vector<bool> base_set(p.label_set_count(), false);  // label sets marking diff-base samples
-  for (const LabelSetId l : id_range<LabelSetId>(p.label_set_count()))
-    for (const Label& label : p.labels(l))
-      if (p.str(label.key) == kDiffBaseLabel) base_set[l.index()] = true;
   struct Part {
     std::vector<std::int64_t> flat, cum;
     std::vector<std::uint32_t> seen;
@@ -357,6 +362,123 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
     g.flat_sum += part.flat_sum;
   }
   g.edges = merged_edges(parts, used);
+  return base_total;
+}
+
+// Counts as count_by_walk() does, summed over the stack tree.
+std::int64_t count_over_tree(const Profile& p, const CallGraphOptions& o, const std::vector<bool>& base_set,
+                             CallGraph& g) {
+  std::int64_t base_total = 0;
+  for (std::size_t i = 0; i < p.sample_count(); ++i) {
+    const std::int64_t v = p.values(i)[o.column];
+    if (v == 0) continue;
+    g.total += v < 0 ? -v : v;
+    if (base_set[p.sample(i).labels.index()]) base_total += v < 0 ? -v : v;
+    const StackId s = p.sample(i).stack;
+    if (s == kRootStack) continue;  // the root alone
+    g.nodes[g.node_of_frame[p.stack(s).frame.index()]].flat += v;
+    g.flat_sum += v;
+  }
+  const StackSums sums(p, o.column);
+  std::vector<std::uint32_t> node_keys(p.stack_count(), StackSums::kNone);
+  for (const StackId s : id_range<StackId>(StackId{1}, p.stack_count()))
+    if (sums.live(s)) node_keys[s.index()] = g.node_of_frame[p.stack(s).frame.index()];
+  const std::vector<std::int64_t> cum = sums.count(node_keys, g.nodes.size());
+  for (std::size_t n = 0; n < g.nodes.size(); ++n) g.nodes[n].cum = cum[n];
+  if (!o.edges) return base_total;
+  std::vector<TreeStep> steps(p.stack_count());
+  for (const StackId s : id_range<StackId>(StackId{1}, p.stack_count())) {
+    const StackId up = sums.parent(s);
+    const std::uint32_t n = node_keys[s.index()];
+    if (n == StackSums::kNone || up == kRootStack || node_keys[up.index()] == n) continue;
+    steps[s.index()] = {node_keys[up.index()], n, p.frame(p.stack(s).frame).kind == FrameKind::kInlined,
+                        false};
+  }
+  g.edges = edges_of(sums, steps);
+  return base_total;
+}
+
+// kept_edges() summed over the stack tree: each kept stack's step up to
+// the nearest kept stack above it (a residual step when dropped ones lay
+// between).
+std::vector<CallGraphEdge> kept_edges_over_tree(const Profile& p, const CallGraph& g, std::size_t column,
+                                                const std::vector<bool>& kept,
+                                                const std::vector<bool>* callees) {
+  const StackSums sums(p, column);
+  std::vector<std::uint32_t> kept_node(p.stack_count(), kNoNode);
+  std::vector<StackId> kept_above(p.stack_count(), kRootStack);  // kRootStack: none
+  std::vector<TreeStep> steps(p.stack_count());
+  for (const StackId s : id_range<StackId>(StackId{1}, p.stack_count())) {
+    const StackId up = sums.parent(s);
+    kept_above[s.index()] =
+        up == kRootStack || kept_node[up.index()] != kNoNode ? up : kept_above[up.index()];
+    const std::uint32_t n = g.node_of_frame[p.stack(s).frame.index()];
+    if (!kept[n] || !sums.live(s)) continue;
+    kept_node[s.index()] = n;
+    const StackId caller = kept_above[s.index()];
+    if (caller == kRootStack || kept_node[caller.index()] == n || (callees && !(*callees)[n])) continue;
+    steps[s.index()] = {kept_node[caller.index()], n, p.frame(p.stack(s).frame).kind == FrameKind::kInlined,
+                        caller != up};
+  }
+  return edges_of(sums, steps);
+}
+
+}  // namespace
+
+CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
+  CallGraph g;
+  // Frames to nodes.
+  std::map<NodeKey, std::uint32_t> index;
+  std::vector<std::uint32_t>& node_of = g.node_of_frame;
+  node_of.assign(p.frame_count(), 0);
+  const std::vector<std::string> names = report_names(p);
+  // Per function, a node's key is its function's name alone: each
+  // function's key is made and looked up once, not once per frame (a
+  // profile of addresses has hundreds of thousands of frames).
+  std::vector<std::uint32_t> of_function;
+  if (o.granularity == Granularity::kFunction) of_function.assign(p.function_count(), UINT32_MAX);
+  for (const FrameId f : id_range<FrameId>(p.frame_count())) {
+    const bool inlined = p.frame(f).kind == FrameKind::kInlined;
+    std::uint32_t at = of_function.empty() ? UINT32_MAX : of_function[p.frame(f).function.index()];
+    bool added = false;
+    if (at == UINT32_MAX) {
+      NodeKey key = key_of(p, names, f, o.granularity);
+      auto it = index.try_emplace(key, static_cast<std::uint32_t>(g.nodes.size()));
+      at = it.first->second;
+      added = it.second;
+      if (!of_function.empty()) of_function[p.frame(f).function.index()] = at;
+      if (added) {
+        CallGraphNode n;
+        n.function = std::get<0>(key);
+        if (o.granularity != Granularity::kFunction) {
+          n.file = std::get<1>(key);
+          n.line = std::get<2>(key);
+        }
+        n.address = std::get<3>(key);
+        n.name = printable_name(n);
+        n.inlined = inlined;
+        n.frame = f;
+        g.nodes.push_back(std::move(n));
+      }
+    }
+    if (!added && g.nodes[at].inlined != inlined) {
+      g.nodes[at].partly_inlined = true;
+      g.nodes[at].inlined = false;
+    }
+    node_of[f.index()] = at;
+  }
+  if (const RecordedCallGraph* rec = p.recorded_graph();
+      rec && rec->column == o.column && o.granularity == Granularity::kFunction) {
+    take_recorded(*rec, o.edges, g);
+    return g;
+  }
+
+  std::vector<bool> base_set(p.label_set_count(), false);  // label sets marking diff-base samples
+  for (const LabelSetId l : id_range<LabelSetId>(p.label_set_count()))
+    for (const Label& label : p.labels(l))
+      if (p.str(label.key) == kDiffBaseLabel) base_set[l.index()] = true;
+  const std::int64_t base_total =
+      walk_is_long(p, o.column) ? count_over_tree(p, o, base_set, g) : count_by_walk(p, o, base_set, g);
   if (base_total > 0) g.total = base_total;
   // A filtered profile keeps percentages of the whole, as pprof's reports.
   else if (o.column < p.metadata().unfiltered_totals.size())
@@ -372,6 +494,8 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
     edges = recorded_edges(*p.recorded_graph(), g, [&](std::uint32_t a, std::uint32_t b) {
       return kept[a] && kept[b] && (!callees || (*callees)[b]);
     });
+  } else if (walk_is_long(p, column)) {
+    edges = kept_edges_over_tree(p, g, column, kept, callees);
   } else {
     // Each frame's node, or kDropped: one lookup per step up a stack.
     constexpr std::uint32_t kDropped = UINT32_MAX;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <deque>
@@ -143,8 +144,9 @@ class TagCollector {
 };
 
 // Tags are gathered from the walk that kept_edges() makes (one walk up
-// every stack fewer), or, for a recorded graph, which it does not walk,
-// from a walk of their own.
+// every stack fewer), or, when it makes none (a recorded graph, or counts
+// summed over the stack tree), from a walk of their own up the stacks of
+// the samples with labels only.
 class TagWalk {
  public:
   TagWalk(const Profile& p, const CallGraph& g, std::size_t column, const std::vector<bool>& kept,
@@ -153,14 +155,22 @@ class TagWalk {
 
   /// For kept_edges(), which calls it with every sample of a value.
   SamplePathVisitor visitor() {
-    return [this](std::size_t part, std::size_t i, std::span<const FrameId> path) { visit(part, i, path); };
+    return [this](std::size_t part, std::size_t i, std::span<const FrameId> path) {
+      visited_ = true;
+      visit(part, i, path);
+    };
   }
-  /// The walk, when kept_edges() made none.
-  void walk() {
+  /// The walk, when kept_edges() made none (then it called no visitor; nor
+  /// when no sample has a value, and then there is nothing to walk).
+  void walk_unless_visited() {
+    if (visited_) return;
+    auto tagged = [&](std::size_t i) {
+      const LabelInfo& info = infos_[p_.sample(i).labels.index()];
+      return p_.values(i)[column_] != 0 && !(info.joined.empty() && info.bytes.empty());
+    };
     in_parts(p_.sample_count(), [&](std::size_t begin, std::size_t end, std::size_t part) {
-      each_sample_path(
-          p_, begin, end, [&](std::size_t i) { return p_.values(i)[column_] != 0; },
-          [&](std::size_t i, std::span<const FrameId> path) { visit(part, i, path); });
+      each_sample_path(p_, begin, end, tagged,
+                       [&](std::size_t i, std::span<const FrameId> path) { visit(part, i, path); });
     });
   }
   std::vector<NodeTags> take() {
@@ -200,6 +210,7 @@ class TagWalk {
     std::vector<std::uint32_t> seen;  // the last sample that counted each node
   };
   std::array<Part, 2> parts_;  // of the samples' first half, and of the second
+  std::atomic<bool> visited_{false};
 };
 
 // pprof's edgeEntropyScore: the entropy of the split of a node's weight
@@ -354,7 +365,7 @@ TrimmedGraph trim_call_graph(const Profile& p, const CallGraphOptions& go, const
   TagWalk tags(p, g, go.column, kept, infos);
   const SamplePathVisitor visit_tags = tags.visitor();
   std::vector<CallGraphEdge> edges = kept_edges(p, g, go.column, kept, 0, nullptr, &visit_tags);
-  if (g.recorded) tags.walk();
+  tags.walk_unless_visited();
   t.tags = tags.take();
   entropy_sort(g, edges, t.nodes);
   for (std::uint32_t n : t.nodes) trim_tags(t.tags[n], t.node_cutoff);

@@ -87,6 +87,30 @@ TEST_CASE("a gzip of zeros read as a whole-buffer format fails at its first byte
                        "t:2:3: expected DeepFlow's response object or a list of nodes", ParseError);
 }
 
+TEST_CASE("JSON read whole is refused at its first control character, as it arrives (#36)") {
+  const std::string header = "{\"OPT_STATUS\": \"SUCCESS\",\n  \"result\": [\"";  // line 2 has 14 bytes
+  const std::string message = ": malformed JSON: a control character, which no JSON document holds";
+  // Inflated at once (a small member), and streamed (past 64 MiB, read in
+  // parts): the zeros' first byte is named, line 2 column 15.
+  for (std::size_t zeros : {std::size_t{1000}, std::size_t{80} << 20}) {
+    CAPTURE(zeros);
+    CHECK_THROWS_WITH_AS(read_as("json", formats::gzip_compress(header + std::string(zeros, '\0')), false),
+                         ("t:2:15" + message).c_str(), ParseError);
+  }
+  // Piped, in parts of 4 MiB: a byte past the first part, on line 3.
+  const std::string blanks = "[\n\t\r\n" + std::string(9 << 20, ' ');
+  CHECK_THROWS_WITH_AS(read_as("json", blanks + "\x01]", false),
+                       ("t:3:" + std::to_string((9 << 20) + 1) + message).c_str(), ParseError);
+  // Tab, line feed and carriage return are blanks, read as ever.
+  const std::string doc =
+      "{\"OPT_STATUS\": \"SUCCESS\",\t\r\n\"result\": [{\"profile_location_str\": \"root\", \"node_id\": "
+      "\"r\", "
+      "\"parent_node_id\": \"-1\", \"self_value\": 0, \"total_value\": 5},\r\n\t{\"profile_location_str\": "
+      "\"main\", \"node_id\": \"a\", \"parent_node_id\": \"r\", \"self_value\": 5, \"total_value\": 5}]}";
+  CHECK_NOTHROW(read_as("json", formats::gzip_compress(doc), false));
+  CHECK_NOTHROW(read_as("json", doc, false));
+}
+
 TEST_CASE("--max-memory sizes: bytes or K, M, G, T; nothing else") {
   CHECK(cli::parse_memory_size("4096", "--max-memory ") == 4096);
   CHECK(cli::parse_memory_size("8G", "--max-memory ") == std::uint64_t{8} << 30);

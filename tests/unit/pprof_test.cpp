@@ -61,6 +61,20 @@ Pb small_profile() {
   return p;
 }
 
+// Where the payload of `m` starts when appended to `p` as a message field
+// (number < 16): after its one-byte key and its length's varint.
+std::size_t payload_offset(const Pb& p, const Pb& m) {
+  std::size_t length_bytes = 1;
+  for (std::size_t n = m.bytes.size(); n >= 0x80; n >>= 7) ++length_bytes;
+  return p.bytes.size() + 1 + length_bytes;
+}
+
+std::string hex(std::size_t offset) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%zx", offset);
+  return buf;
+}
+
 Profile read_pprof(const std::string& bytes, std::vector<std::string>* warnings = nullptr) {
   return test::read_as("pprof", bytes, warnings, false, "p.pb");
 }
@@ -120,11 +134,11 @@ TEST_CASE("pprof: a location's id 0, or an id given twice, is an error naming th
     return p.bytes;
   };
   CHECK_THROWS_WITH_AS(read_pprof(with_location(Pb().num(3, 0x10).msg(4, Pb().num(1, 1)))),
-                       "p.pb: location 1: location id 0 is reserved", Error);
+                       "p.pb: offset 0x18: location 1: location id 0 is reserved", Error);
   CHECK_THROWS_WITH_AS(read_pprof(with_location(Pb().num(1, 10).msg(4, Pb().num(1, 1)))),
-                       "p.pb: location 1: location id 10 appears twice", Error);
+                       "p.pb: offset 0x18: location 1: location id 10 appears twice", Error);
   CHECK_THROWS_WITH_AS(read_pprof(with_location(Pb().num(1, 12).num(2, 3))),
-                       "p.pb: location 1: mapping id 3 names no mapping", Error);
+                       "p.pb: offset 0x18: location 1: mapping id 3 names no mapping", Error);
 }
 
 TEST_CASE("pprof: gzipped input and sniffing by content") {
@@ -159,14 +173,15 @@ TEST_CASE("pprof: ids that point nowhere name the sample") {
   p.msg(1, Pb().num(1, 1).num(2, 2));
   p.msg(2, Pb().num(1, 99).num(2, 1));
   p.raw(strings().bytes);
-  CHECK_THROWS_WITH_AS(read_pprof(p.bytes), "p.pb: sample 0: location id 99 names no location", Error);
+  CHECK_THROWS_WITH_AS(read_pprof(p.bytes), "p.pb: offset 0x8: sample 0: location id 99 names no location",
+                       Error);
 
   Pb q;
   q.msg(1, Pb().num(1, 1).num(2, 2));
   q.msg(4, Pb().num(1, 1).msg(4, Pb().num(1, 42)));
   q.raw(strings().bytes);
-  CHECK_THROWS_WITH_AS(read_pprof(q.bytes), "p.pb: location 0: line 0: function id 42 names no function",
-                       Error);
+  CHECK_THROWS_WITH_AS(read_pprof(q.bytes),
+                       "p.pb: offset 0x8: location 0: line 0: function id 42 names no function", Error);
 }
 
 TEST_CASE("pprof: samples read several at a time keep file order, and the first bad one is named") {
@@ -196,10 +211,14 @@ TEST_CASE("pprof: samples read several at a time keep file order, and the first 
   // are worse still (no values), but 13 comes first in the file.
   Pb q = small_profile();
   for (int i = 0; i < 12; ++i) q.msg(2, Pb().num(1, 10).num(2, 1));
-  q.msg(2, Pb().num(1, 10).num(1, 404).num(2, 1));
+  const Pb bad = Pb().num(1, 10).num(1, 404).num(2, 1);
+  const std::string at = hex(payload_offset(q, bad));
+  q.msg(2, bad);
   q.msg(2, Pb().num(1, 10));
   q.msg(2, Pb().num(1, 10));
-  CHECK_THROWS_WITH_AS(read_pprof(q.bytes), "p.pb: sample 13: location id 404 names no location", Error);
+  CHECK_THROWS_WITH_AS(read_pprof(q.bytes),
+                       ("p.pb: offset " + at + ": sample 13: location id 404 names no location").c_str(),
+                       Error);
 }
 
 // A profile of `count` samples over locations 10 and 11 of small_profile(),
@@ -208,8 +227,9 @@ TEST_CASE("pprof: samples read several at a time keep file order, and the first 
 // another beside both (on a machine of one core, all on one thread).
 // Sample i: stack by i % 3 as in the test above, value i, and every fifth
 // one the label thread="t1". `bad(i, pb)` may replace sample i.
+// `offsets`, if given, receives each sample's offset (payload_offset()).
 template <class Bad>
-Pb many_samples(int count, Bad bad) {
+Pb many_samples(int count, Bad bad, std::vector<std::size_t>* offsets = nullptr) {
   Pb p;
   p.msg(1, Pb().num(1, 1).num(2, 2));
   p.msg(5, Pb().num(1, 1).num(2, 3).num(4, 5));
@@ -222,7 +242,9 @@ Pb many_samples(int count, Bad bad) {
                         : Pb().num(1, 10).num(1, 11);
     s.num(2, static_cast<std::uint64_t>(i));
     if (i % 5 == 0) s.msg(3, Pb().num(1, 6).num(2, 7));
-    p.msg(2, bad(i, s));
+    const Pb sample = bad(i, s);
+    if (offsets) offsets->push_back(payload_offset(p, sample));
+    p.msg(2, sample);
   }
   p.raw(strings().bytes);
   p.str(6, std::string(1 << 20, 'c'));  // string 8
@@ -259,14 +281,22 @@ TEST_CASE("pprof: samples decoded on a second thread come out in order, and erro
   // one), and the other way round.
   auto bad_location = [](int i, Pb s) { return i == 17000 ? Pb().num(1, 404).num(2, 1) : s; };
   auto bad_label = [](int i, Pb s) { return i == 17001 ? s.msg(3, Pb().num(1, 50).num(2, 1)) : s; };
+  std::vector<std::size_t> offsets;
+  const Pb first = many_samples(
+      kCount, [&](int i, Pb s) { return bad_location(i, bad_label(i, s)); }, &offsets);
   CHECK_THROWS_WITH_AS(
-      read_pprof(many_samples(kCount, [&](int i, Pb s) { return bad_location(i, bad_label(i, s)); }).bytes),
-      "p.pb: sample 17000: location id 404 names no location", Error);
-  CHECK_THROWS_WITH_AS(
-      read_pprof(
-          many_samples(kCount, [&](int i, Pb s) { return bad_location(i, bad_label(i + 2, s)); }).bytes),
-      "p.pb: sample 16999: label key string index 50 is out of range (the string table has 9 entries)",
+      read_pprof(first.bytes),
+      ("p.pb: offset " + hex(offsets[17000]) + ": sample 17000: location id 404 names no location").c_str(),
       Error);
+  offsets.clear();
+  const Pb second = many_samples(
+      kCount, [&](int i, Pb s) { return bad_location(i, bad_label(i + 2, s)); }, &offsets);
+  CHECK_THROWS_WITH_AS(read_pprof(second.bytes),
+                       ("p.pb: offset " + hex(offsets[16999]) +
+                        ": sample 16999: label key string index 50 is out of range (the string table has 9 "
+                        "entries)")
+                           .c_str(),
+                       Error);
 
   // A fault in the file's structure is the one reported, though the reader
   // (which runs beside the check) meets a bad sample first.
@@ -285,15 +315,16 @@ TEST_CASE("pprof: string indices out of range and wrong value counts") {
   p.msg(1, Pb().num(1, 77).num(2, 2));
   p.raw(strings().bytes);
   CHECK_THROWS_WITH_AS(read_pprof(p.bytes),
-                       "p.pb: sample type 0: type string index 77 is out of range (the string table has 8 "
+                       "p.pb: offset 0x2: sample type 0: type string index 77 is out of range (the string "
+                       "table has 8 "
                        "entries)",
                        Error);
   Pb q;
   q.msg(1, Pb().num(1, 1).num(2, 2));
   q.msg(2, Pb().num(2, 1).num(2, 2));
   q.raw(strings().bytes);
-  CHECK_THROWS_WITH_AS(read_pprof(q.bytes), "p.pb: sample 0: has 2 values, the profile has 1 sample types",
-                       Error);
+  CHECK_THROWS_WITH_AS(read_pprof(q.bytes),
+                       "p.pb: offset 0x8: sample 0: has 2 values, the profile has 1 sample types", Error);
 }
 
 TEST_CASE("pprof: damage inside a sample names the sample or its offset") {
@@ -301,9 +332,10 @@ TEST_CASE("pprof: damage inside a sample names the sample or its offset") {
   p.msg(1, Pb().num(1, 1).num(2, 2));
   p.msg(2, Pb().num(2, 1).msg(3, Pb().num(1, 50).num(2, 1)));  // a label whose key is string 50
   p.raw(strings().bytes);
-  CHECK_THROWS_WITH_AS(
-      read_pprof(p.bytes),
-      "p.pb: sample 0: label key string index 50 is out of range (the string table has 8 entries)", Error);
+  CHECK_THROWS_WITH_AS(read_pprof(p.bytes),
+                       "p.pb: offset 0x8: sample 0: label key string index 50 is out of range (the string "
+                       "table has 8 entries)",
+                       Error);
   Pb q;
   q.msg(1, Pb().num(1, 1).num(2, 2));
   q.msg(2, Pb().raw(std::string("\x0a\x05\x01\x02", 4)));  // packed location ids: 5 bytes said, 2 there
@@ -323,13 +355,53 @@ std::string parse_error(const std::string& bytes) {
   return "(no ParseError)";
 }
 
-std::string hex(std::size_t offset) {
-  char at[32];
-  std::snprintf(at, sizeof at, "0x%zx", offset);
-  return at;
-}
-
 }  // namespace
+
+TEST_CASE("pprof: a reference out of range names the offset of the message that holds it") {
+  // The sample type's message takes bytes 0 to 5; the next message's key
+  // and length are bytes 6 and 7, its payload starts at 0x8.
+  auto profile = [](auto add) {
+    Pb p;
+    p.msg(1, Pb().num(1, 1).num(2, 2));
+    add(p);
+    p.raw(strings().bytes);
+    return p.bytes;
+  };
+  CHECK(
+      parse_error(profile([](Pb& p) { p.msg(5, Pb().num(1, 1).num(2, 40)); })) ==
+      "p.pb: offset 0x8: function 0: name string index 40 is out of range (the string table has 8 entries)");
+  CHECK(parse_error(profile([](Pb& p) { p.msg(3, Pb().num(1, 1).num(5, 41)); })) ==
+        "p.pb: offset 0x8: mapping 0: file name string index 41 is out of range (the string table has 8 "
+        "entries)");
+  CHECK(
+      parse_error(profile([](Pb& p) { p.msg(11, Pb().num(1, 70)); })) ==
+      "p.pb: offset 0x8: period type: type string index 70 is out of range (the string table has 8 entries)");
+  // The first function is bytes 6 to 11 (a 4-byte payload): the second's
+  // payload starts at 0xe.
+  CHECK(parse_error(profile([](Pb& p) {
+          p.msg(5, Pb().num(1, 1).num(2, 3));
+          p.msg(5, Pb().num(1, 1).num(2, 4));
+        })) == "p.pb: offset 0xe: function 1: function id 1 appears twice");
+  CHECK(parse_error(profile([](Pb& p) { p.msg(3, Pb().num(5, 5)); })) ==
+        "p.pb: offset 0x8: mapping 0: mapping id 0 is reserved");
+  // Fields of the Profile itself: the offset of the field's key.
+  Pb q;
+  q.msg(1, Pb().num(1, 1).num(2, 2));
+  q.raw(strings().bytes);
+  const std::string at = hex(q.bytes.size());
+  CHECK(parse_error(Pb(q).num(13, 50).bytes) ==
+        "p.pb: offset " + at +
+            ": profile: comment string index 50 is out of range (the string table has 8 "
+            "entries)");
+  CHECK(
+      parse_error(Pb(q).num(14, 60).bytes) ==
+      "p.pb: offset " + at +
+          ": profile: default sample type string index 60 is out of range (the string table has 8 entries)");
+  CHECK(parse_error(Pb(q).num(7, 61).bytes) ==
+        "p.pb: offset " + at +
+            ": profile: drop_frames string index 61 is out of range (the string table has 8 "
+            "entries)");
+}
 
 TEST_CASE("pprof: damage in any message is an error at its offset, naming the message and field") {
   // Each case: small_profile() and then one more top-level field whose

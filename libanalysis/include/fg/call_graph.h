@@ -93,7 +93,10 @@ CallGraph build_call_graph(const Profile& profile, const CallGraphOptions& optio
 /// into those nodes are counted (a view that needs no others saves the work).
 /// With `also`, every path the walk makes is handed to it as well, so that
 /// a caller needing the same walk does not make its own (a recorded graph
-/// is not walked: then it is not called).
+/// is not walked, nor one whose samples' stacks are far longer in all than
+/// its stack tree, whose counts are summed over the tree: then it is not
+/// called). Either way the edges come in the order a walk over the samples,
+/// each from its leaf up, meets them first.
 std::vector<CallGraphEdge> kept_edges(const Profile& profile, const CallGraph& graph, std::size_t column,
                                       const std::vector<bool>& kept, double edge_fraction,
                                       const std::vector<bool>* callees = nullptr,

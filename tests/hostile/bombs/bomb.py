@@ -3,12 +3,14 @@
 status 1, an error naming the file and a position, and a peak RSS far below
 what the bomb inflates to (getrusage of the child).
 
-    bomb.py BIN_DIR WORK_DIR FORMAT KIND
+    bomb.py BIN_DIR WORK_DIR FORMAT KIND [default-memory]
 
 KIND: zeros (a gzip of 1 GiB of zeros, read --from FORMAT), or header (the
 format's first bytes, then the zeros: the reader gets past its first check).
 The zeros are one gzip member made once into WORK_DIR (1 MiB), a bomb is
-gzip(header) followed by it: gzip input may hold several members."""
+gzip(header) followed by it: gzip input may hold several members.
+With default-memory, the run is given no --max-memory (OPTIONS below): its
+default, a share of physical memory, may be gigabytes."""
 import os
 import re
 import sys
@@ -84,14 +86,16 @@ def run(argv, err_path, timeout):
 
 def main():
     bin_dir, work, fmt, kind = sys.argv[1:5]
+    default_memory = sys.argv[5:] == ["default-memory"]
+    options = [] if default_memory else OPTIONS.get(fmt, [])
     os.makedirs(work, exist_ok=True)
     header = HEADERS[fmt] if kind == "header" else b""
-    name = "%s-%s.gz" % (fmt, kind)
+    name = "%s-%s%s.gz" % (fmt, kind, "-default-memory" if default_memory else "")
     path = os.path.join(work, name)
     with open(path, "wb") as f:
         f.write((gzip_member(header) if header else b"") + zeros_member(work))
     out = os.path.join(work, name + ".dump")
-    argv = [os.path.join(bin_dir, "fg-convert"), "--from", fmt, *OPTIONS.get(fmt, []), path,
+    argv = [os.path.join(bin_dir, "fg-convert"), "--from", fmt, *options, path,
             "--to", "dump", "-o", out]
     status, seconds, rss, err = run(argv, path + ".err", MAX_SECONDS)
     print("%s %s: exit %d, %.2f s, peak RSS %.1f MiB\n%s" % (fmt, kind, status, seconds, rss, err))
