@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fg/diagnostics.h"
+#include "formats/common/huge_pages.h"
 #include "formats/deepflow/deepflow.h"
 #include "formats/input.h"
 #include "perftest_util.h"
@@ -20,6 +21,7 @@ using fg::bench::NullBuffer;
 using fg::bench::peak_rss_mb;
 
 int main(int argc, char** argv) {
+  fg::formats::use_huge_pages();  // as the tools do
   if (argc < 2) {
     std::fprintf(stderr, "usage: deepflow_perftest RESPONSE.json [RUNS]\n");
     return 2;

@@ -11,11 +11,13 @@
 #include <vector>
 
 #include "fg/diagnostics.h"
+#include "formats/common/huge_pages.h"
 #include "formats/flamegraph_in/flamegraph_in.h"
 #include "formats/input.h"
 #include "perftest_util.h"
 
 int main(int argc, char** argv) {
+  fg::formats::use_huge_pages();  // as the tools do
   if (argc < 2) {
     std::fprintf(stderr, "usage: flamegraph_in_perftest PAGE.html|GRAPH.svg [RUNS]\n");
     return 2;

@@ -12,6 +12,7 @@
 #include "fg/call_tree.h"
 #include "fg/diagnostics.h"
 #include "formats/collapsed/collapsed.h"
+#include "formats/common/huge_pages.h"
 #include "formats/input.h"
 #include "formats/svg/flamegraph.h"
 #include "perftest_util.h"
@@ -21,6 +22,7 @@ using fg::bench::peak_rss_mb;
 inline double now() { return fg::bench::cpu_seconds(); }
 
 int main(int argc, char** argv) {
+  fg::formats::use_huge_pages();  // as the tools do
   if (argc < 2) {
     std::fprintf(stderr, "usage: flamegraph_perftest FILE.folded [RUNS]\n");
     return 2;

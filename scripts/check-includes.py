@@ -7,7 +7,9 @@ formats/common/, the format interface headers at the top of formats/
 and system headers; never another format's headers, nor formats/registry.h
 or formats/output.h or formats/plan.h (the registry sits above every format). formats/common
 and the interface headers include no format folder either, and libanalysis
-includes nothing of formats/ or tools/.
+includes nothing of formats/ or tools/, nor a POSIX header (<sys/mman.h>,
+<unistd.h>, ...): it is the standard library only; what needs the system
+(huge pages, files) lives in formats/.
 
 Usage: check-includes.py [ROOT]   (ROOT: the source tree, default: this one)
        check-includes.py --self-test
@@ -25,6 +27,8 @@ import tempfile
 INTERFACE_HEADERS = {"format.h", "input.h", "options.h", "writer_needs.h", "gzip.h"}
 SOURCE_SUFFIXES = (".h", ".cpp", ".cc", ".hpp")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+SYSTEM_INCLUDE = re.compile(r'^\s*#\s*include\s*<([^>]+)>')
+POSIX_HEADERS = {"unistd.h", "fcntl.h", "pthread.h", "dlfcn.h", "dirent.h", "signal.h", "poll.h"}
 RULE = ("a format may include its own folder, formats/common/, formats/{" +
         ",".join(sorted(INTERFACE_HEADERS)) + "} and libanalysis (fg/)")
 
@@ -44,10 +48,10 @@ def sources(root, top):
                 yield os.path.relpath(path, root).replace(os.sep, "/")
 
 
-def includes(root, path):
+def includes(root, path, pattern=INCLUDE):
     with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
         for number, line in enumerate(f, 1):
-            m = INCLUDE.match(line)
+            m = pattern.match(line)
             if m:
                 yield number, m.group(1)
 
@@ -90,6 +94,10 @@ def check(root):
             if target.split("/")[0] in ("formats", "tools"):
                 problems.append(f"{path}:{number}: libanalysis includes {target}; it includes only fg/ and "
                                 "the standard library")
+        for number, target in includes(root, path, SYSTEM_INCLUDE):
+            if target.startswith(("sys/", "linux/", "asm/")) or target in POSIX_HEADERS:
+                problems.append(f"{path}:{number}: libanalysis includes <{target}>, a system header; it is "
+                                "the standard library only (system calls live in formats/)")
     return problems
 
 
@@ -105,7 +113,7 @@ def self_test():
         write("formats/common/json.h", '#include "fg/profile.h"\n')
         write("formats/svg/svg.h", '#include "formats/format.h"\n#include "formats/common/json.h"\n')
         write("formats/top/top.cpp", '#include "formats/top/top.h"\n#include "fg/call_graph.h"\n')
-        write("libanalysis/src/a.cpp", '#include "fg/a.h"\n')
+        write("libanalysis/src/a.cpp", '#include "fg/a.h"\n#include <vector>\n')
         expect(check(root) == [], "a clean tree passes")
         cases = [
             ("formats/top/top.cpp", '#include "formats/svg/svg.h"\n', "a header of format svg"),
@@ -115,6 +123,7 @@ def self_test():
             ("formats/common/json.h", '#include "formats/top/top.h"\n', "a header of format top"),
             ("formats/format.h", '#include "formats/svg/svg.h"\n', "a header of format svg"),
             ("libanalysis/src/a.cpp", '#include "formats/format.h"\n', "libanalysis includes"),
+            ("libanalysis/src/a.cpp", '#include <sys/mman.h>\n', "a system header"),
         ]
         for path, line, words in cases:
             with open(os.path.join(root, path)) as f:

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fg/builder.h"
+#include "fg/bulk_builder.h"
 #include "fg/call_tree.h"
 #include "fg/error.h"
 #include "fg/granularity.h"
@@ -173,7 +174,7 @@ void Reader::start(int columns) {
   builder_.emplace(std::move(types));
   // A folded line of n bytes adds at most about n / 2 stacks, and real files
   // hold far fewer; this reservation holds for all but tiny frame names.
-  if (expected_bytes_ > 0) builder_->reserve_stacks(expected_bytes_ / 16);
+  if (expected_bytes_ > 0) bulk::reserve_stacks(*builder_, expected_bytes_ / 16);
   builder_->metadata().source_format = "collapsed";
   builder_->metadata().sources.push_back(input_.name());
 }
@@ -266,12 +267,12 @@ StackId Reader::intern_stack(const char* b, const char* e) {
     while (pos <= used) {
       const auto end = static_cast<std::size_t>(find_semicolon(b + pos, b + used) - b);
       std::uint64_t h = hash_bytes(std::string_view(b + pos, end - pos));
-      builder_->strings().prefetch_slot(h);
+      bulk::strings(*builder_).prefetch_slot(h);
       hashes_.push_back(h);
       prev_ends_.push_back(end);
       pos = end + 1;
     }
-    const StringPool& pool = builder_->strings();
+    const StringPool& pool = bulk::strings(*builder_);
     for (std::uint64_t h : hashes_) pool.prefetch_entry(h);
     for (std::uint64_t h : hashes_) pool.prefetch_bytes(h);
     for (std::size_t i = shared; i < prev_ends_.size(); ++i) {

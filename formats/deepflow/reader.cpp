@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "fg/builder.h"
+#include "fg/bulk_builder.h"
 #include "fg/string_pool.h"
 #include "formats/deepflow/deepflow.h"
 #include "formats/deepflow/node_name.h"
@@ -309,7 +310,7 @@ void Linker::push_subtree(ProfileBuilder& b, std::uint32_t top, StackId stack, L
 
 void Linker::build(ProfileBuilder& b, std::uint32_t root, const std::vector<std::uint32_t>& orphans) {
   const std::size_t n = r_.nodes.size();
-  b.reserve_stacks(n + 2);
+  bulk::reserve_stacks(b, n + 2);
   thread_key_ = b.intern("thread");
   stack_of_.assign(n, kRootStack);
   labels_of_.assign(n, LabelSetId{});

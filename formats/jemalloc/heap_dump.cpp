@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "fg/cursor.h"
+#include "fg/detail/u64_map.h"
 #include "fg/string_pool.h"
 
 namespace fg::formats::jemalloc {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "fg/bulk_builder.h"
 #include "fg/java_frames.h"
 #include "formats/jfr/semantics.h"
 
@@ -63,9 +64,10 @@ void ChunkResolver::find_made(const NewNode* nodes, std::size_t count) {
       StackId parent;
       FrameId frame;
       if (i + kAheadBy < end && parent_and_frame(*by_round_[i + kAheadBy], parent, frame))
-        builder_.prefetch_stack(parent, frame);
+        bulk::prefetch_stack(builder_, parent, frame);
       const NewNode& n = *by_round_[i];
-      if (parent_and_frame(n, parent, frame)) node_stacks_[n.node] = builder_.find_stack(parent, frame);
+      if (parent_and_frame(n, parent, frame))
+        node_stacks_[n.node] = bulk::find_stack(builder_, parent, frame);
     }
   }
 }

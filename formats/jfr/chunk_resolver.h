@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fg/builder.h"
+#include "fg/detail/u64_map.h"
 #include "fg/string_pool.h"
 #include "formats/jfr/constant_pools.h"
 #include "formats/jfr/naming.h"

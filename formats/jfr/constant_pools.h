@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "fg/big_table.h"
+#include "fg/detail/u64_map.h"
 #include "fg/string_pool.h"
 #include "formats/jfr/cursor.h"
 #include "formats/jfr/metadata.h"

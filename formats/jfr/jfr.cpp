@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "fg/bulk_builder.h"
 #include "fg/parallel.h"
 #include "formats/jfr/reader.h"
 #include "formats/jfr/reference_reader.h"
@@ -35,8 +36,8 @@ Profile Reader::run() {
   check_states_matched(summary_, states_);
   fill_metadata(summary_, file_, builder_.metadata());
   report(summary_, opt_, file_, note_, diag_);
-  builder_.metadata().default_value = builder_.peek().value_types()[column_].type;
-  if (stand_in_tiers_) return std::move(builder_).finish(decided_frames());
+  builder_.metadata().default_value = bulk::peek(builder_).value_types()[column_].type;
+  if (stand_in_tiers_) return bulk::finish(std::move(builder_), decided_frames());
   return merge_compilation_kinds(std::move(builder_).finish(), column_);
 }
 

@@ -3,6 +3,7 @@
 // stage hands over, and the frame kinds of the Java tiers decided at the end.
 #include <algorithm>
 
+#include "fg/bulk_builder.h"
 #include "fg/java_frames.h"
 #include "fg/parallel.h"
 #include "formats/jfr/reader.h"
@@ -34,7 +35,7 @@ void Reader::add_tier_weights() {
 // threads, each for half the stacks, then the frames of the kinds other
 // than JIT made in stack order.
 std::vector<FrameId> Reader::decided_frames() {
-  const Profile& p = builder_.peek();
+  const Profile& p = bulk::peek(builder_);
   const std::size_t count = p.stack_count();
   std::vector<FrameId> frames(count);
   struct Decided {
@@ -135,11 +136,11 @@ void Reader::add_events(ChunkState& st, const std::vector<DecodedEvent>& events,
   for (std::size_t i = 0; i < ready_.size(); ++i) {
     if (i + 2 * kAheadBy < ready_.size()) {
       const Ready& r = ready_[i + 2 * kAheadBy];
-      builder_.prefetch_sample(r.stack, r.labels);
+      bulk::prefetch_sample(builder_, r.stack, r.labels);
       if (stand_in_tiers_ && r.node != U64Map::kMissing) __builtin_prefetch(&through_[r.node]);
     }
     if (i + kAheadBy < ready_.size() && ready_[i + kAheadBy].labels == LabelSetId{})
-      builder_.prefetch_unlabeled_values(ready_[i + kAheadBy].stack);
+      bulk::prefetch_unlabeled_values(builder_, ready_[i + kAheadBy].stack);
     builder_.add_sample(ready_[i].stack, std::span<const std::int64_t>(ready_[i].values, n),
                         ready_[i].labels);
     if (stand_in_tiers_) through_[ready_[i].node] += ready_[i].values[column_];

@@ -78,7 +78,7 @@ Entry& ChunkSamples::Blocks<Entry>::room(std::size_t i) {
   const std::size_t block = i >> kBlockBits;
   if (block == blocks_.size()) blocks_.emplace_back();
   if (!blocks_[block])
-    blocks_[block].reset(HugePageAllocator<Entry>().allocate(std::size_t{1} << kBlockBits));
+    blocks_[block].reset(BigTableAllocator<Entry>().allocate(std::size_t{1} << kBlockBits));
   return at(i);
 }
 

@@ -184,12 +184,13 @@ class ChunkSamples {
 
   // Entries live in blocks that never move: a table grown by copying would
   // hold both copies at once, at the chunk's peak of memory. A block is
-  // 4 MiB, the least HugePageAllocator maps in huge pages.
+  // 4 MiB, the least BigTableAllocator takes from the installed memory
+  // (huge pages in the tools).
   template <typename Entry>
   class Blocks {
    public:
-    static constexpr unsigned kBlockBits = std::countr_zero(HugePageAllocator<Entry>::kLeast / sizeof(Entry));
-    static_assert(sizeof(Entry) << kBlockBits == HugePageAllocator<Entry>::kLeast);
+    static constexpr unsigned kBlockBits = std::countr_zero(kBigTableLeast / sizeof(Entry));
+    static_assert(sizeof(Entry) << kBlockBits == kBigTableLeast);
 
     Entry& at(std::size_t i) { return blocks_[i >> kBlockBits][i & ((1u << kBlockBits) - 1)]; }
     const Entry& at(std::size_t i) const { return blocks_[i >> kBlockBits][i & ((1u << kBlockBits) - 1)]; }
@@ -204,7 +205,7 @@ class ChunkSamples {
    private:
     struct Free {
       void operator()(Entry* b) const {
-        HugePageAllocator<Entry>().deallocate(b, std::size_t{1} << kBlockBits);
+        BigTableAllocator<Entry>().deallocate(b, std::size_t{1} << kBlockBits);
       }
     };
     std::vector<std::unique_ptr<Entry[], Free>> blocks_;

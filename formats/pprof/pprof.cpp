@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fg/builder.h"
+#include "fg/bulk_builder.h"
 #include "fg/call_graph.h"
 #include "fg/cursor.h"
 #include "fg/delta_sides.h"
@@ -335,7 +336,7 @@ void Reader::add_samples(const Decoded& d) {
     for (bool more = true; more;) {
       more = false;
       for (std::size_t j = 0; j < count; ++j)
-        if (lanes[j].at != lanes[j].end) b_->prefetch_stack(lanes[j].stack, *lanes[j].at);
+        if (lanes[j].at != lanes[j].end) bulk::prefetch_stack(*b_, lanes[j].stack, *lanes[j].at);
       for (std::size_t j = 0; j < count; ++j) {
         Lane& lane = lanes[j];
         if (lane.at == lane.end) continue;
@@ -344,7 +345,7 @@ void Reader::add_samples(const Decoded& d) {
         // A new node: the rest of the path is new too, made in one run so
         // that its nodes follow each other (the builder's cheap case).
         if (b_->stack_count() != known) {
-          lane.stack = b_->extend(lane.stack, std::span<const FrameId>(lane.at, lane.end));
+          lane.stack = bulk::extend(*b_, lane.stack, std::span<const FrameId>(lane.at, lane.end));
           lane.at = lane.end;
         }
         more |= lane.at != lane.end;
@@ -389,7 +390,8 @@ void Reader::read_samples() {
   // for much.
   std::size_t sample_bytes = 0;
   for (std::string_view s : pb_.samples) sample_bytes += s.size();
-  b_->reserve_stacks(std::min(count_location_ids(pb_.samples) * frames_per_location_, 2 * sample_bytes));
+  bulk::reserve_stacks(*b_,
+                       std::min(count_location_ids(pb_.samples) * frames_per_location_, 2 * sample_bytes));
   // Batches are decoded on a second thread, a few ahead of the one whose
   // stacks this thread adds: decoding is a third of the work, and the two
   // share nothing but the finished batches. The samples are still added in

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fg/bulk_builder.h"
 #include "fg/error.h"
 
 namespace fg {
@@ -90,25 +91,7 @@ StackId ProfileBuilder::stack(StackId parent, FrameId frame) {
 }
 
 StackId ProfileBuilder::stack(std::span<const FrameId> root_to_leaf) {
-  return extend(kRootStack, root_to_leaf);
-}
-
-StackId ProfileBuilder::extend(StackId parent, std::span<const FrameId> frames) {
-  std::size_t i = 0;
-  while (i < frames.size() && std::size_t{parent.index()} + 1 != profile_.stack_count())
-    parent = stack(parent, frames[i++]);
-  const std::size_t n = frames.size() - i;
-  if (n == 0) return parent;
-  // `parent` is the newest node, so it has no children: as stack() would
-  // make them, one node per frame, each the unindexed child of the one before.
-  const std::size_t next = profile_.stack_count();
-  if (n > U64Map::kMissing - next) throw Error("too many distinct stacks (more than 2^32 - 2)");
-  const std::size_t last = next + n - 1;
-  stack_flags_.resize(last / 32 + 1, 0);
-  for (std::size_t s = parent.index(); s < last; ++s)
-    set_flag(StackId{static_cast<std::uint32_t>(s)}, kUnindexedChild);
-  profile_.add_chain(frames.subspan(i));
-  return StackId{static_cast<std::uint32_t>(last)};
+  return bulk::extend(*this, kRootStack, root_to_leaf);
 }
 
 StackId PrefixStacks::stack(std::span<const FrameId> root_to_leaf) {
@@ -155,14 +138,14 @@ void ProfileBuilder::add_sample(StackId stack, std::span<const std::int64_t> val
     // hashed only when a later sample of the same stack has to find it:
     // most readers add one sample per stack, and skip a cache miss each.
     if (flag(stack, kHasSample)) {
-      std::uint32_t at = U64Map::kMissing;
+      std::uint32_t at = kNoSample;
       if (labels == LabelSetId{}) {
         if (stack.index() < unlabeled_sample_.size()) at = unlabeled_sample_[stack.index()];
       } else {
         index_samples();
         at = samples_by_key_.find(sample_key(stack, labels));
       }
-      if (at != U64Map::kMissing) {
+      if (at != kNoSample) {
         std::int64_t* dst = profile_.values_.data() + std::size_t(at) * n;
         for (std::size_t i = 0; i < n; ++i) dst[i] += values[i];
         return;
@@ -171,8 +154,7 @@ void ProfileBuilder::add_sample(StackId stack, std::span<const std::int64_t> val
     set_flag(stack, kHasSample);
     if (labels == LabelSetId{}) {
       if (stack.index() >= unlabeled_sample_.size())
-        unlabeled_sample_.resize(std::max<std::size_t>(stack.index() + 1, profile_.stack_count()),
-                                 U64Map::kMissing);
+        unlabeled_sample_.resize(std::max<std::size_t>(stack.index() + 1, profile_.stack_count()), kNoSample);
       unlabeled_sample_[stack.index()] = static_cast<std::uint32_t>(profile_.samples_.size());
     }
   }
@@ -239,11 +221,6 @@ StackId ProfileBuilder::add_node(StackId parent, FrameId frame, std::span<const 
   return s;
 }
 
-void ProfileBuilder::reserve_stacks(std::size_t n) {
-  profile_.reserve_stacks(n);
-  stack_flags_.reserve(n / 32 + 1);
-}
-
 void ProfileBuilder::set_recorded_graph(RecordedCallGraph graph) {
   for (const RecordedCallGraph::Node& n : graph.nodes)
     if (n.frame.index() >= profile_.frames_.size()) throw Error("recorded call graph: frame out of range");
@@ -261,20 +238,43 @@ void ProfileBuilder::set_recorded_graph(RecordedCallGraph graph) {
   profile_.recorded_graph_ = std::make_shared<const RecordedCallGraph>(std::move(graph));
 }
 
-Profile ProfileBuilder::finish(std::span<const FrameId> frames) && {
-  if (frames.size() != profile_.stack_frames_.size()) throw Error("finish: one frame per stack expected");
-  // From 1: the root (always there) has no frame, and keeps what it has.
-  for (std::size_t s = 1; s < frames.size(); ++s) {
-    if (frames[s].index() >= profile_.frames_.size()) throw Error("finish: frame out of range");
-    profile_.stack_frames_[s] = frames[s];
-  }
-  return std::move(*this).finish();
-}
-
 Profile ProfileBuilder::finish() && {
   // No shrink_to_fit: the unused end of a table was never written, so it
   // holds no memory, while trimming would copy the table.
   return std::move(profile_);
+}
+
+StackId bulk::Access::extend(ProfileBuilder& b, StackId parent, std::span<const FrameId> frames) {
+  std::size_t i = 0;
+  while (i < frames.size() && std::size_t{parent.index()} + 1 != b.profile_.stack_count())
+    parent = b.stack(parent, frames[i++]);
+  const std::size_t n = frames.size() - i;
+  if (n == 0) return parent;
+  // `parent` is the newest node, so it has no children: as stack() would
+  // make them, one node per frame, each the unindexed child of the one before.
+  const std::size_t next = b.profile_.stack_count();
+  if (n > kNoId<StackId>.index() - next) throw Error("too many distinct stacks (more than 2^32 - 2)");
+  const std::size_t last = next + n - 1;
+  b.stack_flags_.resize(last / 32 + 1, 0);
+  for (std::size_t s = parent.index(); s < last; ++s)
+    b.set_flag(StackId{static_cast<std::uint32_t>(s)}, ProfileBuilder::kUnindexedChild);
+  b.profile_.add_chain(frames.subspan(i));
+  return StackId{static_cast<std::uint32_t>(last)};
+}
+
+void bulk::Access::reserve_stacks(ProfileBuilder& b, std::size_t n) {
+  b.profile_.reserve_stacks(n);
+  b.stack_flags_.reserve(n / 32 + 1);
+}
+
+Profile bulk::Access::finish(ProfileBuilder&& b, std::span<const FrameId> frames) {
+  if (frames.size() != b.profile_.stack_frames_.size()) throw Error("finish: one frame per stack expected");
+  // From 1: the root (always there) has no frame, and keeps what it has.
+  for (std::size_t s = 1; s < frames.size(); ++s) {
+    if (frames[s].index() >= b.profile_.frames_.size()) throw Error("finish: frame out of range");
+    b.profile_.stack_frames_[s] = frames[s];
+  }
+  return std::move(b).finish();
 }
 
 }  // namespace fg

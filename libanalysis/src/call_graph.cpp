@@ -9,6 +9,7 @@
 #include <memory>
 #include <tuple>
 
+#include "fg/detail/u64_map.h"
 #include "fg/error.h"
 #include "fg/names.h"
 #include "fg/string_pool.h"

@@ -9,6 +9,7 @@
 
 #include "fg/builder.h"
 #include "fg/call_graph.h"
+#include "fg/detail/u64_map.h"
 #include "fg/error.h"
 #include "fg/import.h"
 #include "fg/string_pool.h"

@@ -9,6 +9,7 @@
 #include <map>
 #include <tuple>
 
+#include "fg/detail/u64_map.h"
 #include "fg/string_pool.h"
 #include "fg/units.h"
 #include "sample_paths.h"

@@ -1,5 +1,7 @@
 #include "fg/import.h"
 
+#include "fg/bulk_builder.h"
+
 namespace fg {
 
 ProfileImporter::ProfileImporter(ProfileBuilder& to, const Profile& from) : to_(to), from_(from) {
@@ -57,7 +59,7 @@ StackId ProfileImporter::stack(StackId id) {
 
 void copy_samples(const Profile& from, const std::vector<FrameId>& frames, ProfileBuilder& to,
                   ProfileImporter& import) {
-  to.reserve_stacks(from.stack_count());  // at most as many: no copies while growing
+  bulk::reserve_stacks(to, from.stack_count());  // at most as many: no copies while growing
   std::vector<StackId> stacks(from.stack_count(), kRootStack);
   for (const StackId s : id_range(StackId{1}, from.stack_count())) {  // parents come first
     const StackNode node = from.stack(s);

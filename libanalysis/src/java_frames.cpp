@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "fg/builder.h"
+#include "fg/detail/u64_map.h"
 #include "fg/import.h"
 #include "fg/string_pool.h"
 

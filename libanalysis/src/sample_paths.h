@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "fg/bulk_builder.h"
 #include "fg/parallel.h"
 #include "fg/profile.h"
 
@@ -26,7 +27,7 @@ void each_sample_path(const Profile& p, std::size_t begin, std::size_t end, Want
   constexpr std::size_t kAhead = 4;
   std::vector<FrameId> path;
   for (std::size_t i = begin; i < end; ++i) {
-    if (i + kAhead < end) p.prefetch_stack(p.sample(i + kAhead).stack);
+    if (i + kAhead < end) bulk::prefetch_stack(p, p.sample(i + kAhead).stack);
     if (!want(i)) continue;
     path.clear();
     for (StackId s = p.sample(i).stack; s != kRootStack;) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "fg/detail/u64_map.h"
+
 namespace fg {
 
 namespace {
@@ -59,55 +61,7 @@ std::uint64_t hash_bytes(std::string_view s) {
   return mix64(h);
 }
 
-U64Map::U64Map() : slots_(16, kEmpty), mask_(15) {}
-
-std::uint32_t U64Map::insert(std::uint64_t key, std::uint32_t value) {
-  if (full(size_ + 1)) grow();
-  for (std::size_t i = mix64(key) & mask_;; i = (i + 1) & mask_) {
-    Slot& s = slots_[i];
-    if (s.value == kMissing) {
-      s = Slot::of(key, value);
-      ++size_;
-      return value;
-    }
-    if (s.key() == key) return s.value;
-  }
-}
-
-void U64Map::assign(std::uint64_t key, std::uint32_t value) {
-  if (full(size_ + 1)) grow();
-  for (std::size_t i = mix64(key) & mask_;; i = (i + 1) & mask_) {
-    Slot& s = slots_[i];
-    if (s.value == kMissing) ++size_;
-    if (s.value == kMissing || s.key() == key) {
-      s = Slot::of(key, value);
-      return;
-    }
-  }
-}
-
-void U64Map::reserve(std::size_t n) {
-  while (full(n)) grow();
-}
-
-void U64Map::clear() {
-  std::fill(slots_.begin(), slots_.end(), kEmpty);
-  size_ = 0;
-}
-
-void U64Map::grow() {
-  BigVector<Slot> old(slots_.size() * 2, kEmpty);
-  old.swap(slots_);
-  mask_ = slots_.size() - 1;
-  for (const Slot& s : old) {
-    if (s.value == kMissing) continue;
-    std::size_t i = mix64(s.key()) & mask_;
-    while (slots_[i].value != kMissing) i = (i + 1) & mask_;
-    slots_[i] = s;
-  }
-}
-
-StringPool::StringPool() : table_(64, Slot{0, U64Map::kMissing}), mask_(63) { intern(""); }
+StringPool::StringPool() : table_(64, Slot{0, kNoSlot}), mask_(63) { intern(""); }
 
 std::string_view StringPool::store(std::string_view s) {
   if (s.empty()) return {};
@@ -129,7 +83,7 @@ StringId StringPool::find(std::string_view s) const {
   const auto tag = static_cast<std::uint32_t>(h >> 32);
   for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
     const Slot& slot = table_[i];
-    if (slot.id == U64Map::kMissing) return kNoId<StringId>;
+    if (slot.id == kNoSlot) return kNoId<StringId>;
     if (slot.tag == tag && equal(strings_[slot.id], s)) return StringId{slot.id};
   }
 }
@@ -139,7 +93,7 @@ StringId StringPool::intern(std::string_view s, std::uint64_t h) {
   std::size_t i = h & mask_;
   for (;; i = (i + 1) & mask_) {
     const Slot& slot = table_[i];
-    if (slot.id == U64Map::kMissing) break;
+    if (slot.id == kNoSlot) break;
     if (slot.tag == tag && equal(strings_[slot.id], s)) return StringId{slot.id};
   }
   const auto id = static_cast<std::uint32_t>(strings_.size());
@@ -151,13 +105,13 @@ StringId StringPool::intern(std::string_view s, std::uint64_t h) {
 }
 
 void StringPool::grow() {
-  BigVector<Slot> old(table_.size() * 2, Slot{0, U64Map::kMissing});
+  BigVector<Slot> old(table_.size() * 2, Slot{0, kNoSlot});
   old.swap(table_);
   mask_ = table_.size() - 1;
   for (const Slot& s : old) {
-    if (s.id == U64Map::kMissing) continue;
+    if (s.id == kNoSlot) continue;
     std::size_t i = hashes_[s.id] & mask_;
-    while (table_[i].id != U64Map::kMissing) i = (i + 1) & mask_;
+    while (table_[i].id != kNoSlot) i = (i + 1) & mask_;
     table_[i] = s;
   }
 }

@@ -13,6 +13,7 @@
 #include "fg/merge.h"
 #include "fg/parallel.h"
 #include "fg/spelling.h"
+#include "formats/common/huge_pages.h"
 #include "formats/common/table_text.h"
 #include "formats/input.h"
 #include "formats/output.h"
@@ -534,6 +535,7 @@ int run_tool(const std::string& tool, const std::string& usage, int argc, char**
     }
     common.memory_limit = memory_limit_from(common.max_memory, std::getenv("FG_MAX_MEMORY"));
     apply_memory_limit(common.memory_limit);
+    formats::use_huge_pages();  // big tables in 2 MiB pages, before anything is read
     enable_notes(tool, common);
     Diagnostics diagnostics = make_diagnostics(tool, common);
     Run run{diagnostics, {}};

@@ -7,7 +7,7 @@
 // a name, or a name and a FrameKind) root first, and labels as key/value
 // pairs (NamedLabel: a string, or a number with a unit):
 //
-//   ProfileBuilder b({{"samples", "count"}});
+//   ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
 //   b.add_sample(std::vector<NamedFrame>{"main", {"read", FrameKind::kKernel}},
 //                std::vector<std::int64_t>{3}, std::vector<NamedLabel>{{"thread", "main"}});
 //   Profile p = std::move(b).finish();
@@ -16,6 +16,10 @@
 // id-based calls below (intern, function, frame, stack, labels, and the
 // add_sample taking a StackId) are the same thing in steps, for a reader
 // that makes millions of samples and keeps ids to skip the interning.
+// A fast reader that wants still more (cache hints, stacks looked up ahead
+// of making them, stand-in frames) finds it in fg/bulk_builder.h; nothing
+// here needs it, and the private members below are internals
+// (fg/detail/...) a reader never touches.
 #pragma once
 
 #include <cstdint>
@@ -26,10 +30,15 @@
 #include <string_view>
 #include <vector>
 
+#include "fg/detail/u64_map.h"
 #include "fg/profile.h"
 #include "fg/string_pool.h"
 
 namespace fg {
+
+namespace bulk {
+struct Access;  // fg/bulk_builder.h: the fast readers' paths
+}  // namespace bulk
 
 /// A frame by its name, as the simple add_sample() takes it: the function
 /// `name` (its display name), of `kind`. Made from a name alone
@@ -66,14 +75,8 @@ class ProfileBuilder {
   StringId intern(std::string_view s) { return profile_.strings_.intern(s); }
   /// intern() with hash_bytes(s) already computed.
   StringId intern(std::string_view s, std::uint64_t hash) { return profile_.strings_.intern(s, hash); }
-  /// The profile's string pool, for its cache hints (StringPool::prefetch_*).
-  const StringPool& strings() const { return profile_.strings_; }
   /// The function named by an interned string, when only a name is known.
   FunctionId function(StringId name);
-  /// Expects up to about `n` stacks (a hint from the input size): reserves
-  /// room so the stack table does not grow, and copy itself, while reading.
-  /// Room never used is never written, so it costs address space, not memory.
-  void reserve_stacks(std::size_t n);
   FunctionId function(std::string_view name, std::string_view system_name = {},
                       std::string_view filename = {}, std::int64_t start_line = 0);
   FrameId frame(FunctionId function, FrameKind kind = FrameKind::kNative, std::int64_t line = 0,
@@ -83,24 +86,8 @@ class ProfileBuilder {
 
   /// The stack `parent` extended by `frame` at its leaf.
   StackId stack(StackId parent, FrameId frame);
-  /// The stack `parent` extended by `frame` when it was made already,
-  /// else kNoId<StackId>; makes nothing. For a reader that looks up many
-  /// stacks ahead of making them (prefetch_stack()).
-  StackId find_stack(StackId parent, FrameId frame) const {
-    const StackId child{parent.index() + 1};
-    if (flag(parent, kUnindexedChild) && profile_.stack_frames_[child.index()] == frame) return child;
-    return StackId{stacks_.find(stack_key(parent, frame))};
-  }
   /// The stack of frames given root first.
   StackId stack(std::span<const FrameId> root_to_leaf);
-  /// The stack `parent` extended by `frames`, root-most first: stack()
-  /// of each in turn. Once a frame makes a new node the rest are new too,
-  /// each the only child of the one before: they are made in one run.
-  StackId extend(StackId parent, std::span<const FrameId> frames);
-  /// A cache hint for a coming stack(parent, frame): a reader that makes
-  /// several stacks at once fetches each one's next lookup ahead.
-  void prefetch_stack(StackId parent, FrameId frame) const { stacks_.prefetch(stack_key(parent, frame)); }
-
   /// A string interned so far.
   std::string_view str_of(StringId id) const { return profile_.str(id); }
   /// The function of a frame made so far.
@@ -125,21 +112,6 @@ class ProfileBuilder {
                   std::span<const NamedLabel> labels = {}, std::int64_t timestamp = kNoTimestamp);
   /// Interns a label set given by text (labels() of the interned labels).
   LabelSetId labels(std::span<const NamedLabel> labels);
-  /// A cache hint for a coming untimed add_sample(stack, ..., labels): a
-  /// reader adding millions of samples calls it a few samples ahead.
-  void prefetch_sample(StackId stack, LabelSetId labels) const {
-    if (labels != LabelSetId{})
-      samples_by_key_.prefetch(sample_key(stack, labels));
-    else if (stack.index() < unlabeled_sample_.size())
-      __builtin_prefetch(&unlabeled_sample_[stack.index()]);
-  }
-  /// A second hint, some samples after prefetch_sample(stack, 0): the
-  /// values of the stack's unlabeled sample, which the first one found.
-  void prefetch_unlabeled_values(StackId stack) const {
-    if (stack.index() < unlabeled_sample_.size() && unlabeled_sample_[stack.index()] != U64Map::kMissing)
-      __builtin_prefetch(profile_.values_.data() +
-                         std::size_t{unlabeled_sample_[stack.index()]} * profile_.value_types_.size());
-  }
   /// Gives every column `decimals` decimal digits (ValueType::decimals;
   /// fewer than they have is a no-op): the values added so far are
   /// multiplied to match. The columns must share their decimals. Throws
@@ -154,20 +126,15 @@ class ProfileBuilder {
                    LabelSetId labels = {});
 
   std::size_t stack_count() const { return profile_.stack_count(); }
-  const Profile& peek() const { return profile_; }
 
   /// Keeps the call graph a graph-shaped input recorded (see
   /// RecordedCallGraph); its frames must be frames of this builder.
   void set_recorded_graph(RecordedCallGraph graph);
   /// The finished profile; the builder must not be used afterwards.
   Profile finish() &&;
-  /// finish(), with stack s given frames[s] in place of the frame it was
-  /// made with (one per stack, the root's ignored): for a reader that
-  /// makes stacks of stand-in frames and learns their real ones only at
-  /// the end. The caller keeps the frames of a stack's children distinct.
-  Profile finish(std::span<const FrameId> frames) &&;
 
  private:
+  friend struct bulk::Access;
   Profile profile_;
   std::vector<FunctionId> function_of_name_;  // by name id, when only a name is known; kNoId: none
   std::map<std::tuple<StringId, StringId, StringId, std::int64_t>, FunctionId> full_functions_;
@@ -193,7 +160,8 @@ class ProfileBuilder {
   // An untimed sample without labels is found by its stack in a table
   // (most readers, and a JFR reader whose output shows no threads, add
   // only those); one with labels by a hash of both.
-  BigVector<std::uint32_t> unlabeled_sample_;  // by stack: its sample, or U64Map::kMissing
+  static constexpr std::uint32_t kNoSample = U64Map::kMissing;
+  BigVector<std::uint32_t> unlabeled_sample_;  // by stack: its sample, or kNoSample
   U64Map samples_by_key_;  // sample_key(stack, labels) -> sample, for untimed samples with labels
   static std::uint64_t sample_key(StackId stack, LabelSetId labels) {
     return std::uint64_t(labels.index()) << 32 | stack.index();

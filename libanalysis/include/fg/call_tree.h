@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fg/bits.h"
+#include "fg/detail/u64_map.h"
 #include "fg/profile.h"
 #include "fg/string_pool.h"
 

@@ -42,7 +42,7 @@ using StackId = Id<StackTag>;        ///< 0 is the empty stack, the root of ever
 using LabelSetId = Id<LabelSetTag>;  ///< 0 is the empty label set.
 
 /// The id that names nothing, for "absent" in tables and lookups by id:
-/// the largest index, which no table reaches (U64Map::kMissing).
+/// the largest index, which no table reaches.
 template <typename IdType>
 inline constexpr IdType kNoId{0xffffffffu};
 

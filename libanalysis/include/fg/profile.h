@@ -160,6 +160,9 @@ struct RecordedCallGraph {
 };
 
 class ProfileBuilder;
+namespace bulk {
+struct Access;  // fg/bulk_builder.h
+}  // namespace bulk
 
 /// An immutable profile. Create with ProfileBuilder.
 class Profile {
@@ -188,12 +191,6 @@ class Profile {
     return jump_parents_[jumps_before_[i >> 6] + bit_count(~word & (bit - 1))];
   }
   std::size_t stack_count() const { return stack_frames_.size(); }
-  /// A cache hint for a coming stack(id) or parent(id).
-  void prefetch_stack(StackId id) const {
-    __builtin_prefetch(&stack_frames_[id.index()]);
-    __builtin_prefetch(&parent_is_prev_[id.index() >> 6]);
-    __builtin_prefetch(&jumps_before_[id.index() >> 6]);
-  }
   /// Number of frames on the path of `id` (0 for the root); walks to the root.
   std::size_t depth(StackId id) const;
   /// Appends the frames of `id` root first (clears `out` first).
@@ -226,6 +223,7 @@ class Profile {
 
  private:
   friend class ProfileBuilder;
+  friend struct bulk::Access;
   Profile() = default;
 
   std::vector<ValueType> value_types_;
