@@ -159,9 +159,10 @@ class FrameNester {
     open_.resize(level);
     open_.push_back(*id);
   }
-  void finish(std::size_t end) {
+  void finish(std::size_t end, const ReadOptions& options) {
     if (!tree_) t_.fail(end, "the page has no frames");
     tree_->finish(t_);
+    tree_->note_pruning(options, t_.file(), 0);
   }
 
  private:
@@ -180,7 +181,7 @@ void expect_script_end(const PageText& t, std::size_t at) {
 }
 
 // 2.x: f(level,left,width,type,'title'[,inln,c1,int]) per line.
-void read_frames_2(const PageText& t, const PageFacts& f, ProfileBuilder& b) {
+void read_frames_2(const PageText& t, const PageFacts& f, ProfileBuilder& b, const ReadOptions& options) {
   FrameNester nester(t, b, false);
   std::size_t at = t.find("\nf(", f.data);
   if (at == std::string_view::npos) t.fail(t.size(), "no frame data (no line starting with 'f(')");
@@ -210,7 +211,7 @@ void read_frames_2(const PageText& t, const PageFacts& f, ProfileBuilder& b) {
     nester.add(at, a[0], b.frame(name, kinds[a[3]]), a[2], 0);
   }
   expect_script_end(t, at);
-  nester.finish(at);
+  nester.finish(at, options);
 }
 
 // 3.x and 4.x: the name table, each entry packed against the one before.
@@ -241,7 +242,7 @@ std::vector<std::string> read_cpool(const PageText& t, std::size_t* at) {
 }
 
 // 3.x and 4.x: f(), u(), n() and d= lines after `unpack(cpool);`.
-void read_frames_3(const PageText& t, const PageFacts& f, ProfileBuilder& b) {
+void read_frames_3(const PageText& t, const PageFacts& f, ProfileBuilder& b, const ReadOptions& options) {
   std::size_t at = f.data;
   const std::vector<std::string> names = read_cpool(t, &at);
   std::vector<std::optional<FrameId>> frame_of_key(names.size() * 8);
@@ -279,7 +280,7 @@ void read_frames_3(const PageText& t, const PageFacts& f, ProfileBuilder& b) {
   }
   if (!started) t.fail(at, "no frame data after the name table");
   expect_script_end(t, at);
-  nester.finish(at);
+  nester.finish(at, options);
 }
 
 }  // namespace
@@ -301,9 +302,9 @@ Profile read_async_profiler_page(std::string_view text, const std::string& file,
   if (!f.title.empty()) b.metadata().properties.emplace_back("title", f.title);
   b.metadata().properties.emplace_back("count_name", f.units);
   if (f.generation == Generation::k3)
-    read_frames_3(t, f, b);
+    read_frames_3(t, f, b, options);
   else
-    read_frames_2(t, f, b);
+    read_frames_2(t, f, b, options);
   if (f.flipped && f.inverted_flag)
     note(options, b, file,
          "the page is drawn as an icicle: from stacks root first (--inverted) or reversed, callee first "

@@ -54,6 +54,19 @@ class DrawnTree {
   /// negative.
   void finish(const PageText& page);
 
+  /// After finish(): when frames may have been pruned from the drawing
+  /// (the narrowest drawn frame is wider than the unit of the counts, the
+  /// greatest common divisor of all drawn widths: a recording's counts
+  /// are multiples of it, 1 or a sampling period, so no frame is narrower
+  /// than it; otherwise narrower ones may have been left out) and
+  /// some frame with drawn frames on it has self, notes (as note() does)
+  /// how much of the profile may be pruned frames: the sum of the self of
+  /// the root and of every frame with drawn children, an upper bound, since
+  /// a pruned child and the frame's own self look the same; with the
+  /// narrowest drawn frame's width, the threshold. Counts are fixed point
+  /// with `decimals` digits (of the drawn, or with a base the new, column).
+  void note_pruning(const ReadOptions& options, const std::string& file, int decimals) const;
+
  private:
   struct Node {
     StackId stack;
@@ -65,6 +78,10 @@ class DrawnTree {
   ProfileBuilder& builder_;
   bool with_base_;
   std::vector<Node> nodes_;
+  std::int64_t total_;                // the root's width
+  std::int64_t unit_;                 // the greatest common divisor of the drawn widths
+  std::int64_t narrowest_ = 0;        // the narrowest drawn frame with a width, 0 if none
+  std::int64_t self_of_parents_ = 0;  // by finish(): self of the frames with drawn children
 };
 
 /// The value column of a drawing's counter name: async-profiler's units
