@@ -11,7 +11,8 @@ namespace fg::formats::flamegraph_in {
 DrawnTree::DrawnTree(ProfileBuilder& builder, std::int64_t root_total, bool with_base,
                      std::int64_t root_self_diff, std::size_t root_at)
     : builder_(builder), with_base_(with_base), total_(root_total), unit_(root_total) {
-  nodes_.push_back({kRootStack, root_total, root_self_diff, true, root_at});
+  nodes_.push_back({root_total, kRootStack, true});
+  if (with_base_) base_.push_back({root_self_diff, root_at});
 }
 
 std::optional<std::uint32_t> DrawnTree::add(std::uint32_t parent, FrameId frame, std::int64_t total,
@@ -23,21 +24,24 @@ std::optional<std::uint32_t> DrawnTree::add(std::uint32_t parent, FrameId frame,
   if (total > 0 && (narrowest_ == 0 || total < narrowest_)) narrowest_ = total;
   unit_ = std::gcd(unit_, total);
   const StackId stack = builder_.stack(up.stack, frame);
-  nodes_.push_back({stack, total, self_diff, true, at});
+  nodes_.push_back({total, stack, true});
+  if (with_base_) base_.push_back({self_diff, at});
   return static_cast<std::uint32_t>(nodes_.size() - 1);
 }
 
 void DrawnTree::finish(const PageText& page) {
-  for (const Node& n : nodes_) {
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    const Node& n = nodes_[i];
     // n.left is now the node's self: its width less all its children's.
     if (!n.leaf) self_of_parents_ += n.left;
     if (!with_base_) {
       if (n.left != 0 || n.leaf) builder_.add_sample(n.stack, std::span(&n.left, 1));
       continue;
     }
+    const BaseOf& d = base_[i];
     std::int64_t base = 0;
-    if (n.self_diff != kNewFrame && (__builtin_sub_overflow(n.left, n.self_diff, &base) || base < 0))
-      page.fail(n.at, "the frame's difference from the base (d=" + std::to_string(n.self_diff) +
+    if (d.self_diff != kNewFrame && (__builtin_sub_overflow(n.left, d.self_diff, &base) || base < 0))
+      page.fail(d.at, "the frame's difference from the base (d=" + std::to_string(d.self_diff) +
                           ") is more than its self value " + std::to_string(n.left));
     const std::int64_t values[2] = {base, n.left};
     if (n.left != 0 || base != 0 || n.leaf) builder_.add_sample(n.stack, values);

@@ -43,6 +43,8 @@ class DrawnTree {
   std::optional<std::uint32_t> add(std::uint32_t parent, FrameId frame, std::int64_t total,
                                    std::int64_t self_diff = 0, std::size_t at = 0);
 
+  /// Expects about `n` frames (a hint from the input's size).
+  void reserve(std::size_t n) { nodes_.reserve(n); }
   /// What the children of `node` leave of its width so far.
   std::int64_t left_of(std::uint32_t node) const { return nodes_[node].left; }
   std::size_t size() const { return nodes_.size(); }
@@ -68,16 +70,20 @@ class DrawnTree {
   void note_pruning(const ReadOptions& options, const std::string& file, int decimals) const;
 
  private:
+  // 16 bytes a node: a large page draws millions of frames.
   struct Node {
-    StackId stack;
     std::int64_t left;  // width not yet taken by children
-    std::int64_t self_diff;
+    StackId stack;
     bool leaf;
+  };
+  struct BaseOf {  // with_base only, by node
+    std::int64_t self_diff;
     std::size_t at;
   };
   ProfileBuilder& builder_;
   bool with_base_;
   std::vector<Node> nodes_;
+  std::vector<BaseOf> base_;
   std::int64_t total_;                // the root's width
   std::int64_t unit_;                 // the greatest common divisor of the drawn widths
   std::int64_t narrowest_ = 0;        // the narrowest drawn frame with a width, 0 if none

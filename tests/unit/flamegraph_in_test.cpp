@@ -58,6 +58,13 @@ TEST_CASE("async-profiler 3.x/4.x page: packed names, u/n/f frames, kinds, units
   CHECK(p.metadata().properties[0] == std::pair<std::string, std::string>{"title", "Flame Graph"});
 }
 
+TEST_CASE("async-profiler name table: an escaped shared-length character, escapes in the rest") {
+  // The third entry shares 7 characters ('\'' is 32 + 7, written escaped)
+  // with "abcdefgh" and adds X\y ('\\' escaped): "abcdefgX\y".
+  const std::string page = ap3_page("", "'all',\n' abcdefgh',\n'\\'X\\\\y'", "n(3,10)\nu(11,4)\nn(19,6)\n");
+  CHECK(test::collapsed(read_page(page)) == "abcdefgX\\y 6\nabcdefgh 4\n");
+}
+
 TEST_CASE("async-profiler page: a missing width is the previous frame's; types 0, 2 and 6 are tiers") {
   Profile p = read_page(ap3_page("", kCpool, "n(3,9)\nu(8)\nu(18,3)\nn(30)\nn(21)\n"));
   // a[interpreted] 9: ab[inlined] 3, c[C1] 3, ab[kernel] 3.
