@@ -21,6 +21,7 @@
 // down), widths the totals; "left" is layout and not needed. A Java frame
 // drawn as one frame with inln/c1/int counts keeps the kind it is drawn
 // with: that is what async-profiler's converter reads back too.
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
@@ -138,13 +139,16 @@ int int_args(const PageText& t, std::string_view args, std::int64_t* out, int ma
 // so that a frame at level L hangs under the open one at L - 1.
 class FrameNester {
  public:
-  FrameNester(const PageText& t, ProfileBuilder& b, bool diff) : t_(t), b_(b), diff_(diff) {}
+  /// `expected_frames`: a hint from the size of the frame data.
+  FrameNester(const PageText& t, ProfileBuilder& b, bool diff, std::size_t expected_frames = 0)
+      : t_(t), b_(b), diff_(diff), expected_frames_(expected_frames) {}
 
   void add(std::size_t at, std::int64_t level, FrameId frame, std::int64_t width, std::int64_t d) {
     if (width < 0) t_.fail(at, "negative width " + std::to_string(width));
     if (!tree_) {
       if (level != 0) t_.fail(at, "the first frame must be the root, at level 0");
       tree_.emplace(b_, width, diff_, d, at);
+      tree_->reserve(expected_frames_);
       open_.push_back(DrawnTree::kRoot);
       return;
     }
@@ -159,15 +163,17 @@ class FrameNester {
     open_.resize(level);
     open_.push_back(*id);
   }
-  void finish(std::size_t end) {
+  void finish(std::size_t end, const ReadOptions& options) {
     if (!tree_) t_.fail(end, "the page has no frames");
     tree_->finish(t_);
+    tree_->note_pruning(options, t_.file(), 0);
   }
 
  private:
   const PageText& t_;
   ProfileBuilder& b_;
   bool diff_;
+  std::size_t expected_frames_;
   std::optional<DrawnTree> tree_;
   std::vector<std::uint32_t> open_;
 };
@@ -180,7 +186,7 @@ void expect_script_end(const PageText& t, std::size_t at) {
 }
 
 // 2.x: f(level,left,width,type,'title'[,inln,c1,int]) per line.
-void read_frames_2(const PageText& t, const PageFacts& f, ProfileBuilder& b) {
+void read_frames_2(const PageText& t, const PageFacts& f, ProfileBuilder& b, const ReadOptions& options) {
   FrameNester nester(t, b, false);
   std::size_t at = t.find("\nf(", f.data);
   if (at == std::string_view::npos) t.fail(t.size(), "no frame data (no line starting with 'f(')");
@@ -210,12 +216,56 @@ void read_frames_2(const PageText& t, const PageFacts& f, ProfileBuilder& b) {
     nester.add(at, a[0], b.frame(name, kinds[a[3]]), a[2], 0);
   }
   expect_script_end(t, at);
-  nester.finish(at);
+  nester.finish(at, options);
 }
 
-// 3.x and 4.x: the name table, each entry packed against the one before.
-std::vector<std::string> read_cpool(const PageText& t, std::size_t* at) {
-  std::vector<std::string> names;
+// 3.x and 4.x: the name table, entries in one buffer (no allocation per
+// name: pages hold hundreds of thousands).
+class NameTable {
+ public:
+  std::size_t size() const { return ends_.size(); }
+  std::string_view operator[](std::size_t i) const {
+    const std::size_t b = i == 0 ? 0 : ends_[i - 1];
+    return std::string_view(text_).substr(b, ends_[i] - b);
+  }
+  /// Appends the entry `packed` (escaped, as the page has it): its first
+  /// character gives (code - 32) leading characters shared with the entry
+  /// before. False when it shares more than that entry has.
+  bool add(std::string_view packed) {
+    if (!ends_.empty()) {
+      // The count character may be escaped itself (\\ is 60, \' is 7).
+      const std::size_t escaped = packed.size() > 1 && is_escape(packed[0], packed[1]);
+      if (packed.empty()) return false;
+      const std::size_t shared = static_cast<unsigned char>(packed[escaped]) - 32u;
+      const std::size_t before = ends_.size() == 1 ? 0 : ends_[ends_.size() - 2];
+      if (shared > ends_.back() - before) return false;
+      const std::size_t at = text_.size();
+      text_.resize(at + shared);
+      std::copy_n(text_.data() + before, shared, text_.data() + at);  // before + shared <= at
+      packed.remove_prefix(1 + escaped);
+    }
+    append_unescaped(packed);
+    ends_.push_back(text_.size());
+    return true;
+  }
+
+ private:
+  static bool is_escape(char a, char b) { return a == '\\' && (b == '\'' || b == '\\'); }
+  void append_unescaped(std::string_view s) {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const std::size_t slash = s.find('\\', i);
+      text_.append(s.substr(i, slash - i));
+      if (slash == std::string_view::npos) break;
+      i = slash + (slash + 1 < s.size() && is_escape(s[slash], s[slash + 1]));
+      text_ += s[i];
+    }
+  }
+  std::string text_;
+  std::vector<std::size_t> ends_;
+};
+
+NameTable read_cpool(const PageText& t, std::size_t* at) {
+  NameTable names;
   std::size_t next;
   t.line_at(*at, &next);  // the rest of "const cpool = [" line
   for (*at = next; *at < t.size(); *at = next) {
@@ -227,25 +277,52 @@ std::vector<std::string> read_cpool(const PageText& t, std::size_t* at) {
     if (line.ends_with(",")) line.remove_suffix(1);
     if (line.size() < 2 || line.front() != '\'' || line.back() != '\'')
       t.fail(*at, "expected a quoted name table entry");
-    std::string packed = unescape(line.substr(1, line.size() - 2), Generation::k3);
-    if (names.empty()) {
-      names.push_back(std::move(packed));
-      continue;
-    }
-    const std::size_t shared = packed.empty() ? 0 : static_cast<unsigned char>(packed[0]) - 32u;
-    if (packed.empty() || shared > names.back().size())
+    if (!names.add(line.substr(1, line.size() - 2)))
       t.fail(*at + 1, "name table entry shares more characters with the one before than it has");
-    names.push_back(names.back().substr(0, shared) + packed.substr(1));
   }
   t.fail(t.size(), "the page ends inside its name table (no '];'): truncated?");
 }
 
+// The frames of the name table's keys (entry << 3 | type), made on first
+// use, in the order a frame per key would be: a table by entry holding the
+// frame of the type it was first drawn with (most names are drawn with
+// one) stays small enough for the cache, where one slot per key would
+// miss it on nearly every frame of a large page.
+class KeyFrames {
+ public:
+  KeyFrames(const NameTable& names, ProfileBuilder& b) : names_(names), b_(b), first_(names.size()) {}
+  std::size_t key_count() const { return first_.size() * 8; }
+  FrameId frame(std::size_t key) {
+    First& e = first_[key >> 3];
+    const std::uint32_t type = key & 7;
+    if (e.type == type) return e.frame;
+    if (e.type == kNone) {
+      e = {b_.frame(names_[key >> 3], kKinds[type]), type};
+      return e.frame;
+    }
+    return b_.frame(b_.function_of(e.frame), kKinds[type]);
+  }
+
+ private:
+  static constexpr std::uint32_t kNone = 8;
+  struct First {
+    FrameId frame;
+    std::uint32_t type = kNone;
+  };
+  const NameTable& names_;
+  ProfileBuilder& b_;
+  std::vector<First> first_;
+};
+
 // 3.x and 4.x: f(), u(), n() and d= lines after `unpack(cpool);`.
-void read_frames_3(const PageText& t, const PageFacts& f, ProfileBuilder& b) {
+void read_frames_3(const PageText& t, const PageFacts& f, ProfileBuilder& b, const ReadOptions& options) {
   std::size_t at = f.data;
-  const std::vector<std::string> names = read_cpool(t, &at);
-  std::vector<std::optional<FrameId>> frame_of_key(names.size() * 8);
-  FrameNester nester(t, b, f.diff);
+  const NameTable names = read_cpool(t, &at);
+  KeyFrames frames(names, b);
+  // A frame line takes 5 bytes at least ("n(1)\n"), most take 8 or more.
+  const std::size_t expected_frames = (t.size() - at) / 8;
+  b.reserve_stacks(expected_frames);
+  FrameNester nester(t, b, f.diff, expected_frames);
   std::int64_t level0 = 0, width0 = 0, d = 0;
   std::size_t next = at;
   bool started = false;
@@ -270,16 +347,14 @@ void read_frames_3(const PageText& t, const PageFacts& f, ProfileBuilder& b) {
     const std::int64_t level = line[0] == 'f' ? a[1] : line[0] == 'u' ? level0 + 1 : level0;
     const std::int64_t width = n > fixed ? a[fixed] : width0;
     const std::int64_t key = a[0];
-    if (key < 0 || static_cast<std::uint64_t>(key) >= frame_of_key.size() || (key & 7) >= 7)
+    if (key < 0 || static_cast<std::uint64_t>(key) >= frames.key_count() || (key & 7) >= 7)
       t.fail(at + 2, "frame key " + std::to_string(key) + " names no entry of the name table");
-    std::optional<FrameId>& frame = frame_of_key[key];
-    if (!frame) frame = b.frame(names[key >> 3], kKinds[key & 7]);
-    nester.add(at, level, *frame, width, d);
+    nester.add(at, level, frames.frame(key), width, d);
     level0 = level, width0 = width;
   }
   if (!started) t.fail(at, "no frame data after the name table");
   expect_script_end(t, at);
-  nester.finish(at);
+  nester.finish(at, options);
 }
 
 }  // namespace
@@ -301,9 +376,9 @@ Profile read_async_profiler_page(std::string_view text, const std::string& file,
   if (!f.title.empty()) b.metadata().properties.emplace_back("title", f.title);
   b.metadata().properties.emplace_back("count_name", f.units);
   if (f.generation == Generation::k3)
-    read_frames_3(t, f, b);
+    read_frames_3(t, f, b, options);
   else
-    read_frames_2(t, f, b);
+    read_frames_2(t, f, b, options);
   if (f.flipped && f.inverted_flag)
     note(options, b, file,
          "the page is drawn as an icicle: from stacks root first (--inverted) or reversed, callee first "

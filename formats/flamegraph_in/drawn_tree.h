@@ -43,6 +43,8 @@ class DrawnTree {
   std::optional<std::uint32_t> add(std::uint32_t parent, FrameId frame, std::int64_t total,
                                    std::int64_t self_diff = 0, std::size_t at = 0);
 
+  /// Expects about `n` frames (a hint from the input's size).
+  void reserve(std::size_t n) { nodes_.reserve(n); }
   /// What the children of `node` leave of its width so far.
   std::int64_t left_of(std::uint32_t node) const { return nodes_[node].left; }
   std::size_t size() const { return nodes_.size(); }
@@ -54,17 +56,38 @@ class DrawnTree {
   /// negative.
   void finish(const PageText& page);
 
+  /// After finish(): when frames may have been pruned from the drawing
+  /// (the narrowest drawn frame is wider than the unit of the counts, the
+  /// greatest common divisor of all drawn widths: a recording's counts
+  /// are multiples of it, 1 or a sampling period, so no frame is narrower
+  /// than it; otherwise narrower ones may have been left out) and
+  /// some frame with drawn frames on it has self, notes (as note() does)
+  /// how much of the profile may be pruned frames: the sum of the self of
+  /// the root and of every frame with drawn children, an upper bound, since
+  /// a pruned child and the frame's own self look the same; with the
+  /// narrowest drawn frame's width, the threshold. Counts are fixed point
+  /// with `decimals` digits (of the drawn, or with a base the new, column).
+  void note_pruning(const ReadOptions& options, const std::string& file, int decimals) const;
+
  private:
+  // 16 bytes a node: a large page draws millions of frames.
   struct Node {
-    StackId stack;
     std::int64_t left;  // width not yet taken by children
-    std::int64_t self_diff;
+    StackId stack;
     bool leaf;
+  };
+  struct BaseOf {  // with_base only, by node
+    std::int64_t self_diff;
     std::size_t at;
   };
   ProfileBuilder& builder_;
   bool with_base_;
   std::vector<Node> nodes_;
+  std::vector<BaseOf> base_;
+  std::int64_t total_;                // the root's width
+  std::int64_t unit_;                 // the greatest common divisor of the drawn widths
+  std::int64_t narrowest_ = 0;        // the narrowest drawn frame with a width, 0 if none
+  std::int64_t self_of_parents_ = 0;  // by finish(): self of the frames with drawn children
 };
 
 /// The value column of a drawing's counter name: async-profiler's units

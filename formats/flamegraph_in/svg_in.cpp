@@ -188,7 +188,8 @@ void SvgReader::frame(std::size_t at, std::string_view title, std::string_view r
 class Nester {
  public:
   Nester(const PageText& t, std::vector<SvgFrame>& frames, Diagnostics& d) : t_(t), frames_(frames), d_(d) {}
-  void build(ProfileBuilder& b);
+  /// Nests the frames into `b`; notes what may be pruned (DrawnTree::note_pruning).
+  void build(ProfileBuilder& b, const ReadOptions& options, int decimals);
 
  private:
   static constexpr std::uint32_t kLeftOut = std::numeric_limits<std::uint32_t>::max();
@@ -237,7 +238,7 @@ std::optional<std::size_t> Nester::parent_of(std::size_t i, std::size_t begin, s
   return static_cast<std::size_t>(it - frames_.begin()) - 1;
 }
 
-void Nester::build(ProfileBuilder& b) {
+void Nester::build(ProfileBuilder& b, const ReadOptions& options, int decimals) {
   order_rows();
   DrawnTree tree(b, frames_[0].count);
   std::vector<std::uint32_t> ids{DrawnTree::kRoot};  // by index into frames_; kLeftOut
@@ -268,6 +269,7 @@ void Nester::build(ProfileBuilder& b) {
     ids.push_back(*tree.add(ids[*parent], frame_of(b, f.name), count, 0, f.at));
   }
   tree.finish(t_);
+  tree.note_pruning(options, t_.file(), decimals);
 }
 
 // flamegraph.pl's and inferno's count names as value columns.
@@ -293,7 +295,7 @@ Profile read_svg_text(std::string_view text, const std::string& file, const Read
   b.metadata().properties.emplace_back("count_name", r.count_name);
   if (std::string_view title = svg_title(t); !title.empty())
     b.metadata().properties.emplace_back("title", xml_unescape(title));
-  Nester(t, r.frames, diagnostics).build(b);
+  Nester(t, r.frames, diagnostics).build(b, options, r.decimals);
   if (r.diff)
     note(options, b, file,
          "a differential flame graph: its titles give each frame's new count and only a rounded "

@@ -58,6 +58,13 @@ TEST_CASE("async-profiler 3.x/4.x page: packed names, u/n/f frames, kinds, units
   CHECK(p.metadata().properties[0] == std::pair<std::string, std::string>{"title", "Flame Graph"});
 }
 
+TEST_CASE("async-profiler name table: an escaped shared-length character, escapes in the rest") {
+  // The third entry shares 7 characters ('\'' is 32 + 7, written escaped)
+  // with "abcdefgh" and adds X\y ('\\' escaped): "abcdefgX\y".
+  const std::string page = ap3_page("", "'all',\n' abcdefgh',\n'\\'X\\\\y'", "n(3,10)\nu(11,4)\nn(19,6)\n");
+  CHECK(test::collapsed(read_page(page)) == "abcdefgX\\y 6\nabcdefgh 4\n");
+}
+
 TEST_CASE("async-profiler page: a missing width is the previous frame's; types 0, 2 and 6 are tiers") {
   Profile p = read_page(ap3_page("", kCpool, "n(3,9)\nu(8)\nu(18,3)\nn(30)\nn(21)\n"));
   // a[interpreted] 9: ab[inlined] 3, c[C1] 3, ab[kernel] 3.
@@ -192,6 +199,48 @@ TEST_CASE("flamegraph.pl SVG: a frame on nothing is left out, one too wide clamp
   CHECK_THROWS_WITH_AS(read_svg(svg, nullptr, true),
                        "t.svg:13:1: frame 'b' of 5 is wider than what its parent has left (4): taken as that",
                        ParseError);
+}
+
+TEST_CASE("SVG drawn with pruning: a note bounds what pruned frames may hold, with the threshold") {
+  // Drawn from "a;b 900\na;c 5\na 86\nd 9" with c (5) too narrow to draw:
+  // a keeps its total 991, its self 91 holds c's 5 and its own 86, which
+  // the drawing cannot tell apart; the narrowest drawn frame is d (9).
+  const std::string svg = svg_page(svg_frame("all (1,000 samples, 100%)", 10.0, 53, 1180.0) +
+                                   svg_frame("a (991 samples, 99.10%)", 10.0, 37, 1169.4) +
+                                   svg_frame("b (900 samples, 90.00%)", 10.0, 21, 1062.0) +
+                                   svg_frame("d (9 samples, 0.90%)", 1179.4, 37, 10.6));
+  Profile p = read_svg(svg);
+  CHECK(test::collapsed(p) == "a 91\na;b 900\nd 9\n");
+  REQUIRE(p.metadata().comments.size() == 1);
+  CHECK(p.metadata().comments[0] ==
+        "frames narrower than the narrowest drawn one (9) may have been pruned from the drawing; what "
+        "they held is read as their parent's self. At most 91 of 1000 (9.10%) can be pruned frames: the "
+        "self of the frames that have drawn frames on them, where a pruned frame and the frame's own self "
+        "look the same");
+  // Fractional counts keep their decimals in the note.
+  const std::string fractional = svg_page(svg_frame("all (10.5 samples, 100%)", 10.0, 37, 1180.0) +
+                                          svg_frame("a (8.25 samples, 78.57%)", 10.0, 21, 927.1));
+  Profile f = read_svg(fractional);
+  REQUIRE(f.metadata().comments.size() == 1);
+  CHECK(f.metadata().comments[0].find("(8.25) may") != std::string::npos);
+  CHECK(f.metadata().comments[0].find("At most 2.25 of 10.5 (21.43%)") != std::string::npos);
+}
+
+TEST_CASE("SVG whose narrowest frame is one unit of its counts: nothing can be pruned, no note") {
+  // a's self 2 is its own: a frame narrower than one sample does not exist.
+  const std::string svg = svg_page(svg_frame("all (4 samples, 100%)", 10.0, 37, 1180.0) +
+                                   svg_frame("a (4 samples, 100%)", 10.0, 21, 1180.0) +
+                                   svg_frame("b (1 samples, 25.00%)", 10.0, 5, 295.0) +
+                                   svg_frame("c (1 samples, 25.00%)", 305.0, 5, 295.0));
+  Profile p = read_svg(svg);
+  CHECK(test::collapsed(p) == "a 2\na;b 1\na;c 1\n");
+  CHECK(p.metadata().comments.empty());
+  // Nor when every width is a multiple of the narrowest (a sampling
+  // period: 10 ns a sample), the smallest count a frame can have.
+  const std::string period = svg_page(
+      svg_frame("all (40 ns, 100%)", 10.0, 37, 1180.0) + svg_frame("a (40 ns, 100%)", 10.0, 21, 1180.0) +
+      svg_frame("b (10 ns, 25.00%)", 10.0, 5, 295.0) + svg_frame("c (10 ns, 25.00%)", 305.0, 5, 295.0));
+  CHECK(read_svg(period).metadata().comments.empty());
 }
 
 TEST_CASE("flamegraph.pl SVG: broken titles and truncation are errors at their position") {
