@@ -29,6 +29,7 @@
 
 #include "drawn_tree.h"
 #include "fg/builder.h"
+#include "fg/bulk_builder.h"
 #include "flamegraph_in.h"
 #include "page_text.h"
 
@@ -321,7 +322,7 @@ void read_frames_3(const PageText& t, const PageFacts& f, ProfileBuilder& b, con
   KeyFrames frames(names, b);
   // A frame line takes 5 bytes at least ("n(1)\n"), most take 8 or more.
   const std::size_t expected_frames = (t.size() - at) / 8;
-  b.reserve_stacks(expected_frames);
+  bulk::reserve_stacks(b, expected_frames);
   FrameNester nester(t, b, f.diff, expected_frames);
   std::int64_t level0 = 0, width0 = 0, d = 0;
   std::size_t next = at;

@@ -1,5 +1,8 @@
 #include "flamegraph_in.h"
 
+#include <cstring>
+#include <string_view>
+
 namespace fg::formats::flamegraph_in {
 
 namespace {
@@ -18,6 +21,20 @@ bool starts_with_nocase(std::string_view s, std::string_view prefix) {
   return true;
 }
 
+// The first NUL byte of `text`, or npos: no page holds one (XML forbids
+// it, HTML calls it a parse error, and no flame graph tool writes one), so
+// a page read whole is refused at it as it arrives: a gzip of zeros costs
+// no memory.
+std::size_t first_nul(std::string_view text) {
+  const void* nul = std::memchr(text.data(), '\0', text.size());
+  return nul ? static_cast<std::size_t>(static_cast<const char*>(nul) - text.data()) : std::string_view::npos;
+}
+
+InputBytes read_page(Input& input) {
+  return read_all(input,
+                  {.first_invalid = first_nul, .invalid = "a NUL byte, which no flame graph page holds"});
+}
+
 }  // namespace
 
 Sniff sniff_html(std::string_view head, std::string_view) {
@@ -27,7 +44,7 @@ Sniff sniff_html(std::string_view head, std::string_view) {
 }
 
 Profile read_html(Input& input, const ReadOptions& options, Diagnostics&) {
-  InputBytes bytes = read_all(input);
+  InputBytes bytes = read_page(input);
   if (is_fg_page(bytes.view())) return read_fg_page(bytes.view(), input.name());
   return read_async_profiler_page(bytes.view(), input.name(), options);
 }
@@ -44,7 +61,7 @@ Sniff sniff_svg(std::string_view head, std::string_view) {
 }
 
 Profile read_svg(Input& input, const ReadOptions& options, Diagnostics& diagnostics) {
-  InputBytes bytes = read_all(input);
+  InputBytes bytes = read_page(input);
   return read_svg_text(bytes.view(), input.name(), options, diagnostics);
 }
 
