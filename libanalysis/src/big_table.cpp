@@ -1,14 +1,20 @@
 #include "fg/big_table.h"
 
 #include <atomic>
+#include <cstddef>
+#include <memory>
 #include <stdexcept>
 
 namespace fg {
 
 namespace {
 
-void* heap_allocate(std::size_t bytes) { return ::operator new(bytes); }
-void heap_deallocate(void* p, std::size_t bytes) noexcept { ::operator delete(p, bytes); }
+// std::allocator, not ::operator delete(p, bytes): sized deallocation is
+// off by default in clang 14 (the sanitizer and fuzz build).
+void* heap_allocate(std::size_t bytes) { return std::allocator<std::byte>{}.allocate(bytes); }
+void heap_deallocate(void* p, std::size_t bytes) noexcept {
+  std::allocator<std::byte>{}.deallocate(static_cast<std::byte*>(p), bytes);
+}
 
 // Set before reading starts and only read afterwards (tables of several
 // threads are allocated while it holds still); the count of tables out
