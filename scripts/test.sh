@@ -28,14 +28,18 @@ export ASAN_OPTIONS="detect_leaks=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan.supp:print_suppressions=0"
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
+sanitized() {  # build dir, cmake options...: a -O1 -g build with the tests
+  local dir=$1
+  shift
+  cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -g" -DFG_BUILD_TESTS=ON "$@"
+}
 if [ "${FG_SANITIZERS:-0}" = 1 ]; then
   if command -v clang++ >/dev/null; then
     asan="$root/build-fuzz"
     "$root/scripts/fuzz.sh" --build-only "${tools[@]}" fg_unit_tests
   else
     asan="$root/build-asan"
-    cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -g" \
-      -DFG_BUILD_TESTS=ON -DFG_SANITIZE=ON
+    sanitized "$asan" -DFG_SANITIZE=ON
     cmake --build "$asan" --target "${tools[@]}" fg_unit_tests
   fi
   FG_HOSTILE_SLACK=4 ctest --test-dir "$asan" --output-on-failure -j2 -R '^(unit|golden|hostile)\.'
@@ -46,8 +50,7 @@ if [ -n "${FG_FUZZ_SECONDS:-}" ]; then
   stamp "the fuzz runs ended"
 fi
 if [ "${FG_SANITIZERS:-0}" = 1 ]; then
-  cmake -S "$root" -B "$root/build-tsan" -G Ninja -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -g" \
-    -DFG_BUILD_TESTS=ON -DFG_TSAN=ON
+  sanitized "$root/build-tsan" -DFG_TSAN=ON
   cmake --build "$root/build-tsan" --target "${tools[@]}"
   ctest --test-dir "$root/build-tsan" --output-on-failure -j2 -R '^golden\.'
   stamp "the TSan golden runs passed"
