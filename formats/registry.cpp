@@ -258,6 +258,14 @@ std::string_view sniffing_window(Input& input) {
 
 }  // namespace
 
+bool sniffs_as_profile(Input& input) {
+  const std::string_view head = sniffing_window(input);
+  if (head.find_first_not_of(kBlankBytes) == std::string_view::npos) return false;
+  for (const Format& f : all_formats())
+    if (f.read && f.sniff && f.sniff(head, input.name()) != Sniff::kNo) return true;
+  return false;
+}
+
 const Format& detect_input_format(Input& input, const std::optional<std::string>& from) {
   if (from) {
     const Format* f = find_format(*from);

@@ -29,6 +29,10 @@ const Format* find_format(std::string_view name);
 /// --from (an unknown one with the nearest name, "did you mean"), Error
 /// when no format or several fit.
 const Format& detect_input_format(Input& input, const std::optional<std::string>& from);
+/// Whether some reader's sniff takes the first bytes of `input` for its
+/// format (yes or maybe), judging by content alone: how fg-report picks
+/// the profiles of a directory. Blank or empty input is no profile.
+bool sniffs_as_profile(Input& input);
 /// The writer: `to`, else from the extension of `output_path`, else
 /// `fallback` (standard output, a device such as /dev/null, or a name
 /// without an extension). Throws UsageError for an unknown or read-only

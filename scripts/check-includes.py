@@ -5,7 +5,8 @@ A file in a format folder (formats/<fmt>/) may include its own folder,
 formats/common/, the format interface headers at the top of formats/
 (format.h, input.h, options.h, writer_needs.h, gzip.h), libanalysis (fg/...)
 and system headers; never another format's headers, nor formats/registry.h
-or formats/output.h or formats/plan.h (the registry sits above every format). formats/common
+or formats/output.h or formats/plan.h (the registry sits above every format,
+and so does fg-report's batch, formats/batch_report.h and batch_site.h). formats/common
 and the interface headers include no format folder either, and libanalysis
 includes nothing of formats/ or tools/, nor a POSIX header (<sys/mman.h>,
 <unistd.h>, ...): it is the standard library only; what needs the system
@@ -81,8 +82,9 @@ def check(root):
     problems = []
     for path in sources(root, "formats"):
         parts = path.split("/")
-        if len(parts) == 2 and parts[1].rsplit(".", 1)[0] in ("registry", "output", "plan"):
-            continue  # the registry (and plan(), over its rows) links every format
+        if len(parts) == 2 and parts[1].rsplit(".", 1)[0] in ("registry", "output", "plan", "batch_report",
+                                                           "batch_site"):
+            continue  # the registry (and plan() and fg-report's batch, over its rows) links every format
         # Interface headers and formats/common follow the rule with no folder of their own.
         own = parts[1] if len(parts) > 2 and parts[1] != "common" else None
         for number, target in includes(root, path):

@@ -1,0 +1,376 @@
+#include "formats/batch_report.h"
+
+#include <stdlib.h>
+
+#include <algorithm>
+#include <csignal>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <system_error>
+
+#include "fg/call_graph.h"
+#include "fg/diff.h"
+#include "fg/error.h"
+#include "fg/normalize_names.h"
+#include "fg/parallel.h"
+#include "formats/batch_site.h"
+#include "formats/input.h"
+#include "formats/output.h"
+#include "formats/registry.h"
+
+namespace fg::formats {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kTopFunctions = 3;
+
+void add_directory(const fs::path& dir, std::vector<std::string>& out) {
+  std::vector<std::string> found;
+  for (const auto& e : fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied))
+    if (e.is_regular_file()) found.push_back(e.path().string());
+  std::sort(found.begin(), found.end());
+  for (const std::string& f : found) {
+    bool keep = true;  // one that cannot be opened or inflated is listed with its error
+    try {
+      keep = sniffs_as_profile(*Input::open(f));
+    } catch (const Error&) {
+    }
+    if (keep) out.push_back(f);
+  }
+}
+
+void add_input(const std::string& arg, std::vector<std::string>& out) {
+  std::error_code ec;
+  if (fs::is_directory(arg, ec)) return add_directory(arg, out);
+  out.push_back(arg);  // a missing file is that input's error, listed with the others
+}
+
+}  // namespace
+
+std::vector<std::string> expand_report_inputs(const std::vector<std::string>& args, std::istream& paths_in) {
+  std::vector<std::string> out;
+  for (const std::string& arg : args) {
+    if (arg != "-") {
+      add_input(arg, out);
+      continue;
+    }
+    for (std::string line; std::getline(paths_in, line);) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (!line.empty()) add_input(line, out);
+    }
+  }
+  return out;
+}
+
+std::string report_name(const std::string& path) {
+  const std::string file = fs::path(path).filename().string();
+  const std::size_t dot = file.find('.');
+  return dot == 0 || dot == std::string::npos ? file : file.substr(0, dot);
+}
+
+namespace {
+
+// A page folder name from a profile's name: safe in a URL and a path.
+std::string folder_name(const std::string& name, std::set<std::string>& used) {
+  std::string base;
+  for (char c : name) base += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '_';
+  if (base.empty()) base = "profile";
+  std::string folder = base;
+  for (int n = 2; !used.insert(folder).second; ++n) folder = base + "-" + std::to_string(n);
+  return folder;
+}
+
+// SIGINT, SIGTERM and SIGHUP while the site is built: noted, so that the
+// workers stop at the next page and the temporary folder is removed before
+// the signal ends the process as it would have.
+volatile std::sig_atomic_t g_signal = 0;
+
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    for (std::size_t i = 0; i < std::size(kSignals); ++i) {
+      struct sigaction sa {};
+      sa.sa_handler = [](int sig) { g_signal = sig; };
+      ::sigemptyset(&sa.sa_mask);
+      ::sigaction(kSignals[i], nullptr, &old_[i]);
+      if (old_[i].sa_handler != SIG_IGN) ::sigaction(kSignals[i], &sa, nullptr);
+    }
+  }
+  ~InterruptGuard() {
+    for (std::size_t i = 0; i < std::size(kSignals); ++i) ::sigaction(kSignals[i], &old_[i], nullptr);
+    if (g_signal) std::raise(g_signal);
+  }
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+  static void check() {
+    if (g_signal) throw Error("interrupted");
+  }
+
+ private:
+  static constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+  struct sigaction old_[std::size(kSignals)]{};
+};
+
+// The site's folder: a temporary beside the target, renamed into place by
+// commit(), removed otherwise. A folder already at the target is replaced
+// only when it is empty or an earlier report (it holds summary.json).
+class SiteFolder {
+ public:
+  explicit SiteFolder(const std::string& target) : target_(target) {
+    std::error_code ec;
+    if (fs::exists(target_, ec) &&
+        (!fs::is_directory(target_, ec) ||
+         (!fs::is_empty(target_, ec) && !fs::exists(target_ / "summary.json", ec))))
+      throw UsageError("-o " + target + ": exists and is not an fg-report site; name a new folder");
+    temp_ = make_temp(".tmp-");
+  }
+  ~SiteFolder() {
+    std::error_code ec;
+    if (!committed_) fs::remove_all(temp_, ec);
+  }
+  SiteFolder(const SiteFolder&) = delete;
+  SiteFolder& operator=(const SiteFolder&) = delete;
+  const fs::path& path() const { return temp_; }
+  void commit() {
+    std::error_code ec;
+    fs::path old;
+    if (fs::exists(target_, ec)) {
+      old = make_temp(".old-");
+      fs::rename(target_, old, ec);  // onto the empty temporary
+      if (ec) throw Error(target_.string() + ": cannot replace: " + ec.message());
+    }
+    fs::rename(temp_, target_, ec);
+    if (ec) throw Error(target_.string() + ": cannot rename the site into place: " + ec.message());
+    committed_ = true;
+    if (!old.empty()) fs::remove_all(old, ec);
+  }
+
+ private:
+  fs::path make_temp(const std::string& infix) const {
+    const fs::path parent = target_.has_parent_path() ? target_.parent_path() : fs::path(".");
+    std::string templ = (parent / (target_.filename().string() + infix + "XXXXXX")).string();
+    if (!::mkdtemp(templ.data()))
+      throw Error(target_.string() + ": cannot create a folder beside it: " +
+                  std::error_code(errno, std::generic_category()).message());
+    return templ;
+  }
+  fs::path target_;
+  fs::path temp_;
+  bool committed_ = false;
+};
+
+const Format& writer(std::string_view name) {
+  const Format* f = find_format(name);
+  if (!f) throw Error("fg-report: no writer " + std::string(name));
+  return *f;
+}
+
+// Writes one file of a page with `write` (into a stream), recording it.
+template <typename Write>
+void write_file(const fs::path& folder, const std::string& file, bool binary, ProfileFacts& facts,
+                const Write& write) {
+  InterruptGuard::check();
+  Output out((folder / file).string(), binary);
+  write(out.stream());
+  out.commit();
+  facts.files.push_back(file);
+}
+
+void describe(const Profile& profile, ProfileFacts& facts) {
+  facts.format = profile.metadata().source_format;
+  const std::vector<std::int64_t> totals = profile.totals();
+  for (std::size_t i = 0; i < profile.value_count(); ++i) {
+    const ValueType& t = profile.value_types()[i];
+    facts.columns.push_back({t.type, t.unit, fixed_point_text(totals[i], t.decimals)});
+  }
+  facts.default_column = profile.default_value_index();
+  facts.samples = profile.sample_count();
+  if (profile.value_count() == 0) return;
+  const CallGraph graph = build_call_graph(profile, {.column = facts.default_column, .edges = false});
+  std::vector<const CallGraphNode*> nodes;
+  for (const CallGraphNode& n : graph.nodes)
+    if (n.flat != 0) nodes.push_back(&n);
+  const std::size_t shown = std::min(kTopFunctions, nodes.size());
+  std::partial_sort(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(shown), nodes.end(),
+                    [](const CallGraphNode* a, const CallGraphNode* b) {
+                      if (a->flat != b->flat) return a->flat > b->flat;
+                      return a->name < b->name;
+                    });
+  const int decimals = profile.value_types()[facts.default_column].decimals;
+  for (std::size_t i = 0; i < shown; ++i)
+    facts.top.push_back({nodes[i]->name, fixed_point_text(nodes[i]->flat, decimals)});
+}
+
+// The flame graph, top table and call graph of each value column.
+void write_pages(const Profile& profile, const WriteOptions& options, const fs::path& folder,
+                 ProfileFacts& facts, Diagnostics& diagnostics) {
+  struct View {
+    std::string_view writer, prefix, extension;
+  };
+  static constexpr View kViews[] = {
+      {"html", "flame-", ".html"}, {"top", "top-", ".txt"}, {"callgraph-svg", "callgraph-", ".svg"}};
+  for (std::size_t column = 0; column < profile.value_count(); ++column) {
+    WriteOptions w = options;
+    w.value = std::to_string(column);
+    for (const View& v : kViews) {
+      const Format& f = writer(v.writer);
+      if (f.check) f.check(w);
+      warn_if_stacks_estimated(profile, f, w.granularity, diagnostics);
+      const std::string file = std::string(v.prefix) + std::to_string(column) + std::string(v.extension);
+      write_file(folder, file, f.binary, facts,
+                 [&](std::ostream& out) { f.write(profile, w, out, diagnostics); });
+    }
+  }
+}
+
+std::size_t column_of(const Profile& p, const std::optional<std::string>& value) {
+  return value ? p.find_value(*value) : p.default_value_index();
+}
+
+// Writes what `diff` looks like with `f`: its own view of both sides, else
+// the diff's profile.
+void write_diff_view(const Format& f, const Diff& diff, const WriteOptions& w, std::ostream& out,
+                     Diagnostics& diagnostics) {
+  if (f.write_diff)
+    f.write_diff(diff, w, out, diagnostics);
+  else
+    f.write(diff.profile, w, out, diagnostics);
+}
+
+// One condition on one pair. A function pattern that matches nothing here
+// holds (another profile of the batch may have the function), with a
+// warning, where fg-diff, which has one pair, refuses it.
+GateVerdict verdict(const Diff& diff, const GateCondition& condition, const BatchReportOptions& options,
+                    Diagnostics& diagnostics) {
+  try {
+    const std::vector<std::string> tripped = evaluate_gate(diff, {condition}, options.min_delta);
+    return {condition.text, tripped.empty() ? "" : tripped.front()};
+  } catch (const UsageError& e) {
+    diagnostics.warn("gate", e.what());
+    return {condition.text, ""};
+  }
+}
+
+// The baseline comparison: fg-diff's defaults (names made equal across
+// builds, the base scaled to the new total), its two views and the gate.
+void compare(Profile next, const std::string& baseline, const BatchReportOptions& options,
+             const fs::path& folder, ProfileFacts& facts, Diagnostics& diagnostics) {
+  ComparisonFacts& c = facts.comparison;
+  c.baseline = baseline;
+  try {
+    const Profile base = normalize_names(options.read(baseline, diagnostics));
+    next = normalize_names(std::move(next));
+    DiffOptions o;
+    o.base_column = column_of(base, options.write.value);
+    o.new_column = column_of(next, options.write.value);
+    o.granularity = options.write.granularity;
+    const Diff diff = diff_profiles(base, next, o);
+    c.base_total = diff.base_total_raw;
+    c.new_total = diff.new_total;
+    c.unit = next.value_types()[o.new_column].unit;
+    for (const GateCondition& g : options.gate) c.gate.push_back(verdict(diff, g, options, diagnostics));
+    WriteOptions w = options.write;
+    w.value.reset();  // the diff has its own columns
+    w.flame.show_removed = true;
+    w.report.base_name = baseline;
+    w.report.new_name = facts.path;
+    const Format& svg = writer("svg");
+    write_file(folder, "diff.svg", svg.binary, facts,
+               [&](std::ostream& out) { write_diff_view(svg, diff, w, out, diagnostics); });
+    const Format& top = writer("top");
+    write_file(folder, "delta.txt", top.binary, facts,
+               [&](std::ostream& out) { write_diff_view(top, diff, w, out, diagnostics); });
+  } catch (const std::exception& e) {
+    // UsageError included: a unit mismatch or a pattern that matches nothing
+    // is this pair's problem, not the run's.
+    if (g_signal) throw;
+    c.gate.clear();
+    c.error = e.what();
+  }
+}
+
+// Reads one input and writes its pages; its failure is recorded, not thrown.
+void process(const std::string& baseline, const BatchReportOptions& options, const fs::path& site,
+             ProfileFacts& facts) {
+  Diagnostics diagnostics(options.strict, [&](const std::string& m) { facts.warnings.push_back(m); });
+  const fs::path folder = site / facts.page;
+  try {
+    InterruptGuard::check();
+    Profile profile = options.read(facts.path, diagnostics);
+    describe(profile, facts);
+    fs::create_directories(folder);
+    write_pages(profile, options.write, folder, facts, diagnostics);
+    if (!baseline.empty()) {
+      facts.compared = true;
+      compare(std::move(profile), baseline, options, folder, facts, diagnostics);
+    }
+  } catch (const UsageError&) {
+    throw;  // the run's options, not this input
+  } catch (const std::exception& e) {
+    if (g_signal) throw;
+    facts.error = e.what();
+    facts.files.clear();
+    std::error_code ec;
+    fs::remove_all(folder, ec);
+  }
+  for (const std::string& line : diagnostics.summary()) facts.warnings.push_back(line);
+}
+
+// The baseline of each input: the one given for all, else the one of the
+// same name. Throws UsageError when several are given and one has no pair.
+std::vector<std::string> pair_baselines(const std::vector<std::string>& inputs,
+                                        const std::vector<std::string>& baselines) {
+  std::vector<std::string> paired(inputs.size());
+  if (baselines.empty()) return paired;
+  if (baselines.size() == 1) return std::vector<std::string>(inputs.size(), baselines[0]);
+  std::map<std::string, std::string> by_name;
+  for (const std::string& b : baselines)
+    if (!by_name.emplace(report_name(b), b).second)
+      throw UsageError("--baseline " + b + ": a second baseline named " + report_name(b));
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const auto it = by_name.find(report_name(inputs[i]));
+    if (it != by_name.end()) paired[i] = it->second;
+  }
+  return paired;
+}
+
+}  // namespace
+
+BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
+                                     const BatchReportOptions& options) {
+  if (inputs.empty()) throw UsageError("no input: name files or folders with profiles");
+  const std::vector<std::string> baselines = pair_baselines(inputs, options.baselines);
+  InterruptGuard interrupts;  // made first: it raises a signal noted once the folder below is gone
+  SiteFolder site(options.output_dir);
+  BatchReportResult result;
+  std::set<std::string> used;
+  for (const std::string& path : inputs) {
+    ProfileFacts& f = result.profiles.emplace_back();
+    f.path = path;
+    f.name = report_name(path);
+    f.page = "p/" + folder_name(f.name, used);
+  }
+  // Two parts, each its own profiles and files: the same site at any --jobs.
+  const auto run_part = [&](std::size_t part) {
+    for (std::size_t i = part; i < inputs.size(); i += 2)
+      process(baselines[i], options, site.path(), result.profiles[i]);
+  };
+  run_beside(
+      {.files = inputs.size()}, [&] { run_part(1); }, [&] { run_part(0); });
+  InterruptGuard::check();
+  for (const ProfileFacts& f : result.profiles) {
+    if (!f.error.empty() || !f.comparison.error.empty()) ++result.failed;
+    if (std::any_of(f.comparison.gate.begin(), f.comparison.gate.end(),
+                    [](const GateVerdict& v) { return !v.tripped.empty(); }))
+      ++result.tripped;
+  }
+  write_site(result, site.path().string());
+  site.commit();
+  return result;
+}
+
+}  // namespace fg::formats

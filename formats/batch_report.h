@@ -1,0 +1,113 @@
+// fg-report's library: a batch of profiles (any formats, mixed) made into
+// one static site. Each input is read once; its pages come from the
+// registry's writers (the HTML flame graph, the top table, the call graph
+// SVG, per value column); with a baseline, the differential flame graph,
+// the delta table and the regression gate (fg/regression_gate.h). The
+// facts of every profile go to summary.json, summary.md, junit.xml and an
+// index.html that sorts and filters them (formats/batch_site.h). The site
+// is built in a temporary folder beside the target and renamed into place.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <istream>
+#include <string>
+#include <vector>
+
+#include "fg/diagnostics.h"
+#include "fg/profile.h"
+#include "fg/regression_gate.h"
+#include "formats/options.h"
+
+namespace fg::formats {
+
+/// What fg-report's command line asks for.
+struct BatchReportOptions {
+  std::string output_dir;              ///< -o DIR
+  WriteOptions write;                  ///< drawing and table options of every page
+  std::vector<std::string> baselines;  ///< --baseline inputs (expanded); one: the baseline of all
+  std::vector<GateCondition> gate;     ///< --fail-if, parsed
+  double min_delta = 0;                ///< --min-delta: smaller changes never trip
+  bool strict = false;                 ///< --strict: a warning fails its input
+  /// Reads one input (a path) with the run's reader options and filters;
+  /// throws as the tools' readers throw. Called from the worker threads
+  /// of fg/parallel.h, each time with its own Diagnostics.
+  std::function<Profile(const std::string& path, Diagnostics& diagnostics)> read;
+};
+
+/// One value column of a profile, as the site shows it.
+struct ColumnFacts {
+  std::string type, unit;
+  std::string total;  ///< the column's total, as decimal text in its unit
+};
+
+/// A function of the top by self value (of the default column).
+struct TopFunction {
+  std::string name;
+  std::string self;  ///< decimal text in the column's unit
+};
+
+/// One --fail-if condition on one comparison.
+struct GateVerdict {
+  std::string condition;  ///< as written
+  std::string tripped;    ///< why it tripped; "" when it held
+};
+
+/// The baseline comparison of one profile.
+struct ComparisonFacts {
+  std::string baseline;  ///< the baseline input's path
+  /// The baseline's `file:position: message`, or why the two could not be
+  /// compared; "" when they were.
+  std::string error;
+  std::int64_t base_total = 0, new_total = 0;  ///< raw totals of the compared columns
+  std::string unit;                            ///< theirs
+  std::vector<GateVerdict> gate;               ///< one per --fail-if, in order
+};
+
+/// What the site says of one input.
+struct ProfileFacts {
+  std::string path;    ///< as given, or as found in a directory
+  std::string name;    ///< file name without extensions
+  std::string page;    ///< its folder in the site ("p/NAME"), unique
+  std::string format;  ///< the registry name of its reader; "" when it failed
+  std::string error;   ///< `file:position: message`; "" when it was read
+  std::vector<std::string> warnings;
+  std::vector<ColumnFacts> columns;
+  std::size_t default_column = 0;
+  std::uint64_t samples = 0;  ///< sample records (equal stacks and labels merged)
+  std::vector<TopFunction> top;
+  std::vector<std::string> files;  ///< the page's files, in the page folder
+  bool compared = false;           ///< a baseline applies (see comparison)
+  ComparisonFacts comparison;
+};
+
+/// The inputs of a report: each file as given; each directory searched
+/// recursively, keeping the regular files whose content some reader
+/// recognises (sniffs_as_profile()), in sorted order; "-" a list of paths,
+/// one a line, read from `paths_in`. Throws UsageError for a path that does
+/// not exist.
+std::vector<std::string> expand_report_inputs(const std::vector<std::string>& args, std::istream& paths_in);
+
+/// The name a profile goes by in the report: the file name up to its first
+/// dot ("cpu" for "/x/cpu.pb.gz"), or the whole file name when it starts
+/// with one.
+std::string report_name(const std::string& path);
+
+/// The outcome of a report.
+struct BatchReportResult {
+  std::vector<ProfileFacts> profiles;  ///< in input order
+  std::size_t failed = 0;              ///< inputs (or baselines) that could not be read
+  std::size_t tripped = 0;             ///< profiles whose gate tripped
+};
+
+/// Reads every input, writes the site to options.output_dir (replacing one
+/// there, whole), and returns what it found. One input's failure is listed
+/// in the site and does not stop the others. Throws UsageError when no
+/// baseline pairs with the inputs as --baseline needs; Error when the site
+/// cannot be written (then nothing is left of it). Profiles are processed
+/// through fg/parallel.h: the site is the same bytes at any job count.
+BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
+                                     const BatchReportOptions& options);
+
+}  // namespace fg::formats

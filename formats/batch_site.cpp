@@ -1,0 +1,369 @@
+#include "formats/batch_site.h"
+
+#include <filesystem>
+
+#include "formats/common/json_escape.h"
+#include "formats/common/table_text.h"
+#include "formats/output.h"
+#include "formats/svg/xml_escape.h"
+
+namespace fg::formats {
+
+namespace {
+
+constexpr int kSchemaVersion = 1;
+
+// A JSON document built as text; every string goes through
+// append_json_string() with the one escaping the document needs.
+class Json {
+ public:
+  explicit Json(JsonEscaping escaping) : escaping_(escaping) {}
+  Json& raw(std::string_view s) {
+    text_ += s;
+    return *this;
+  }
+  Json& str(std::string_view s) {
+    append_json_string(text_, s, escaping_, replaced_);
+    return *this;
+  }
+  Json& key(std::string_view k) {
+    comma();
+    str(k).raw(":");
+    first_ = true;  // the value that follows needs no comma
+    return *this;
+  }
+  Json& open(char c) {
+    comma();
+    text_ += c;
+    first_ = true;
+    return *this;
+  }
+  Json& close(char c) {
+    text_ += c;
+    first_ = false;
+    return *this;
+  }
+  Json& value(std::string_view s) {
+    comma();
+    return str(s);
+  }
+  Json& number(std::string_view digits) {
+    comma();
+    return raw(digits);
+  }
+  const std::string& text() const { return text_; }
+
+ private:
+  void comma() {
+    if (!first_) text_ += ',';
+    first_ = false;
+  }
+  JsonEscaping escaping_;
+  std::string text_;
+  std::uint64_t replaced_ = 0;
+  bool first_ = true;
+};
+
+void strings(Json& j, std::string_view k, const std::vector<std::string>& list) {
+  j.key(k).open('[');
+  for (const std::string& s : list) j.value(s);
+  j.close(']');
+}
+
+std::string status(const ProfileFacts& p) {
+  if (!p.error.empty() || !p.comparison.error.empty()) return "error";
+  for (const GateVerdict& v : p.comparison.gate)
+    if (!v.tripped.empty()) return "regressed";
+  return "ok";
+}
+
+void comparison(Json& j, const ComparisonFacts& c) {
+  j.key("baseline").open('{').key("path").value(c.baseline);
+  if (!c.error.empty()) j.key("error").value(c.error);
+  j.key("base_total")
+      .number(std::to_string(c.base_total))
+      .key("new_total")
+      .number(std::to_string(c.new_total));
+  j.key("unit").value(c.unit).key("gate").open('[');
+  for (const GateVerdict& v : c.gate) {
+    j.open('{')
+        .key("condition")
+        .value(v.condition)
+        .key("tripped")
+        .number(v.tripped.empty() ? "false" : "true");
+    if (!v.tripped.empty()) j.key("why").value(v.tripped);
+    j.close('}');
+  }
+  j.close(']').close('}');
+}
+
+void profile(Json& j, const ProfileFacts& p) {
+  j.open('{').key("name").value(p.name).key("path").value(p.path).key("status").value(status(p));
+  if (!p.error.empty()) j.key("error").value(p.error);
+  if (p.error.empty()) {
+    j.key("page").value(p.page + "/index.html").key("format").value(p.format);
+    j.key("samples")
+        .number(std::to_string(p.samples))
+        .key("default_value")
+        .number(std::to_string(p.default_column));
+    j.key("values").open('[');
+    for (const ColumnFacts& c : p.columns)
+      j.open('{').key("type").value(c.type).key("unit").value(c.unit).key("total").number(c.total).close('}');
+    j.close(']').key("top").open('[');
+    for (const TopFunction& t : p.top)
+      j.open('{').key("name").value(t.name).key("self").number(t.self).close('}');
+    j.close(']');
+    strings(j, "files", p.files);
+  }
+  strings(j, "warnings", p.warnings);
+  if (p.compared) comparison(j, p.comparison);
+  j.close('}');
+}
+
+std::string summary_json(const BatchReportResult& r, JsonEscaping escaping) {
+  Json j(escaping);
+  j.open('{').key("schema_version").number(std::to_string(kSchemaVersion));
+  j.key("profiles_count").number(std::to_string(r.profiles.size()));
+  j.key("failed").number(std::to_string(r.failed)).key("regressed").number(std::to_string(r.tripped));
+  j.key("profiles").open('[');
+  for (const ProfileFacts& p : r.profiles) profile(j, p);
+  j.close(']').close('}');
+  return j.text();
+}
+
+// The one page shape: a title, the data as JSON in a script element of
+// its own, and the script that renders it with textContent.
+constexpr std::string_view kStyle = R"(<style>
+body{font-family:Verdana,sans-serif;font-size:13px;margin:16px;color:#222}
+table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}
+th{background:#eee;cursor:pointer}td.n{text-align:right}.error{color:#b00}.regressed{color:#c60}.ok{color:#070}
+input{margin:8px 0;padding:3px;width:30em}
+</style>)";
+
+constexpr std::string_view kIndexScript = R"(<script>
+(function () {
+  const d = JSON.parse(document.getElementById('fg-data').textContent);
+  const cols = [
+    ['name', p => p.name], ['status', p => p.status], ['format', p => p.format || ''],
+    ['values', p => (p.values || []).map(v => v.type + '/' + v.unit).join(', ')],
+    ['total', p => p.values && p.values.length ? Number(p.values[p.default_value].total) : null],
+    ['unit', p => p.values && p.values.length ? p.values[p.default_value].unit : ''],
+    ['samples', p => p.samples === undefined ? null : p.samples],
+    ['top by self', p => (p.top || []).map(t => t.name).join('; ')],
+    ['problems', p => [p.error].concat(p.warnings, p.baseline ? [p.baseline.error].concat(
+        p.baseline.gate.filter(g => g.tripped).map(g => g.why)) : []).filter(x => x).join('\n')]];
+  let key = 0, dir = 1;
+  const head = document.querySelector('thead tr'), body = document.querySelector('tbody');
+  const filter = document.getElementById('filter');
+  cols.forEach((c, i) => {
+    const th = document.createElement('th');
+    th.textContent = c[0];
+    th.onclick = () => { dir = key === i ? -dir : 1; key = i; draw(); };
+    head.appendChild(th);
+  });
+  function cmp(a, b) {
+    const x = cols[key][1](a), y = cols[key][1](b);
+    if (x === y) return 0;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return (typeof x === 'number' ? x - y : String(x).localeCompare(String(y))) * dir;
+  }
+  function draw() {
+    const q = filter.value.toLowerCase();
+    body.textContent = '';
+    d.profiles.slice().sort(cmp).forEach(p => {
+      const cells = cols.map(c => c[1](p));
+      if (q && !cells.join(' ').toLowerCase().includes(q)) return;
+      const tr = body.insertRow();
+      cells.forEach((v, i) => {
+        const td = tr.insertCell();
+        if (i === 0 && p.page) {
+          const a = document.createElement('a');
+          a.href = p.page;
+          a.textContent = v;
+          td.appendChild(a);
+        } else {
+          td.textContent = v === null ? '' : String(v);
+        }
+        if (typeof v === 'number') td.className = 'n';
+        if (i === 1) td.className = v;
+      });
+    });
+  }
+  filter.oninput = draw;
+  document.getElementById('counts').textContent = d.profiles_count + ' profiles, ' + d.failed +
+      ' failed, ' + d.regressed + ' regressed';
+  draw();
+})();
+</script>)";
+
+constexpr std::string_view kPageScript = R"(<script>
+(function () {
+  const p = JSON.parse(document.getElementById('fg-data').textContent);
+  const main = document.getElementById('main');
+  function add(tag, text, parent) {
+    const e = document.createElement(tag);
+    if (text !== undefined) e.textContent = text;
+    (parent || main).appendChild(e);
+    return e;
+  }
+  function link(href, text, parent) {
+    const a = add('a', text, parent);
+    a.href = href;
+    return a;
+  }
+  document.title = p.name + ' - fg-report';
+  add('h1', p.name);
+  add('p', p.path + ' (' + p.format + ', ' + p.samples + ' samples)');
+  const t = add('table');
+  p.values.forEach((v, i) => {
+    const tr = t.insertRow();
+    tr.insertCell().textContent = v.type + '/' + v.unit + (i === p.default_value ? ' (default)' : '');
+    tr.insertCell().textContent = 'total ' + v.total;
+    [['flame graph', 'flame-'], ['top table', 'top-'], ['call graph', 'callgraph-']].forEach(k => {
+      const f = p.files.find(f => f.startsWith(k[1] + i + '.'));
+      if (f) link(f, k[0], tr.insertCell());
+    });
+  });
+  if (p.top.length) {
+    add('h2', 'Top functions by self');
+    const ol = add('ol');
+    p.top.forEach(f => add('li', f.name + ': ' + f.self, ol));
+  }
+  if (p.baseline) {
+    add('h2', 'Compared with ' + p.baseline.path);
+    if (p.baseline.error) add('p', p.baseline.error).className = 'error';
+    else {
+      add('p', 'total ' + p.baseline.base_total + ' -> ' + p.baseline.new_total + ' ' + p.baseline.unit);
+      const para = add('p');
+      link('diff.svg', 'differential flame graph', para);
+      add('span', ' ', para);
+      link('delta.txt', 'delta table', para);
+      const ul = add('ul');
+      p.baseline.gate.forEach(g => {
+        add('li', (g.tripped ? 'TRIPPED ' : 'held ') + g.condition + (g.tripped ? ': ' + g.why : ''), ul)
+            .className = g.tripped ? 'regressed' : 'ok';
+      });
+    }
+  }
+  if (p.warnings.length) {
+    add('h2', 'Warnings');
+    const ul = add('ul');
+    p.warnings.forEach(w => add('li', w, ul));
+  }
+})();
+</script>)";
+
+std::string html_page(std::string_view title, std::string_view body, const std::string& data,
+                      std::string_view script) {
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>";
+  out += title;
+  out += "</title>\n";
+  out += kStyle;
+  out += "\n</head>\n<body>\n";
+  out += body;
+  out += "\n<script type=\"application/json\" id=\"fg-data\">";
+  out += data;
+  out += "</script>\n";
+  out += script;
+  out += "\n</body>\n</html>\n";
+  return out;
+}
+
+std::string index_html(const BatchReportResult& r) {
+  return html_page("fg-report",
+                   "<h1>fg-report</h1>\n<p id=\"counts\"></p>\n"
+                   "<input id=\"filter\" type=\"search\" placeholder=\"filter\">\n"
+                   "<table><thead><tr></tr></thead><tbody></tbody></table>",
+                   summary_json(r, JsonEscaping::kScript), kIndexScript);
+}
+
+std::string profile_html(const ProfileFacts& p) {
+  Json j(JsonEscaping::kScript);
+  profile(j, p);
+  return html_page("fg-report",
+                   "<p><a href=\"../../index.html\">all profiles</a></p>\n<div id=\"main\"></div>", j.text(),
+                   kPageScript);
+}
+
+std::string summary_markdown(const BatchReportResult& r) {
+  std::string out = "## fg-report: " + std::to_string(r.profiles.size()) + " profiles, " +
+                    std::to_string(r.failed) + " failed, " + std::to_string(r.tripped) + " regressed\n\n";
+  out += "| profile | status | format | total | top by self |\n|---|---|---|---|---|\n";
+  for (const ProfileFacts& p : r.profiles) {
+    std::string total, top;
+    if (p.error.empty() && !p.columns.empty()) {
+      const ColumnFacts& c = p.columns[p.default_column];
+      total = c.total + " " + c.unit;
+    }
+    for (const TopFunction& t : p.top) top += (top.empty() ? "" : "; ") + t.name;
+    out += "| " + markdown_cell(p.name) + " | " + status(p) + " | " + markdown_cell(p.format) + " | " +
+           markdown_cell(total) + " | " + markdown_cell(top) + " |\n";
+  }
+  std::string problems;
+  for (const ProfileFacts& p : r.profiles) {
+    for (const std::string& e : {p.error, p.comparison.error})
+      if (!e.empty()) problems += "- " + markdown_cell(p.name) + ": " + markdown_cell(e) + "\n";
+    for (const GateVerdict& v : p.comparison.gate)
+      if (!v.tripped.empty())
+        problems += "- " + markdown_cell(p.name) + ": " + markdown_cell(v.tripped) + "\n";
+  }
+  if (!problems.empty()) out += "\n" + problems;
+  return out;
+}
+
+void testcase(std::string& out, const std::string& suite, const std::string& name, const char* element,
+              const std::string& message) {
+  out +=
+      "    <testcase classname=\"" + svg::xml_escaped(suite) + "\" name=\"" + svg::xml_escaped(name) + "\"";
+  if (message.empty()) {
+    out += "/>\n";
+    return;
+  }
+  out += ">\n      <" + std::string(element) + " message=\"" + svg::xml_escaped(message) +
+         "\"/>\n    </testcase>\n";
+}
+
+std::string junit_xml(const BatchReportResult& r) {
+  std::string cases;
+  std::size_t tests = 0, failures = 0, errors = 0;
+  for (const ProfileFacts& p : r.profiles) {
+    ++tests;
+    errors += !p.error.empty();
+    testcase(cases, p.name, "read " + p.path, "error", p.error);
+    if (!p.compared || !p.error.empty()) continue;
+    if (!p.comparison.error.empty()) {
+      ++tests, ++errors;
+      testcase(cases, p.name, "compare with " + p.comparison.baseline, "error", p.comparison.error);
+    }
+    for (const GateVerdict& v : p.comparison.gate) {
+      ++tests;
+      failures += !v.tripped.empty();
+      testcase(cases, p.name, v.condition, "failure", v.tripped);
+    }
+  }
+  const std::string counts = " tests=\"" + std::to_string(tests) + "\" failures=\"" +
+                             std::to_string(failures) + "\" errors=\"" + std::to_string(errors) + "\"";
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"fg-report\"" + counts +
+         ">\n  <testsuite name=\"fg-report\"" + counts + ">\n" + cases + "  </testsuite>\n</testsuites>\n";
+}
+
+void write_text(const std::filesystem::path& file, const std::string& text) {
+  Output out(file.string(), false);
+  out.stream() << text;
+  out.commit();
+}
+
+}  // namespace
+
+void write_site(const BatchReportResult& result, const std::string& site) {
+  const std::filesystem::path dir(site);
+  for (const ProfileFacts& p : result.profiles)
+    if (p.error.empty()) write_text(dir / p.page / "index.html", profile_html(p));
+  write_text(dir / "summary.json", summary_json(result, JsonEscaping::kGo) + "\n");
+  write_text(dir / "index.html", index_html(result));
+  write_text(dir / "summary.md", summary_markdown(result));
+  write_text(dir / "junit.xml", junit_xml(result));
+}
+
+}  // namespace fg::formats

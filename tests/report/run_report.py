@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""End-to-end tests of fg-report over a small mixed corpus (inputs/).
+
+Usage: run_report.py BIN_DIR WORK_DIR CASE
+
+Expected values are worked out here independently of the site: totals as
+the sum of fg-convert --to collapsed, the top functions as fg-top --format
+csv ranks them, the gate's verdicts by hand from the folded inputs (base
+total 100, new 125; lex 40% -> 56% of the total). Prints FAIL lines and
+exits 1 on a mismatch.
+"""
+
+import csv
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+INPUTS = os.path.join(HERE, "inputs")
+MIXED = os.path.join(INPUTS, "mixed")
+GOOD = ["basic.folded", "heap.pb.gz", "jeprof-m1.dot", "lock.jfr.gz", "small.heap", "total_host.json",
+        "xss.folded"]
+FORMATS = {"basic": "collapsed", "heap": "pprof", "jeprof-m1": "jeprof-dot", "lock": "jfr",
+           "small": "jemalloc", "total_host": "json", "xss": "collapsed"}
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print("FAIL: " + what)
+
+
+def run(tool, args, env=None, stdin=None):
+    return subprocess.run([os.path.join(BIN, tool)] + args, input=stdin, capture_output=True,
+                          env=dict(os.environ, **(env or {})), timeout=300)
+
+
+def site_files(site):
+    found = []
+    for root, _, files in os.walk(site):
+        found += [os.path.relpath(os.path.join(root, f), site) for f in files]
+    return sorted(found)
+
+
+def report(args, out, env=None, stdin=None):
+    shutil.rmtree(out, ignore_errors=True)
+    return run("fg-report", args + ["-o", out], env, stdin)
+
+
+def summary(site):
+    with open(os.path.join(site, "summary.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def collapsed_total(path):
+    out = run("fg-convert", ["--to", "collapsed", "-q", path]).stdout.decode()
+    return sum(float(line.rsplit(" ", 1)[1]) for line in out.splitlines() if line)
+
+
+def top3(path):
+    rows = list(csv.reader(io.StringIO(run("fg-top", ["--format", "csv", "-q", path]).stdout.decode())))[1:]
+    names = [r[5].removesuffix(" (inline)").removesuffix(" (partial-inline)") for r in rows if float(r[0]) != 0]
+    return names[:3]
+
+
+def case_mixed():
+    """Every format, a truncated and an empty input: facts, files, status 1."""
+    out = os.path.join(WORK, "mixed")
+    inputs = [os.path.join(MIXED, f) for f in GOOD + ["truncated.folded.gz", "empty.folded"]]
+    r = report(inputs, out)
+    check(r.returncode == 1, f"exit status {r.returncode}, expected 1 (two inputs fail)")
+    s = summary(out)
+    check(s["schema_version"] == 1, "schema_version 1")
+    check((s["profiles_count"], s["failed"], s["regressed"]) == (9, 2, 0), "counts 9, 2 failed, 0 regressed")
+    by_name = {p["name"]: p for p in s["profiles"]}
+    check([p["path"] for p in s["profiles"]] == inputs, "profiles in input order")
+    for name, p in by_name.items():
+        if name in FORMATS:
+            check(p["status"] == "ok" and p["format"] == FORMATS[name], f"{name}: ok, {FORMATS[name]}")
+            total = p["values"][p["default_value"]]["total"]
+            check(abs(total - collapsed_total(p["path"])) < 1e-9, f"{name}: total {total} = collapsed sum")
+            check([t["name"].removesuffix(" (inline)") for t in p["top"]] == top3(p["path"]), f"{name}: top 3 as fg-top")
+    truncated, empty = by_name["truncated"], by_name["empty"]
+    check(truncated["status"] == "error" and truncated["error"].startswith(inputs[-2] + ": truncated gzip"),
+          f"truncated: error with file and position ({truncated.get('error')})")
+    check(empty["status"] == "error" and empty["error"].startswith(inputs[-1] + ": ") and "is 0" in empty["error"],
+          f"empty: error naming the file ({empty.get('error')})")
+    heap_values = [v["type"] for v in by_name["heap"]["values"]]
+    check(heap_values == ["alloc_objects", "alloc_space", "inuse_objects", "inuse_space"], "heap: 4 columns")
+    expected = ["index.html", "junit.xml", "summary.json", "summary.md"]
+    for name in FORMATS:
+        n = len(by_name[name]["values"])
+        expected += [f"p/{name}/index.html"] + [f"p/{name}/{v}-{i}.{e}" for i in range(n)
+                                                 for v, e in (("flame", "html"), ("top", "txt"),
+                                                              ("callgraph", "svg"))]
+    check(site_files(out) == sorted(expected), f"the site's files: {site_files(out)}")
+    check(not [f for f in os.listdir(WORK) if ".tmp-" in f], "no temporary folder left")
+    for page in ["index.html", "p/xss/index.html"]:
+        with open(os.path.join(out, page), encoding="utf-8") as f:
+            text = f.read()
+        check(text.count("<script") == 2 and "<img" not in text and "</script><script>" not in text,
+              f"{page}: names stay data (two script elements, no markup from names)")
+    with open(os.path.join(out, "junit.xml"), encoding="utf-8") as f:
+        junit = f.read()
+    check('tests="9" failures="0" errors="2"' in junit, "junit.xml: 9 tests, 2 errors")
+    with open(os.path.join(out, "summary.md"), encoding="utf-8") as f:
+        md = f.read()
+    check(md.startswith("## fg-report: 9 profiles, 2 failed, 0 regressed\n"), "summary.md header")
+    check("&lt;script&gt;" in md and "<script>" not in md, "summary.md: names escaped")
+
+
+def case_jobs():
+    """The same site, byte for byte, at --jobs 1 and 2 (threaded paths forced)."""
+    inputs = [os.path.join(MIXED, f) for f in GOOD + ["truncated.folded.gz"]]
+    one, two = os.path.join(WORK, "jobs1"), os.path.join(WORK, "jobs2")
+    r1 = report(["--jobs", "1"] + inputs, one)
+    r2 = report(["--jobs", "2"] + inputs, two, env={"FG_PARALLEL_MIN": "0"})
+    check(r1.returncode == r2.returncode == 1, "both runs exit 1")
+    check(site_files(one) == site_files(two), "the same files")
+    for f in site_files(one):
+        with open(os.path.join(one, f), "rb") as a, open(os.path.join(two, f), "rb") as b:
+            check(a.read() == b.read(), f"{f}: the same bytes")
+
+
+def case_inputs():
+    """A folder is searched by content (README.txt and the empty file are no
+    profiles), in sorted order, and - reads paths from standard input."""
+    folder = os.path.join(WORK, "folder")
+    r = report([MIXED], folder)
+    check(r.returncode == 1, f"folder: exit 1 (the truncated gzip), got {r.returncode}")
+    paths = [p["path"] for p in summary(folder)["profiles"]]
+    expected = sorted(os.path.join(MIXED, f) for f in GOOD + ["truncated.folded.gz"])
+    check(paths == expected, f"folder: the profiles by content, sorted: {paths}")
+    listed = os.path.join(WORK, "listed")
+    r = report(["-"], listed, stdin=("\n".join(expected) + "\n").encode())
+    check(r.returncode == 1 and [p["path"] for p in summary(listed)["profiles"]] == expected,
+          "-: the paths on standard input")
+
+
+def case_baseline():
+    """A baseline pair that trips the gate: exit 3, junit failures, verdicts."""
+    out = os.path.join(WORK, "baseline")
+    new = os.path.join(INPUTS, "new")
+    gate = ["--fail-if", "total>+5%", "--fail-if", "total<-50%", "--fail-if", "function:lex>+10%"]
+    r = report(["--baseline", os.path.join(INPUTS, "base")] + gate + [new], out)
+    check(r.returncode == 3, f"exit status {r.returncode}, expected 3")
+    by_name = {p["name"]: p for p in summary(out)["profiles"]}
+    svc, other = by_name["svc"]["baseline"], by_name["other"]["baseline"]
+    check((svc["base_total"], svc["new_total"]) == (100, 125), "svc: totals 100 -> 125")
+    check([g["tripped"] for g in svc["gate"]] == [True, False, True], f"svc: verdicts {svc['gate']}")
+    check([g["tripped"] for g in other["gate"]] == [False, False, False], "other: holds")
+    check(by_name["svc"]["status"] == "regressed" and by_name["other"]["status"] == "ok", "statuses")
+    check("p/svc/diff.svg" in site_files(out) and "p/svc/delta.txt" in site_files(out), "diff views")
+    with open(os.path.join(out, "junit.xml"), encoding="utf-8") as f:
+        junit = f.read()
+    check('tests="8" failures="2" errors="0"' in junit, "junit.xml: 2 reads + 6 conditions, 2 failures")
+    ref = run("fg-diff", ["--fail-if", "total>+5%", "--to", "report", os.path.join(INPUTS, "base", "svc.folded"),
+                          os.path.join(new, "svc.folded")])
+    check(ref.returncode == 3, "fg-diff agrees: total>+5% trips")
+    one = os.path.join(WORK, "one-baseline")
+    r = report(["--baseline", os.path.join(INPUTS, "base", "other.folded"), "--fail-if", "total>+5%", new], one)
+    check(r.returncode == 3, "one baseline for all: svc (125 vs 10) trips")
+
+
+def case_failure():
+    """Usage errors and failures leave no site; an existing folder that is
+    no report is refused; an interrupted run leaves nothing."""
+    missing = os.path.join(WORK, "no-such-dir", "site")
+    r = run("fg-report", [os.path.join(MIXED, "basic.folded"), "-o", missing])
+    check(r.returncode == 1 and not os.path.exists(os.path.dirname(missing)), "no parent: exit 1, nothing made")
+    other = os.path.join(WORK, "not-a-report")
+    shutil.rmtree(other, ignore_errors=True)
+    os.makedirs(other)
+    open(os.path.join(other, "keep.txt"), "w").close()
+    r = run("fg-report", [os.path.join(MIXED, "basic.folded"), "-o", other])
+    check(r.returncode == 2 and os.listdir(other) == ["keep.txt"], "a folder that is no report: exit 2, kept")
+    r = run("fg-report", ["--fail-if", "total>+5%", os.path.join(MIXED, "basic.folded"), "-o", other])
+    check(r.returncode == 2, "--fail-if without --baseline: exit 2")
+    fifo = os.path.join(WORK, "fifo.folded")
+    if os.path.exists(fifo):
+        os.remove(fifo)
+    os.mkfifo(fifo)
+    site = os.path.join(WORK, "interrupted")
+    shutil.rmtree(site, ignore_errors=True)
+    p = subprocess.Popen([os.path.join(BIN, "fg-report"), "--jobs", "1", os.path.join(MIXED, "basic.folded"),
+                          fifo, "-o", site], stderr=subprocess.PIPE)
+    time.sleep(1.0)  # basic's pages written; blocked opening the FIFO
+    p.send_signal(signal.SIGINT)
+    p.wait(timeout=60)
+    check(p.returncode == -signal.SIGINT, f"ended by SIGINT (status {p.returncode})")
+    left = [f for f in os.listdir(WORK) if f.startswith("interrupted")]
+    check(left == [], f"interrupted: no site, no temporary ({left})")
+
+
+if __name__ == "__main__":
+    BIN, WORK, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
+    os.makedirs(WORK, exist_ok=True)
+    globals()["case_" + CASE]()
+    if failures:
+        sys.exit(1)
+    print("ok")
