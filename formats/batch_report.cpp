@@ -15,6 +15,7 @@
 #include "fg/error.h"
 #include "fg/normalize_names.h"
 #include "fg/parallel.h"
+#include "formats/batch_part.h"
 #include "formats/batch_site.h"
 #include "formats/input.h"
 #include "formats/output.h"
@@ -117,14 +118,16 @@ class InterruptGuard {
 
 // The site's folder: a temporary beside the target, renamed into place by
 // commit(), removed otherwise. A folder already at the target is replaced
-// only when it is empty or an earlier report (it holds summary.json).
+// only when it is empty or an earlier report or part (summary.json, or a
+// part's facts).
 class SiteFolder {
  public:
   explicit SiteFolder(const std::string& target) : target_(target) {
     std::error_code ec;
     if (fs::exists(target_, ec) &&
         (!fs::is_directory(target_, ec) ||
-         (!fs::is_empty(target_, ec) && !fs::exists(target_ / "summary.json", ec))))
+         (!fs::is_empty(target_, ec) && !fs::exists(target_ / "summary.json", ec) &&
+          !fs::exists(target_ / kPartFacts, ec))))
       throw UsageError("-o " + target + ": exists and is not an fg-report site; name a new folder");
     temp_ = make_temp(".tmp-");
   }
@@ -340,34 +343,118 @@ std::vector<std::string> pair_baselines(const std::vector<std::string>& inputs,
 
 }  // namespace
 
-BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
-                                     const BatchReportOptions& options) {
-  if (inputs.empty()) throw UsageError("no input: name files or folders with profiles");
-  const std::vector<std::string> baselines = pair_baselines(inputs, options.baselines);
-  InterruptGuard interrupts;  // made first: it raises a signal noted once the folder below is gone
-  SiteFolder site(options.output_dir);
-  BatchReportResult result;
-  std::set<std::string> used;
-  for (const std::string& path : inputs) {
-    ProfileFacts& f = result.profiles.emplace_back();
-    f.path = path;
-    f.name = report_name(path);
-    f.page = "p/" + folder_name(f.name, used);
-  }
-  // Two parts, each its own profiles and files: the same site at any --jobs.
-  const auto run_part = [&](std::size_t part) {
-    for (std::size_t i = part; i < inputs.size(); i += 2)
-      process(baselines[i], options, site.path(), result.profiles[i]);
-  };
-  run_beside(
-      {.files = inputs.size()}, [&] { run_part(1); }, [&] { run_part(0); });
-  InterruptGuard::check();
+namespace {
+
+void count_outcomes(BatchReportResult& result) {
   for (const ProfileFacts& f : result.profiles) {
     if (!f.error.empty() || !f.comparison.error.empty()) ++result.failed;
     if (std::any_of(f.comparison.gate.begin(), f.comparison.gate.end(),
                     [](const GateVerdict& v) { return !v.tripped.empty(); }))
       ++result.tripped;
   }
+}
+
+// A shard's inputs: its indices in the batch (all of them unsharded).
+std::vector<std::size_t> shard_indices(std::size_t inputs, const BatchReportOptions& options) {
+  std::vector<std::size_t> mine;
+  for (std::size_t i = 0; i < inputs; ++i)
+    if (options.shards == 0 || i % options.shards == options.shard - 1) mine.push_back(i);
+  return mine;
+}
+
+}  // namespace
+
+BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
+                                     const BatchReportOptions& options) {
+  if (inputs.empty()) throw UsageError("no input: name files or folders with profiles");
+  const std::vector<std::string> baselines = pair_baselines(inputs, options.baselines);
+  InterruptGuard interrupts;  // made first: it raises a signal noted once the folder below is gone
+  SiteFolder site(options.output_dir);
+  // Names and page folders over the whole batch, so that a shard's pages
+  // are where the unsharded site has them.
+  std::vector<ProfileFacts> all(inputs.size());
+  std::set<std::string> used;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    all[i].path = inputs[i];
+    all[i].name = report_name(inputs[i]);
+    all[i].page = "p/" + folder_name(all[i].name, used);
+  }
+  const std::vector<std::size_t> mine = shard_indices(inputs.size(), options);
+  // Two parts, each its own profiles and files: the same site at any --jobs.
+  const auto run_part = [&](std::size_t part) {
+    for (std::size_t k = part; k < mine.size(); k += 2)
+      process(baselines[mine[k]], options, site.path(), all[mine[k]]);
+  };
+  run_beside(
+      {.files = mine.size()}, [&] { run_part(1); }, [&] { run_part(0); });
+  InterruptGuard::check();
+  BatchReportResult result;
+  for (std::size_t i : mine) result.profiles.push_back(std::move(all[i]));
+  count_outcomes(result);
+  if (options.shards == 0)
+    write_site(result, site.path().string());
+  else
+    write_site_file((site.path() / kPartFacts).string(),
+                    part_text({options.shard, options.shards, inputs.size(), mine, result.profiles}));
+  site.commit();
+  return result;
+}
+
+namespace {
+
+// Reads each part's facts into their places in the batch, checking that
+// the parts are the shards of one batch, each once.
+std::vector<ProfileFacts> read_parts(const std::vector<std::string>& parts) {
+  std::vector<ProfileFacts> all;
+  std::vector<std::string> shard_of;  // the part that gave each shard
+  for (const std::string& dir : parts) {
+    const fs::path file = fs::path(dir) / kPartFacts;
+    std::string text;
+    {
+      auto in = Input::open(file.string());
+      text = std::string(read_all(*in).view());
+    }
+    PartFacts part = parse_part(file.string(), text);
+    if (shard_of.empty()) {
+      shard_of.resize(part.shards);
+      all.resize(part.inputs);
+    }
+    if (part.shards != shard_of.size() || part.inputs != all.size() || part.shard < 1 ||
+        part.shard > part.shards)
+      throw Error(dir + ": a part of another batch (shard " + std::to_string(part.shard) + "/" +
+                  std::to_string(part.shards) + " of " + std::to_string(part.inputs) + " inputs)");
+    if (!shard_of[part.shard - 1].empty())
+      throw Error(dir + ": shard " + std::to_string(part.shard) + " again (first in " +
+                  shard_of[part.shard - 1] + ")");
+    shard_of[part.shard - 1] = dir;
+    for (std::size_t k = 0; k < part.profiles.size(); ++k) {
+      if (part.indices[k] >= all.size()) throw Error(file.string() + ": a profile beyond the batch");
+      all[part.indices[k]] = std::move(part.profiles[k]);
+    }
+  }
+  for (std::size_t s = 0; s < shard_of.size(); ++s)
+    if (shard_of[s].empty())
+      throw Error("merge: shard " + std::to_string(s + 1) + "/" + std::to_string(shard_of.size()) +
+                  " is missing");
+  return all;
+}
+
+}  // namespace
+
+BatchReportResult merge_batch_report(const std::vector<std::string>& parts, const std::string& output_dir) {
+  if (parts.empty()) throw UsageError("merge: name the parts (folders written with --shard)");
+  InterruptGuard interrupts;
+  SiteFolder site(output_dir);
+  BatchReportResult result;
+  result.profiles = read_parts(parts);
+  count_outcomes(result);
+  for (const std::string& dir : parts) {
+    std::error_code ec;
+    if (!fs::exists(fs::path(dir) / "p", ec)) continue;
+    fs::copy(fs::path(dir) / "p", site.path() / "p", fs::copy_options::recursive, ec);
+    if (ec) throw Error(dir + ": cannot copy its pages: " + ec.message());
+  }
+  InterruptGuard::check();
   write_site(result, site.path().string());
   site.commit();
   return result;

@@ -30,6 +30,10 @@ struct BatchReportOptions {
   std::vector<GateCondition> gate;     ///< --fail-if, parsed
   double min_delta = 0;                ///< --min-delta: smaller changes never trip
   bool strict = false;                 ///< --strict: a warning fails its input
+  /// --shard I/N: process only the inputs whose index (from 0, in input
+  /// order) is I-1 modulo N, and write a part (formats/batch_part.h) that
+  /// merge_batch_report() makes a site of. shards 0: the whole site.
+  std::size_t shard = 0, shards = 0;
   /// Reads one input (a path) with the run's reader options and filters;
   /// throws as the tools' readers throw. Called from the worker threads
   /// of fg/parallel.h, each time with its own Diagnostics.
@@ -109,5 +113,12 @@ struct BatchReportResult {
 /// through fg/parallel.h: the site is the same bytes at any job count.
 BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
                                      const BatchReportOptions& options);
+
+/// fg-report merge: the site that one run over every input would have
+/// written, byte for byte, from the parts of its shards (`parts`, each a
+/// folder written with --shard, all of one batch), into `output_dir`.
+/// Throws Error naming a part that is not one, or a shard that is missing
+/// or given twice.
+BatchReportResult merge_batch_report(const std::vector<std::string>& parts, const std::string& output_dir);
 
 }  // namespace fg::formats

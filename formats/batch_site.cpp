@@ -348,22 +348,22 @@ std::string junit_xml(const BatchReportResult& r) {
          ">\n  <testsuite name=\"fg-report\"" + counts + ">\n" + cases + "  </testsuite>\n</testsuites>\n";
 }
 
-void write_text(const std::filesystem::path& file, const std::string& text) {
-  Output out(file.string(), false);
+}  // namespace
+
+void write_site_file(const std::string& file, const std::string& text) {
+  Output out(file, false);
   out.stream() << text;
   out.commit();
 }
 
-}  // namespace
-
 void write_site(const BatchReportResult& result, const std::string& site) {
   const std::filesystem::path dir(site);
   for (const ProfileFacts& p : result.profiles)
-    if (p.error.empty()) write_text(dir / p.page / "index.html", profile_html(p));
-  write_text(dir / "summary.json", summary_json(result, JsonEscaping::kGo) + "\n");
-  write_text(dir / "index.html", index_html(result));
-  write_text(dir / "summary.md", summary_markdown(result));
-  write_text(dir / "junit.xml", junit_xml(result));
+    if (p.error.empty()) write_site_file((dir / p.page / "index.html").string(), profile_html(p));
+  write_site_file((dir / "summary.json").string(), summary_json(result, JsonEscaping::kGo) + "\n");
+  write_site_file((dir / "index.html").string(), index_html(result));
+  write_site_file((dir / "summary.md").string(), summary_markdown(result));
+  write_site_file((dir / "junit.xml").string(), junit_xml(result));
 }
 
 }  // namespace fg::formats

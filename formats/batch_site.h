@@ -18,4 +18,8 @@ namespace fg::formats {
 /// folders exist. Throws fg::Error when a file cannot be written.
 void write_site(const BatchReportResult& result, const std::string& site);
 
+/// Writes `text` to `file` (atomically, formats/output.h). Throws
+/// fg::Error when it cannot.
+void write_site_file(const std::string& file, const std::string& text);
+
 }  // namespace fg::formats

@@ -6,7 +6,7 @@ formats/common/, the format interface headers at the top of formats/
 (format.h, input.h, options.h, writer_needs.h, gzip.h), libanalysis (fg/...)
 and system headers; never another format's headers, nor formats/registry.h
 or formats/output.h or formats/plan.h (the registry sits above every format,
-and so does fg-report's batch, formats/batch_report.h and batch_site.h). formats/common
+and so does fg-report's batch, formats/batch_*.h). formats/common
 and the interface headers include no format folder either, and libanalysis
 includes nothing of formats/ or tools/, nor a POSIX header (<sys/mman.h>,
 <unistd.h>, ...): it is the standard library only; what needs the system
@@ -83,7 +83,7 @@ def check(root):
     for path in sources(root, "formats"):
         parts = path.split("/")
         if len(parts) == 2 and parts[1].rsplit(".", 1)[0] in ("registry", "output", "plan", "batch_report",
-                                                           "batch_site"):
+                                                           "batch_part", "batch_site"):
             continue  # the registry (and plan() and fg-report's batch, over its rows) links every format
         # Interface headers and formats/common follow the rule with no folder of their own.
         own = parts[1] if len(parts) > 2 and parts[1] != "common" else None

@@ -168,6 +168,32 @@ def case_baseline():
     check(r.returncode == 3, "one baseline for all: svc (125 vs 10) trips")
 
 
+def case_shards():
+    """Shards 1/3, 2/3, 3/3 merged (in any order) equal the unsharded site,
+    byte for byte; a missing or repeated shard is an error and no site."""
+    inputs = [os.path.join(MIXED, f) for f in GOOD + ["truncated.folded.gz"]]
+    base = ["--baseline", os.path.join(INPUTS, "base", "svc.folded"), "--fail-if", "total>+5%"]
+    whole = os.path.join(WORK, "whole")
+    r = report(base + inputs + [os.path.join(INPUTS, "new", "svc.folded")], whole)
+    check(r.returncode == 1, f"unsharded: exit 1, got {r.returncode}")
+    parts = []
+    for i in (1, 2, 3):
+        parts.append(os.path.join(WORK, f"part{i}"))
+        report(["--shard", f"{i}/3"] + base + inputs + [os.path.join(INPUTS, "new", "svc.folded")], parts[-1])
+    merged = os.path.join(WORK, "merged")
+    r = report(["merge", parts[2], parts[0], parts[1]], merged)
+    check(r.returncode == 1, f"merge: exit 1 as the unsharded run, got {r.returncode}")
+    check(site_files(whole) == site_files(merged), "merged: the same files")
+    for f in site_files(whole):
+        with open(os.path.join(whole, f), "rb") as a, open(os.path.join(merged, f), "rb") as b:
+            check(a.read() == b.read(), f"merged {f}: the same bytes")
+    for args, what in (([parts[0], parts[1]], "shard 3/3 is missing"), ([parts[0], parts[0], parts[1], parts[2]],
+                                                                         "shard 1 again")):
+        out = os.path.join(WORK, "bad-merge")
+        r = report(["merge"] + args, out)
+        check(r.returncode == 1 and what in r.stderr.decode() and not os.path.exists(out), f"merge: {what}")
+
+
 def case_failure():
     """Usage errors and failures leave no site; an existing folder that is
     no report is refused; an interrupted run leaves nothing."""

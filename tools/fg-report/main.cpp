@@ -1,6 +1,7 @@
 // fg-report: a batch of profiles (files, folders, a list on standard input)
 // made into one static site, compared with a baseline and gated for CI.
 #include <iostream>
+#include <limits>
 
 #include "common/cli.h"
 #include "fg/error.h"
@@ -11,6 +12,8 @@
 namespace {
 
 const char* kUsage = R"(Usage: fg-report [options] INPUT... -o DIR
+       fg-report --shard I/N [options] INPUT... -o PART
+       fg-report merge PART... -o DIR
 
 Reads each profile (any format fg reads, mixed; a folder is searched
 recursively for files whose content is a profile; - reads a list of paths,
@@ -21,15 +24,20 @@ summary.json, summary.md and junit.xml. One bad input is listed and does
 not stop the others. With --baseline, each profile is compared with its
 baseline (the one of the same name, or the only one) and --fail-if gates
 the run. Exit status: 0 all good, 1 some input failed, 3 a gate tripped.
+With --shard I/N, only every Nth input from the Ith is processed, into a
+part; merge makes the parts of all N shards into the site one run would
+have written, byte for byte.
 
 Examples:
   fg-report profiles/ -o report
   find /var/prof -name '*.jfr' | fg-report - -o nightly
   fg-report --baseline base/ --fail-if 'total>+5%' new/ -o ci-report
+  fg-report --shard 2/3 profiles/ -o part2 && fg-report merge part1 part2 part3 -o report
 )";
 
 struct ReportCli {
   std::string output;
+  std::string shard;
   std::vector<std::string> baselines;
   std::vector<std::string> fail_if;
 };
@@ -52,11 +60,37 @@ fg::cli::po::options_description report_cli_options(ReportCli& r, fg::formats::B
       "with --baseline, exit 3 when COND holds for a profile, as in fg-diff: total>+5%, function:REGEX>+2%; "
       "repeatable")("min-delta",
                     fg::cli::number_value("min-delta", b.min_delta, {0.0, 100.0})->value_name("PCT"),
-                    "changes smaller than PCT never trip a condition");
+                    "changes smaller than PCT never trip a condition")(
+      "shard", fg::cli::po::value<std::string>(&r.shard)->value_name("I/N"),
+      "process only inputs I-1, I-1+N, I-1+2N, ... (from 0, in input order) into a part for fg-report merge");
   return o;
 }
 
 }  // namespace
+
+// --shard I/N: 1 <= I <= N.
+void parse_shard(const std::string& text, fg::formats::BatchReportOptions& b) {
+  const std::size_t slash = text.find('/');
+  if (slash == std::string::npos) throw fg::UsageError("--shard " + text + ": expected I/N, e.g. 2/3");
+  const std::size_t max = std::numeric_limits<std::uint32_t>::max();
+  b.shards = fg::cli::parse_number<std::size_t>("shard", text.substr(slash + 1), {0, max, true});
+  b.shard = fg::cli::parse_number<std::size_t>("shard", text.substr(0, slash), {0, b.shards, true});
+}
+
+// The exit status of a report, and its closing lines.
+int verdict(const fg::formats::BatchReportResult& result, const fg::cli::CommonOptions& common,
+            fg::cli::Run& run) {
+  for (const fg::formats::ProfileFacts& p : result.profiles) {
+    if (!common.quiet)
+      for (const std::string& w : p.warnings) std::cerr << "fg-report: warning: " << w << '\n';
+    if (!p.error.empty()) run.closing.push_back("failed: " + p.error);
+    if (!p.comparison.error.empty()) run.closing.push_back("failed: " + p.name + ": " + p.comparison.error);
+    for (const fg::formats::GateVerdict& v : p.comparison.gate)
+      if (!v.tripped.empty()) run.closing.push_back("regression: " + p.name + ": " + v.tripped);
+  }
+  if (result.failed) return fg::cli::kExitBadData;
+  return result.tripped ? fg::cli::kExitRegression : fg::cli::kExitOk;
+}
 
 int main(int argc, char** argv) {
   fg::cli::CommonOptions common;
@@ -81,18 +115,14 @@ int main(int argc, char** argv) {
       return fg::cli::apply_remaining_filters(fg::cli::read_input(path, common, diagnostics), filters,
                                               diagnostics);
     };
+    if (!common.inputs.empty() && common.inputs[0] == "merge") {
+      if (!r.shard.empty()) throw fg::UsageError("merge: --shard belongs to the shards' runs");
+      const std::vector<std::string> parts(common.inputs.begin() + 1, common.inputs.end());
+      return verdict(fg::formats::merge_batch_report(parts, r.output), common, run);
+    }
+    if (!r.shard.empty()) parse_shard(r.shard, report);
     const std::vector<std::string> inputs = fg::formats::expand_report_inputs(common.inputs, std::cin);
     report.baselines = fg::formats::expand_report_inputs(r.baselines, std::cin);
-    const fg::formats::BatchReportResult result = fg::formats::write_batch_report(inputs, report);
-    for (const fg::formats::ProfileFacts& p : result.profiles) {
-      if (!common.quiet)
-        for (const std::string& w : p.warnings) std::cerr << "fg-report: warning: " << w << '\n';
-      if (!p.error.empty()) run.closing.push_back("failed: " + p.error);
-      if (!p.comparison.error.empty()) run.closing.push_back("failed: " + p.name + ": " + p.comparison.error);
-      for (const fg::formats::GateVerdict& v : p.comparison.gate)
-        if (!v.tripped.empty()) run.closing.push_back("regression: " + p.name + ": " + v.tripped);
-    }
-    if (result.failed) return fg::cli::kExitBadData;
-    return result.tripped ? fg::cli::kExitRegression : fg::cli::kExitOk;
+    return verdict(fg::formats::write_batch_report(inputs, report), common, run);
   });
 }

@@ -1,0 +1,36 @@
+// A shard's part of fg-report's site: its profiles' folders and a facts
+// file, fg-report-part.txt, from which `fg-report merge` builds the site
+// an unsharded run would have written, byte for byte. The facts file is
+// line-based text of our own: "key value" per line, values with \\, \n,
+// \t and \r escaped, one block per profile; it is read back only by the
+// merge of the same version of fg.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "formats/batch_report.h"
+
+namespace fg::formats {
+
+/// The facts file's name in a part folder.
+inline constexpr const char* kPartFacts = "fg-report-part.txt";
+
+/// One shard's facts: which shard of how many, the batch's input count,
+/// and its profiles with their index in the batch.
+struct PartFacts {
+  std::size_t shard = 1, shards = 1;
+  std::size_t inputs = 0;
+  std::vector<std::size_t> indices;  ///< of each profile, in the whole batch
+  std::vector<ProfileFacts> profiles;
+};
+
+/// The facts file's text.
+std::string part_text(const PartFacts& part);
+
+/// Parses the facts file `text` read from `file`. Throws ParseError at
+/// the line of anything it does not expect.
+PartFacts parse_part(const std::string& file, const std::string& text);
+
+}  // namespace fg::formats
