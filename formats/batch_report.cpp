@@ -258,14 +258,46 @@ GateVerdict verdict(const Diff& diff, const GateCondition& condition, const Batc
   }
 }
 
+// The one baseline of every input (--baseline given once), read once,
+// names made equal across builds; or why it could not be read.
+struct SharedBaseline {
+  std::optional<Profile> profile;
+  std::string error;
+  std::vector<std::string> warnings;
+};
+
+SharedBaseline read_shared_baseline(const std::string& path, const BatchReportOptions& options) {
+  SharedBaseline b;
+  Diagnostics diagnostics(options.strict, [&](const std::string& m) { b.warnings.push_back(m); });
+  try {
+    b.profile = normalize_names(options.read(path, diagnostics));
+  } catch (const UsageError&) {
+    throw;
+  } catch (const std::exception& e) {
+    if (g_signal) throw;
+    b.error = e.what();
+  }
+  for (const std::string& line : diagnostics.summary()) b.warnings.push_back(line);
+  return b;
+}
+
 // The baseline comparison: fg-diff's defaults (names made equal across
 // builds, the base scaled to the new total), its two views and the gate.
-void compare(Profile next, const std::string& baseline, const BatchReportOptions& options,
-             const fs::path& folder, ProfileFacts& facts, Diagnostics& diagnostics) {
+// `shared`: the baseline already read, else it is read here.
+void compare(Profile next, const std::string& baseline, const SharedBaseline* shared,
+             const BatchReportOptions& options, const fs::path& folder, ProfileFacts& facts,
+             Diagnostics& diagnostics) {
   ComparisonFacts& c = facts.comparison;
   c.baseline = baseline;
   try {
-    const Profile base = normalize_names(options.read(baseline, diagnostics));
+    std::optional<Profile> own;
+    if (shared) {
+      facts.warnings.insert(facts.warnings.end(), shared->warnings.begin(), shared->warnings.end());
+      if (!shared->error.empty()) throw Error(shared->error);
+    } else {
+      own = normalize_names(options.read(baseline, diagnostics));
+    }
+    const Profile& base = shared ? *shared->profile : *own;
     next = normalize_names(std::move(next));
     DiffOptions o;
     o.base_column = column_of(base, options.write.value);
@@ -297,8 +329,8 @@ void compare(Profile next, const std::string& baseline, const BatchReportOptions
 }
 
 // Reads one input and writes its pages; its failure is recorded, not thrown.
-void process(const std::string& baseline, const BatchReportOptions& options, const fs::path& site,
-             ProfileFacts& facts) {
+void process(const std::string& baseline, const SharedBaseline* shared, const BatchReportOptions& options,
+             const fs::path& site, ProfileFacts& facts) {
   Diagnostics diagnostics(options.strict, [&](const std::string& m) { facts.warnings.push_back(m); });
   const fs::path folder = site / facts.page;
   try {
@@ -309,7 +341,7 @@ void process(const std::string& baseline, const BatchReportOptions& options, con
     write_pages(profile, options.write, folder, facts, diagnostics);
     if (!baseline.empty()) {
       facts.compared = true;
-      compare(std::move(profile), baseline, options, folder, facts, diagnostics);
+      compare(std::move(profile), baseline, shared, options, folder, facts, diagnostics);
     }
   } catch (const UsageError&) {
     throw;  // the run's options, not this input
@@ -380,10 +412,13 @@ BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
     all[i].page = "p/" + folder_name(all[i].name, used);
   }
   const std::vector<std::size_t> mine = shard_indices(inputs.size(), options);
+  std::optional<SharedBaseline> shared;  // each input is read once, and so is one baseline for all
+  if (options.baselines.size() == 1 && !mine.empty())
+    shared = read_shared_baseline(options.baselines[0], options);
   // Two parts, each its own profiles and files: the same site at any --jobs.
   const auto run_part = [&](std::size_t part) {
     for (std::size_t k = part; k < mine.size(); k += 2)
-      process(baselines[mine[k]], options, site.path(), all[mine[k]]);
+      process(baselines[mine[k]], shared ? &*shared : nullptr, options, site.path(), all[mine[k]]);
   };
   run_beside(
       {.files = mine.size()}, [&] { run_part(1); }, [&] { run_part(0); });

@@ -166,6 +166,11 @@ def case_baseline():
     one = os.path.join(WORK, "one-baseline")
     r = report(["--baseline", os.path.join(INPUTS, "base", "other.folded"), "--fail-if", "total>+5%", new], one)
     check(r.returncode == 3, "one baseline for all: svc (125 vs 10) trips")
+    bad = os.path.join(MIXED, "truncated.folded.gz")
+    r = report(["--baseline", bad, new], one)
+    errors = [p["baseline"].get("error", "") for p in summary(one)["profiles"]]
+    check(r.returncode == 1 and all(e.startswith(bad + ": truncated gzip") for e in errors) and len(errors) == 2,
+          f"a bad baseline for all: each pair fails with its error ({errors})")
 
 
 def case_shards():

@@ -52,10 +52,9 @@ fg::cli::po::options_description report_cli_options(ReportCli& r, fg::formats::B
         common.value = v;
       }),
       "the value column compared with a baseline (default: each profile's default)")(
-      "baseline",
-      fg::cli::po::value<std::vector<std::string>>(&r.baselines)->multitoken()->value_name("INPUT"),
-      "baseline profiles (files, folders, -), paired by name (file name without extensions); one: the "
-      "baseline of every input")(
+      "baseline", fg::cli::po::value<std::vector<std::string>>(&r.baselines)->value_name("INPUT"),
+      "a baseline profile (file, folder, -), repeatable; paired with the inputs by name (file name "
+      "without extensions); only one: the baseline of every input")(
       "fail-if", fg::cli::po::value<std::vector<std::string>>(&r.fail_if)->value_name("COND"),
       "with --baseline, exit 3 when COND holds for a profile, as in fg-diff: total>+5%, function:REGEX>+2%; "
       "repeatable")("min-delta",
