@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// Browser test of fg-report's site: writes a report over a mixed corpus
+// (tests/report/inputs/mixed) and opens it in headless Chromium. The index
+// loads with no script error and no network request, sorting and filtering
+// work, every link of the index and of each profile page resolves to a file
+// of the site, and each page's flame graph draws. Expected values come from
+// summary.json, which report.mixed checks against fg-convert and fg-top.
+//
+// usage: node report_test.js --fg-report BIN --inputs DIR --out DIR [--chromium PATH]
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const { spawnSync } = require('child_process');
+
+function fail(message) {
+  console.error('FAIL: ' + message);
+  process.exit(1);
+}
+
+const args = { chromium: '/usr/bin/chromium' };
+const argv = process.argv.slice(2);
+for (let i = 0; i < argv.length; i += 2) args[argv[i].slice(2)] = argv[i + 1];
+for (const k of ['fg-report', 'inputs', 'out']) if (!args[k]) fail('missing --' + k);
+if (!fs.existsSync(args.chromium)) fail(args.chromium + ' not found: install Debian\'s chromium (scripts/install-deps.sh)');
+let chromium;
+try {
+  ({ chromium } = require('playwright-core'));
+} catch (e) {
+  fail('playwright-core is not installed in ' + __dirname + '/node_modules: run scripts/install-deps.sh (npm ci)');
+}
+
+const problems = [];
+function check(condition, message) {
+  if (!condition) problems.push(message);
+}
+
+(async () => {
+  fs.mkdirSync(args.out, { recursive: true });
+  const site = path.resolve(args.out, 'report-site');
+  fs.rmSync(site, { recursive: true, force: true });
+  const run = spawnSync(args['fg-report'], ['-q', args.inputs, '-o', site]);
+  check(run.status === 1, 'fg-report exit status ' + run.status + ', expected 1 (a truncated input)');
+  const summary = JSON.parse(fs.readFileSync(path.join(site, 'summary.json'), 'utf8'));
+  const browser = await chromium.launch({ executablePath: args.chromium, args: ['--no-sandbox'] });
+  try {
+    const page = await browser.newPage();
+    page.on('pageerror', (e) => problems.push('script error: ' + e.message));
+    page.on('console', (m) => { if (m.type() === 'error') problems.push('console error: ' + m.text()); });
+    page.on('request', (r) => { if (!r.url().startsWith('file:')) problems.push('network request: ' + r.url()); });
+    page.on('dialog', (d) => { problems.push('a dialog opened: ' + d.message()); d.dismiss(); });
+    await page.goto('file://' + path.join(site, 'index.html'));
+    const rows = page.locator('tbody tr');
+    check(await rows.count() === summary.profiles.length, 'one row per profile');
+    const names = async () => page.locator('tbody tr td:first-child').allTextContents();
+    check(JSON.stringify(await names()) === JSON.stringify(summary.profiles.map((p) => p.name).sort((a, b) => a.localeCompare(b))),
+          'sorted by name at first: ' + (await names()));
+    // Sort by samples, largest first (two clicks), then filter by format.
+    const samples = page.locator('th', { hasText: 'samples' });
+    await samples.click();
+    await samples.click();
+    const most = summary.profiles.filter((p) => p.samples !== undefined).sort((a, b) => b.samples - a.samples)[0];
+    check((await names())[0] === most.name, 'sorted by samples: ' + (await names())[0] + ', expected ' + most.name);
+    await page.fill('#filter', 'jemalloc');
+    const jemalloc = summary.profiles.filter((p) => p.format === 'jemalloc').map((p) => p.name);
+    check(JSON.stringify(await names()) === JSON.stringify(jemalloc), 'filtered to ' + jemalloc + ': ' + (await names()));
+    await page.fill('#filter', '');
+    // Every link resolves; each profile page's links too, and its flame graphs draw.
+    const links = await page.locator('a').evaluateAll((as) => as.map((a) => a.href));
+    check(links.length === summary.profiles.filter((p) => p.page).length, 'a link per page');
+    for (const link of links) {
+      const file = decodeURI(new URL(link).pathname);
+      check(fs.existsSync(file), 'index link to a missing file: ' + link);
+      await page.goto(link);
+      const pageLinks = await page.locator('a').evaluateAll((as) => as.map((a) => a.href));
+      for (const l of pageLinks) check(fs.existsSync(decodeURI(new URL(l).pathname)), 'page link to a missing file: ' + l);
+      for (const l of pageLinks.filter((l) => /flame-\d+\.html$/.test(l))) {
+        await page.goto(l);
+        const frames = await page.locator('svg g, svg rect, canvas').count();
+        check(frames > 0, 'the flame graph draws nothing: ' + l);
+      }
+    }
+    const xss = summary.profiles.find((p) => p.name === 'xss');
+    await page.goto('file://' + path.join(site, xss.page));
+    const top = await page.locator('li').allTextContents();
+    check(top[0] === xss.top[0].name + ': ' + xss.top[0].self, 'a hostile name shown as text: ' + top[0]);
+  } finally {
+    await browser.close();
+  }
+  if (problems.length) fail(problems.join('\n'));
+  console.log('ok');
+})().catch((e) => fail(e.stack));
