@@ -47,6 +47,7 @@ void profile_lines(std::string& out, std::size_t index, const ProfileFacts& p) {
   for (const ColumnFacts& c : p.columns) line(out, "column", {c.type, c.unit, c.total});
   line(out, "default_column", {std::to_string(p.default_column)});
   line(out, "samples", {std::to_string(p.samples)});
+  line(out, "duration_ns", {std::to_string(p.duration_ns)});
   for (const TopFunction& t : p.top) line(out, "top", {t.name, t.self});
   for (const std::string& f : p.files) line(out, "file", {f});
   if (!p.compared) return;
@@ -150,6 +151,8 @@ void PartParser::field(PartFacts& part, const std::string& key, const std::vecto
     current(part).default_column = static_cast<std::size_t>(number(f));
   } else if (key == "samples") {
     current(part).samples = static_cast<std::uint64_t>(number(f));
+  } else if (key == "duration_ns") {
+    current(part).duration_ns = number(f);
   } else if (key == "top") {
     current(part).top.push_back({at(f, 0), at(f, 1)});
   } else if (key == "totals") {

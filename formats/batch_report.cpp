@@ -192,6 +192,7 @@ void describe(const Profile& profile, ProfileFacts& facts) {
   }
   facts.default_column = profile.default_value_index();
   facts.samples = profile.sample_count();
+  facts.duration_ns = profile.metadata().duration_ns;
   if (profile.value_count() == 0) return;
   const CallGraph graph = build_call_graph(profile, {.column = facts.default_column, .edges = false});
   std::vector<const CallGraphNode*> nodes;

@@ -79,7 +79,8 @@ struct ProfileFacts {
   std::vector<std::string> warnings;
   std::vector<ColumnFacts> columns;
   std::size_t default_column = 0;
-  std::uint64_t samples = 0;  ///< sample records (equal stacks and labels merged)
+  std::uint64_t samples = 0;     ///< sample records (equal stacks and labels merged)
+  std::int64_t duration_ns = 0;  ///< the recording's duration; 0 when unknown
   std::vector<TopFunction> top;
   std::vector<std::string> files;  ///< the page's files, in the page folder
   bool compared = false;           ///< a baseline applies (see comparison)

@@ -104,6 +104,8 @@ void profile(Json& j, const ProfileFacts& p) {
     j.key("page").value(p.page + "/index.html").key("format").value(p.format);
     j.key("samples")
         .number(std::to_string(p.samples))
+        .key("duration_ns")
+        .number(std::to_string(p.duration_ns))
         .key("default_value")
         .number(std::to_string(p.default_column));
     j.key("values").open('[');
@@ -149,6 +151,7 @@ constexpr std::string_view kIndexScript = R"(<script>
     ['total', p => p.values && p.values.length ? Number(p.values[p.default_value].total) : null],
     ['unit', p => p.values && p.values.length ? p.values[p.default_value].unit : ''],
     ['samples', p => p.samples === undefined ? null : p.samples],
+    ['duration (s)', p => p.duration_ns ? p.duration_ns / 1e9 : null],
     ['top by self', p => (p.top || []).map(t => t.name).join('; ')],
     ['problems', p => [p.error].concat(p.warnings, p.baseline ? [p.baseline.error].concat(
         p.baseline.gate.filter(g => g.tripped).map(g => g.why)) : []).filter(x => x).join('\n')]];

@@ -86,6 +86,11 @@ def case_mixed():
             total = p["values"][p["default_value"]]["total"]
             check(abs(total - collapsed_total(p["path"])) < 1e-9, f"{name}: total {total} = collapsed sum")
             check([t["name"].removesuffix(" (inline)") for t in p["top"]] == top3(p["path"]), f"{name}: top 3 as fg-top")
+    for name in ("lock", "heap", "basic"):
+        info = run("fg-convert", ["--info", "-q", by_name[name]["path"]]).stdout.decode()
+        known = [int(l.split(":")[1]) for l in info.splitlines() if l.startswith("duration ns:")]
+        check(by_name[name]["duration_ns"] == (known[0] if known else 0), f"{name}: duration as fg-convert --info")
+    check(by_name["lock"]["duration_ns"] > 0, "lock: a JFR recording has a duration")
     truncated, empty = by_name["truncated"], by_name["empty"]
     check(truncated["status"] == "error" and truncated["error"].startswith(inputs[-2] + ": truncated gzip"),
           f"truncated: error with file and position ({truncated.get('error')})")
