@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <cctype>
 #include <csignal>
 #include <filesystem>
 #include <map>
@@ -123,6 +124,8 @@ class InterruptGuard {
 class SiteFolder {
  public:
   explicit SiteFolder(const std::string& target) : target_(target) {
+    while (!target_.has_filename() && target_.has_parent_path() && target_ != target_.root_path())
+      target_ = target_.parent_path();  // "report/": the folder itself, not a file in it
     std::error_code ec;
     if (fs::exists(target_, ec) &&
         (!fs::is_directory(target_, ec) ||

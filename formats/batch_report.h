@@ -90,8 +90,8 @@ struct ProfileFacts {
 /// The inputs of a report: each file as given; each directory searched
 /// recursively, keeping the regular files whose content some reader
 /// recognises (sniffs_as_profile()), in sorted order; "-" a list of paths,
-/// one a line, read from `paths_in`. Throws UsageError for a path that does
-/// not exist.
+/// one a line, read from `paths_in`. A path that does not exist is kept:
+/// reading it fails, and the report lists that input's error.
 std::vector<std::string> expand_report_inputs(const std::vector<std::string>& args, std::istream& paths_in);
 
 /// The name a profile goes by in the report: the file name up to its first

@@ -128,6 +128,12 @@ def case_jobs():
     r2 = report(["--jobs", "2"] + inputs, two, env={"FG_PARALLEL_MIN": "0"})
     check(r1.returncode == r2.returncode == 1, "both runs exit 1")
     check(site_files(one) == site_files(two), "the same files")
+    slash = os.path.join(WORK, "slash")
+    r = report(["--jobs", "1"] + inputs, slash + "/")
+    check(r.returncode == 1 and site_files(slash) == site_files(one), "-o DIR/: the same site, at DIR")
+    r = report(["--jobs", "1"] + inputs, slash + "/")  # again: replaces the earlier report
+    check(r.returncode == 1 and site_files(slash) == site_files(one), "-o DIR/ again: replaced whole")
+    check(not [f for f in os.listdir(WORK) if ".tmp-" in f or ".old-" in f], "no temporary folder left")
     for f in site_files(one):
         with open(os.path.join(one, f), "rb") as a, open(os.path.join(two, f), "rb") as b:
             check(a.read() == b.read(), f"{f}: the same bytes")
