@@ -12,10 +12,10 @@
 # Exits 0 with a message when clang++ is missing.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build_only=()
+build_only=() only_build=
 if [ "${1:-}" = --build-only ]; then
   shift
-  build_only=("$@")
+  build_only=("$@") only_build=1
   set --
 fi
 seconds=${1:-60}
@@ -32,7 +32,7 @@ CXX=clang++ cmake -S "$root" -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=None "-DCMAKE
 targets=("${build_only[@]}")
 for f in "${formats[@]}"; do targets+=("fg_fuzz_read_${f//-/_}"); done
 cmake --build "$out" --target "${targets[@]}"
-[ ${#build_only[@]} -eq 0 ] || exit 0
+[ -z "$only_build" ] || exit 0
 
 # Which seeds each reader starts from (gzip inflated: the fuzzer mutates
 # the format's bytes, not deflate's).

@@ -86,11 +86,14 @@ std::string_view ChunkReader::take(std::uint64_t n) {
     const std::uint64_t start = std::min<std::uint64_t>(offset_, mapped_->size());
     return mapped_->substr(start, std::min<std::uint64_t>(n, mapped_->size() - start));
   }
-  // A stream: the chunk's bytes so far stay at the front of buf_.
-  const std::size_t step = 1 << 20;
+  // A stream: the chunk's bytes so far stay at the front of buf_, which
+  // grows with what arrives, never by a size read from the data: by what
+  // it holds (64 KiB first, 1 MiB at most), so that a small input whose
+  // header claims more costs no megabyte of zeroed memory.
   while (buf_.size() < n) {
+    const std::size_t step = std::clamp<std::size_t>(buf_.size(), 1 << 16, 1 << 20);
     const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(n - buf_.size(), step));
-    buf_.resize(buf_.size() + want);  // grows with what arrives, never by a size read from the data
+    buf_.resize(buf_.size() + want);
     const std::size_t got = input_.read(buf_.data() + buf_.size() - want, want);
     buf_.resize(buf_.size() - want + got);
     if (got == 0) break;

@@ -6,9 +6,11 @@
 #include <ctime>
 #include <optional>
 #include <tuple>
+#include <unordered_map>
 
 #include "fg/builder.h"
 #include "fg/error.h"
+#include "fg/expansion.h"
 #include "fg/import.h"
 #include "fg/names.h"
 #include "fg/normalize_names.h"
@@ -99,6 +101,17 @@ class SampleFilter {
     for (const std::string& e : o.exclude) exclude_.push_back(compile("--exclude", e));
     include_matched_.assign(include_.size(), false);
     exclude_matched_.assign(exclude_.size(), false);
+    nodes_.resize(p.stack_count());
+    Node& root = nodes_[kRootStack.index()];
+    root.named = root.placed = true;
+    root.started = !show_from_;
+    made_.resize(p.stack_count());
+    if (!include_.empty() || !exclude_.empty()) {
+      // A grep sees each stack's whole text: bounded as collapsed output is.
+      check_expansion(p, "--include and --exclude (a grep of each whole call path)",
+                      "--focus, --ignore, --show-from or --prune-from match frame by frame instead");
+      grep_kept_.assign(p.stack_count(), -1);
+    }
   }
 
   /// After run(): each expression that matched nothing among the samples
@@ -126,34 +139,13 @@ class SampleFilter {
   }
 
   Profile run() {
-    // What the frame filters make of a stack depends on the stack alone,
-    // but with --threads frame (the sample's thread becomes its root): each
-    // is worked out once, at its first sample, in the same order as sample
-    // by sample, so the ids are the same.
-    const bool by_stack = o_.threads != ThreadMode::kFrame;
-    std::vector<StackId> made(by_stack ? p_.stack_count() : 0, kNotMade);
-    std::vector<FrameId> frames;
     for (std::size_t i = 0; i < p_.sample_count(); ++i) {
       const Sample& s = p_.sample(i);
       if (!window_.contains(s.timestamp) || !thread_kept(s) || !tags_.keep(s)) continue;
-      StackId stack = by_stack ? made[s.stack.index()] : kNotMade;
-      if (stack == kDropped) continue;
-      if (stack == kNotMade) {
-        frames.clear();
-        for (StackId at = s.stack; at != kRootStack; at = p_.stack(at).parent)
-          frames.push_back(p_.stack(at).frame);
-        std::reverse(frames.begin(), frames.end());  // root first
-        if (!stack_filters(frames)) {
-          if (by_stack) made[s.stack.index()] = kDropped;
-          continue;
-        }
-      }
+      const StackId kept = kept_path(s.stack);
+      if (kept == kDropped) continue;
       const LabelsHere& labels = sample_labels(s);
-      if (stack == kNotMade) {
-        stack = new_stack(frames, labels.thread);
-        if (by_stack) made[s.stack.index()] = stack;
-      }
-      b_.add_sample(stack, p_.values(i), labels.id, s.timestamp);
+      b_.add_sample(out_stack(kept, labels.thread), p_.values(i), labels.id, s.timestamp);
     }
     return std::move(b_).finish();
   }
@@ -183,47 +175,95 @@ class SampleFilter {
     return any;
   }
 
-  // The frame filters, in order; false drops the sample.
-  bool stack_filters(std::vector<FrameId>& frames) {
+  // What the frame filters make of a stack of p_, worked out once per node
+  // from its parent's (parents have smaller ids), so that no stack's path
+  // is walked whole. In the filters' order: --focus/--ignore (any frame),
+  // --hide/--show (drop frames), --show-from (from the rootmost match),
+  // --prune-from (up to the leafmost match), --skip. Each matcher is asked
+  // about the frames sample by sample filtering would ask about, so that
+  // "matched no samples" is the same.
+  struct Node {
+    bool named : 1 = false;          // focused and ignored are worked out
+    bool focused : 1 = false;        // some frame on the path focused (--focus, or any)
+    bool ignored : 1 = false;        // some frame on the path ignored
+    bool placed : 1 = false;         // the fields below are worked out
+    bool shown : 1 = false;          // --hide and --show keep some frame on the path
+    bool started : 1 = false;        // --show-from matched on the path (or none given)
+    bool appended : 1 = false;       // this node's frame is kept, after --show-from
+    std::uint32_t kept = 0;          // frames on the path kept (appended)
+    StackId prune = kNoId<StackId>;  // the leafmost kept frame --prune-from matches
+  };
+
+  // The nodes from `s` up to (not including) the first for which `done`
+  // holds, leaf first; the root is always done.
+  template <class Done>
+  const std::vector<StackId>& path_to_done(StackId s, Done done) {
+    walk_.clear();
+    for (; s != kRootStack && !done(nodes_[s.index()]); s = p_.parent(s)) walk_.push_back(s);
+    return walk_;
+  }
+
+  void work_out_names(StackId s) {
+    const std::vector<StackId>& path = path_to_done(s, [](const Node& n) { return n.named; });
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+      const StackId x = *it;
+      Node& n = nodes_[x.index()];
+      const Node& up = nodes_[p_.parent(x).index()];
+      const FrameId f = p_.stack(x).frame;
+      const bool ignored = ignore_ && ignore_.matches(f);
+      n.focused = up.focused || (!ignored && (!focus_ || focus_.matches(f)));
+      n.ignored = up.ignored || ignored;
+      n.named = true;
+    }
+  }
+
+  void work_out_placing(StackId s, bool by_name) {
+    const std::vector<StackId>& path = path_to_done(s, [](const Node& n) { return n.placed; });
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+      const StackId x = *it;
+      Node& n = nodes_[x.index()];
+      const Node& up = nodes_[p_.parent(x).index()];
+      const FrameId f = p_.stack(x).frame;
+      const bool shown = !by_name || ((!hide_ || !hide_.matches(f)) && (!show_ || show_.matches(f)));
+      n.shown = up.shown || shown;
+      n.started = up.started || (shown && show_from_.matches(f));
+      n.appended = shown && n.started;
+      n.kept = up.kept + n.appended;
+      n.prune = n.appended && prune_from_ && prune_from_.matches(f) ? x : up.prune;
+      n.placed = true;
+    }
+  }
+
+  // The node of p_ whose kept frames are `s`'s after the frame filters, or
+  // kDropped.
+  StackId kept_path(StackId s) {
     if (!include_.empty() || !exclude_.empty()) {
-      // The folded line's text, as grep sees it.
-      const std::string text = folded_text(frames);
-      auto hits = [&](const Pattern& r) { return r.search(text); };
-      if (!include_.empty() && !any_marked(include_, include_matched_, hits)) return false;
-      if (any_marked(exclude_, exclude_matched_, hits)) return false;
+      std::int8_t& grep = grep_kept_[s.index()];
+      if (grep < 0) grep = grep_filters(s);
+      if (!grep) return kDropped;
     }
     const bool by_name = focus_ || ignore_ || hide_ || show_;
     if (by_name) {
       // As pprof's FilterSamplesByName: kept when some frame is focused
-      // (any frame, without --focus) and none ignored. Every frame is
-      // looked at (matches are cached by frame), so that each expression
-      // that matches a frame is known to.
-      bool focused = false, ignored = false;
-      for (FrameId f : frames) {
-        if (ignore_ && ignore_.matches(f))
-          ignored = true;
-        else if (!focus_ || focus_.matches(f))
-          focused = true;
-      }
-      if (ignored || !focused) return false;
-      if (hide_) std::erase_if(frames, [&](FrameId f) { return hide_.matches(f); });
-      if (show_) std::erase_if(frames, [&](FrameId f) { return !show_.matches(f); });
-      if (frames.empty()) return false;
+      // (any frame, without --focus) and none ignored.
+      work_out_names(s);
+      if (nodes_[s.index()].ignored || !nodes_[s.index()].focused) return kDropped;
     }
-    if (show_from_) {  // from the rootmost match down
-      auto it = std::find_if(frames.begin(), frames.end(), [&](FrameId f) { return show_from_.matches(f); });
-      if (it == frames.end()) return false;
-      frames.erase(frames.begin(), it);
-    }
-    if (prune_from_) {  // up to the leafmost match
-      auto it =
-          std::find_if(frames.rbegin(), frames.rend(), [&](FrameId f) { return prune_from_.matches(f); });
-      if (it != frames.rend()) frames.erase(it.base(), frames.end());
-    }
-    if (o_.skip)
-      frames.erase(frames.begin(),
-                   frames.begin() + static_cast<std::ptrdiff_t>(std::min(o_.skip, frames.size())));
-    return true;
+    work_out_placing(s, by_name);
+    const Node& n = nodes_[s.index()];
+    if ((by_name && !n.shown) || !n.started) return kDropped;
+    return n.prune != kNoId<StackId> ? n.prune : s;
+  }
+
+  // --include and --exclude: grep over the folded line's text, once per
+  // stack (the constructor bounds the text, see check_expansion).
+  bool grep_filters(StackId s) {
+    std::vector<FrameId> frames;
+    p_.stack_frames(s, frames);
+    const std::string text = folded_text(frames);
+    auto hits = [&](const Pattern& r) { return r.search(text); };
+    if (!include_.empty() && !any_marked(include_, include_matched_, hits)) return false;
+    return !any_marked(exclude_, exclude_matched_, hits);
   }
 
   std::string folded_text(const std::vector<FrameId>& frames) const {
@@ -261,26 +301,52 @@ class SampleFilter {
     return here;
   }
 
-  // The stack of `frames` (root first, kept by the filters) here: renamed,
-  // recursion collapsed, cut at --max-depth, under the thread's frame with
-  // --threads frame.
-  StackId new_stack(const std::vector<FrameId>& frames, const std::string& thread) {
-    std::vector<FrameId> out;
-    if (o_.threads == ThreadMode::kFrame && !thread.empty()) out.push_back(b_.frame(thread));
-    FunctionId previous = kNoId<FunctionId>;
-    for (FrameId f : frames) {
-      const FrameId to = renamer_.empty() ? import_.frame(f) : renamer_.frame(f, b_, import_);
-      const FunctionId fn = b_.function_of(to);
-      if (o_.collapse_recursion && fn == previous) continue;
-      previous = fn;
-      out.push_back(to);
-    }
-    if (o_.max_depth && out.size() > o_.max_depth) out.resize(o_.max_depth);
-    return b_.stack(out);
+  // A node's stack here: its kept frames past --skip, renamed, recursion
+  // collapsed, cut at --max-depth, under `base` (the thread's frame with
+  // --threads frame, else the root). Worked out from the parent's, once
+  // per node and base.
+  struct Made {
+    StackId stack = kNoId<StackId>;
+    FunctionId function = kNoId<FunctionId>;  // of the last frame kept, for --collapse-recursion
+    std::uint32_t depth = 0;
+  };
+  Made& made(StackId base, StackId s) {
+    if (base == kRootStack) return made_[s.index()];
+    return made_under_[std::uint64_t{base.index()} << 32 | s.index()];
   }
 
-  static constexpr StackId kNotMade{UINT32_MAX};      // by_stack: not seen yet
-  static constexpr StackId kDropped{UINT32_MAX - 1};  // by_stack: the filters drop it
+  StackId out_stack(StackId s, const std::string& thread) {
+    Made root{kRootStack, kNoId<FunctionId>, 0};
+    if (o_.threads == ThreadMode::kFrame && !thread.empty())
+      root = {b_.stack(kRootStack, b_.frame(thread)), kNoId<FunctionId>, 1};
+    const StackId base = root.stack;
+    made(base, kRootStack) = root;
+    const std::vector<StackId>& path = path_to_made(base, s);
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+      const StackId x = *it;
+      Made m = made(base, p_.parent(x));
+      const Node& n = nodes_[x.index()];
+      if (n.appended && n.kept > o_.skip) {
+        const FrameId f = p_.stack(x).frame;
+        const FrameId to = renamer_.empty() ? import_.frame(f) : renamer_.frame(f, b_, import_);
+        const FunctionId fn = b_.function_of(to);
+        if (!o_.collapse_recursion || fn != m.function) {
+          m.function = fn;
+          if (!o_.max_depth || m.depth < o_.max_depth) m.stack = b_.stack(m.stack, to), ++m.depth;
+        }
+      }
+      made(base, x) = m;
+    }
+    return made(base, s).stack;
+  }
+
+  const std::vector<StackId>& path_to_made(StackId base, StackId s) {
+    walk_.clear();
+    for (; s != kRootStack && made(base, s).stack == kNoId<StackId>; s = p_.parent(s)) walk_.push_back(s);
+    return walk_;
+  }
+
+  static constexpr StackId kDropped{UINT32_MAX - 1};  // the frame filters drop the stack
 
   std::vector<LabelsHere> labels_here_;  // by label set of p_
   const Profile& p_;
@@ -295,6 +361,11 @@ class SampleFilter {
   std::vector<bool> include_matched_, exclude_matched_;
   FrameMatcher focus_, ignore_, hide_, show_, show_from_, prune_from_;
   filter::Renamer renamer_;
+  std::vector<Node> nodes_;             // by stack of p_
+  std::vector<std::int8_t> grep_kept_;  // by stack of p_: -1 not yet, else --include/--exclude keep it
+  std::vector<Made> made_;              // by stack of p_, under the root
+  std::unordered_map<std::uint64_t, Made> made_under_;  // by (thread's frame, stack of p_)
+  std::vector<StackId> walk_;
 };
 
 // --min-percent: each stack cut at its first frame (from the root) whose
@@ -314,15 +385,18 @@ Profile cut_small(const Profile& p, double percent) {
   ProfileBuilder b(p.value_types());
   b.metadata() = p.metadata();
   ProfileImporter import(b, p);
-  std::vector<StackId> path;
+  // Where each stack is cut, in one pass in id order (parents first): a
+  // stack whose ancestors all stay keeps itself when it is large enough,
+  // else it is cut where its parent is.
+  std::vector<StackId> kept(p.stack_count(), kRootStack);
+  for (const StackId s : id_range<StackId>(StackId{1}, p.stack_count())) {
+    const StackId parent = p.parent(s);
+    const StackId up = kept[parent.index()];
+    kept[s.index()] = up == parent && static_cast<double>(total[s.index()]) >= floor ? s : up;
+  }
   for (std::size_t i = 0; i < p.sample_count(); ++i) {
     const Sample& s = p.sample(i);
-    path.clear();
-    for (StackId at = s.stack; at != kRootStack; at = p.stack(at).parent) path.push_back(at);
-    StackId kept = kRootStack;
-    for (auto it = path.rbegin(); it != path.rend() && static_cast<double>(total[it->index()]) >= floor; ++it)
-      kept = *it;
-    b.add_sample(import.stack(kept), p.values(i), import.labels(s.labels), s.timestamp);
+    b.add_sample(import.stack(kept[s.stack.index()]), p.values(i), import.labels(s.labels), s.timestamp);
   }
   return std::move(b).finish();
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "fg/error.h"
+#include "fg/expansion.h"
 
 namespace fg {
 
@@ -84,15 +85,18 @@ void layout_chart(const CallTree& tree, const FlameLayoutOptions& o, std::option
   std::stable_sort(order.begin(), order.end(), [&p](std::size_t a, std::size_t b) {
     return p.sample(a).timestamp < p.sample(b).timestamp;
   });
+  // Each node's depth, in one pass (parents have smaller ids): a sample's
+  // path is walked up only to the deepest frame still open, so the walk
+  // costs one step per frame opened, never the whole depth.
+  const std::vector<std::uint32_t> depth = stack_depths(p);
   for (std::size_t i : order) {
     StackId s = p.sample(i).stack;
+    std::size_t same = depth[s.index()];
     path.clear();
-    for (; s != kRootStack; s = p.stack(s).parent) path.push_back(s);
-    std::reverse(path.begin(), path.end());
-    std::size_t same = 0;
-    while (same < open.size() && same < path.size() && open[same].node == path[same]) ++same;
+    for (; same > open.size(); --same, s = p.parent(s)) path.push_back(s);
+    for (; same > 0 && open[same - 1].node != s; --same, s = p.parent(s)) path.push_back(s);
     close_to(same);
-    for (std::size_t d = same; d < path.size(); ++d) open.push_back({path[d], now, 0});
+    for (auto it = path.rbegin(); it != path.rend(); ++it) open.push_back({*it, now, 0});
     if (base) {
       std::int64_t d = sample_delta(p, i, o.column, *base);
       if (!open.empty()) open.back().delta += d;

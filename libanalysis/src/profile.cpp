@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fg/error.h"
+#include "fg/expansion.h"
 
 namespace fg {
 
@@ -76,11 +77,7 @@ std::optional<FrameKind> frame_kind_from_suffix(std::string_view suffix) {
 }
 
 std::uint64_t expanded_frames(const Profile& p) {
-  // Parents have smaller ids than children: one forward pass gives every
-  // depth, with no walk to the root.
-  std::vector<std::uint32_t> depth(p.stack_count(), 0);
-  for (const StackId s : id_range<StackId>(StackId{1}, p.stack_count()))
-    depth[s.index()] = depth[p.parent(s).index()] + 1;
+  const std::vector<std::uint32_t> depth = stack_depths(p);
   std::vector<bool> counted(p.stack_count(), false);
   std::uint64_t frames = 0;
   for (std::size_t i = 0; i < p.sample_count(); ++i) {
@@ -91,16 +88,8 @@ std::uint64_t expanded_frames(const Profile& p) {
 }
 
 void check_expansion(const Profile& p, std::string_view format) {
-  const std::uint64_t frames = expanded_frames(p);
-  const std::uint64_t stacks = p.stack_count();
-  if (frames <= kMaxExpandedFrames || frames / kMaxExpansion <= stacks) return;
-  const std::vector<std::string>& sources = p.metadata().sources;
-  throw Error((sources.size() == 1 ? sources[0] + ": " : std::string()) + std::string(format) +
-              " output would spell out " + std::to_string(frames) + " frames for " +
-              std::to_string(stacks - 1) +
-              " call paths (paths deep and alike, as a long chain makes): " + "refusing past " +
-              std::to_string(kMaxExpandedFrames) + " frames and " + std::to_string(kMaxExpansion) +
-              " per call path; a flame graph, json or --max-depth N draws the tree instead");
+  check_expansion(p, std::string(format) + " output",
+                  "a flame graph, json or --max-depth N draws the tree instead");
 }
 
 std::size_t Profile::depth(StackId id) const {

@@ -164,6 +164,41 @@ def _deep_deepflow_fg_diff(d):
     return ["fg-diff", "--to", "top", "-o", os.path.join(d, "out"), chain, chain]
 
 
+# Views and filters worked out node by node from the parent's, never by a
+# walk up each sample's path (5e9 steps here: minutes).
+for name, args in (
+    ("flamechart", ["--to", "svg", "--flamechart"]),
+    ("focus", ["--to", "svg", "--focus", "f", "--hide", "f7", "--show-from", "f1", "--prune-from", "f9"]),
+    ("filters", ["--to", "svg", "--ignore", "x", "--skip", "3", "--collapse-recursion", "--max-depth", "90000"]),
+    ("min-percent", ["--to", "svg", "--min-percent", "0.0001"]),
+):
+
+    @case("deep-deepflow-" + name, 0, seconds=5)
+    def _deep_deepflow_view(d, args=args):
+        chain = write(d, "chain.json", deepflow_chain(CALL_CHAIN))
+        return ["fg-convert"] + args + ["-o", os.path.join(d, "out"), chain]
+
+
+@case("deep-deepflow-fg-filter", 0, seconds=5)
+def _deep_deepflow_fg_filter(d):
+    chain = write(d, "chain.json", deepflow_chain(CALL_CHAIN))
+    return ["fg-filter", "--focus", "f", "--threads", "frame", "-o", os.path.join(d, "out.json"), chain]
+
+
+# A reversed stack shares no prefix with its parent's: reversing a chain
+# spells out every path, so it is refused as collapsed output is.
+for name, args in (("reverse", ["--to", "svg", "--reverse"]), ("invert", ["--to", "svg", "--invert"])):
+
+    @case("deep-deepflow-" + name, 1, seconds=5, stderr=r"error: \S*chain\.json: reversing the stacks [^\n]* would spell out 200010000 frames")
+    def _deep_deepflow_reversed(d, args=args):
+        return ["fg-convert"] + args + ["-o", os.path.join(d, "out"), write(d, "chain.json", deepflow_chain(CHAIN))]
+
+
+@case("deep-deepflow-include", 1, seconds=5, stderr=r"error: \S*chain\.json: --include and --exclude [^\n]* would spell out 200010000 frames")
+def _deep_deepflow_include(d):
+    return ["fg-convert", "--to", "svg", "--include", "f", "-o", os.path.join(d, "out"), write(d, "chain.json", deepflow_chain(CHAIN))]
+
+
 # Formats that spell out every stack whole would write 200 M frames: refused
 # at once, nothing written.
 for to in ("collapsed", "dump", "pprof"):
