@@ -47,8 +47,7 @@ struct Access {
   }
   static void prefetch_stack(const Profile& p, StackId id) {
     __builtin_prefetch(&p.stack_frames_[id.index()]);
-    __builtin_prefetch(&p.parent_is_prev_[id.index() >> 6]);
-    __builtin_prefetch(&p.jumps_before_[id.index() >> 6]);
+    p.parents_.prefetch(id);
   }
   static void reserve_stacks(ProfileBuilder& b, std::size_t n);
   static StackId extend(ProfileBuilder& b, StackId parent, std::span<const FrameId> frames);

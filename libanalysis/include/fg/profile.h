@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "fg/bits.h"
+#include "fg/detail/parent_index.h"
 #include "fg/ids.h"
 #include "fg/string_pool.h"
 
@@ -164,12 +164,7 @@ class Profile {
 
   StackNode stack(StackId id) const { return {stack_frames_[id.index()], parent(id)}; }
   /// The stack `id` less its leaf frame (the root's parent is the root).
-  StackId parent(StackId id) const {
-    const std::uint32_t i = id.index();
-    const std::uint64_t word = parent_is_prev_[i >> 6], bit = std::uint64_t(1) << (i & 63);
-    if (word & bit) return StackId{i - 1};
-    return jump_parents_[jumps_before_[i >> 6] + bit_count(~word & (bit - 1))];
-  }
+  StackId parent(StackId id) const { return parents_.parent(id); }
   std::size_t stack_count() const { return stack_frames_.size(); }
   /// Number of frames on the path of `id` (0 for the root); walks to the root.
   std::size_t depth(StackId id) const;
@@ -211,15 +206,9 @@ class Profile {
   StringPool strings_;
   std::vector<Function> functions_;
   std::vector<Frame> frames_;
-  // The stack tree, some 4 bytes a node: profiles reach millions of
-  // distinct paths, and deep ones are mostly chains. Each node's leaf frame;
-  // a bit per node set when its parent is the node made just before it (a
-  // new path is made frame after frame); the parents of the other nodes in
-  // id order, found by counting the clear bits before a node.
+  // The stack tree: each node's leaf frame, and its parent.
   BigVector<FrameId> stack_frames_;
-  BigVector<std::uint64_t> parent_is_prev_;
-  BigVector<std::uint32_t> jumps_before_;  // per 64 nodes: clear bits before them
-  BigVector<StackId> jump_parents_;
+  detail::ParentIndex parents_;
   void add_stack(FrameId frame, StackId parent);
   // Nodes of `frames`, each the child of the node before it (the first,
   // of the newest node).
