@@ -261,20 +261,20 @@ StackId Reader::intern_stack(const char* b, const char* e) {
   std::size_t pos = shared ? prev_ends_[shared - 1] + 1 : 0;
   if (used > 0) {
     // The new frames of a line are interned in passes (find and hash all,
-    // then the cache hints of StringPool step by step, then intern), so the
+    // then the cache hints of bulk::prefetch_slot() and the two after it, then intern), so the
     // cache misses of one frame's lookup overlap with the others'.
     hashes_.clear();
     while (pos <= used) {
       const auto end = static_cast<std::size_t>(find_semicolon(b + pos, b + used) - b);
       std::uint64_t h = hash_bytes(std::string_view(b + pos, end - pos));
-      bulk::strings(*builder_).prefetch_slot(h);
+      bulk::prefetch_slot(bulk::strings(*builder_), h);
       hashes_.push_back(h);
       prev_ends_.push_back(end);
       pos = end + 1;
     }
     const StringPool& pool = bulk::strings(*builder_);
-    for (std::uint64_t h : hashes_) pool.prefetch_entry(h);
-    for (std::uint64_t h : hashes_) pool.prefetch_bytes(h);
+    for (std::uint64_t h : hashes_) bulk::prefetch_entry(pool, h);
+    for (std::uint64_t h : hashes_) bulk::prefetch_bytes(pool, h);
     for (std::size_t i = shared; i < prev_ends_.size(); ++i) {
       std::size_t start = i == 0 ? 0 : prev_ends_[i - 1] + 1;
       FrameId f = intern_frame(std::string_view(b + start, prev_ends_[i] - start), hashes_[i - shared]);

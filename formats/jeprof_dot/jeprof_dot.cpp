@@ -4,6 +4,7 @@
 #include <string>
 
 #include "fg/builder.h"
+#include "fg/recorded_call_graph.h"
 #include "formats/common/unfolded_stacks.h"
 #include "formats/jeprof_dot/jeprof_graph.h"
 #include "formats/jeprof_dot/reconcile.h"

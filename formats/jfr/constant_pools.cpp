@@ -57,10 +57,42 @@ struct TraceOut {
   TraceBatch batch;
 };
 
+// Which field of a StackFrame class is which of the fields read_frame() takes.
+Slots frame_slots(const ClassDesc& frame) {
+  return Slots(frame, {"method", "lineNumber", "bytecodeIndex", "type"});
+}
+
+// One stack frame of class `frame`, its fields found by name (`s`, made
+// by frame_slots()): what a frame means, whatever its layout.
+FrameRef read_frame(Cursor& c, const ChunkMetadata& meta, const ClassDesc& frame, const Slots& s) {
+  FrameRef r;
+  for (std::size_t i = 0; i < frame.fields.size(); ++i) {
+    const FieldDesc& f = frame.fields[i];
+    switch (s.wanted(i)) {
+      case 0:
+        r.method = static_cast<std::uint64_t>(read_integer(c, meta, f));
+        break;
+      case 1:
+        r.line = static_cast<std::int32_t>(read_integer(c, meta, f));
+        break;
+      case 2:
+        r.bci = static_cast<std::int32_t>(read_integer(c, meta, f));
+        break;
+      case 3:
+        r.type = static_cast<std::uint64_t>(read_integer(c, meta, f));
+        break;
+      default:
+        skip_field(c, meta, f);
+    }
+  }
+  return r;
+}
+
 class PoolReader {
  public:
-  PoolReader(Cursor& c, const ChunkMetadata& meta, Pools& pools, bool keep_lines, TraceOut& out)
-      : c_(c), meta_(meta), pools_(pools), keep_lines_(keep_lines), out_(out) {}
+  PoolReader(Cursor& c, const ChunkMetadata& meta, Pools& pools, bool keep_lines, FrameDecoding decoding,
+             TraceOut& out)
+      : c_(c), meta_(meta), pools_(pools), keep_lines_(keep_lines), decoding_(decoding), out_(out) {}
 
   void read(const ClassDesc& cls, std::uint64_t count) {
     if (cls.name == "java.lang.Thread") return threads(cls, count);
@@ -194,13 +226,15 @@ class PoolReader {
     std::vector<std::uint32_t>& frames_ = out_.batch.frames;
     if (frame_class_ != &frame) {  // the same class for every trace: its slots found once
       frame_class_ = &frame;
-      frame_slots_.emplace(
-          frame, std::initializer_list<std::string_view>{"method", "lineNumber", "bytecodeIndex", "type"});
+      frame_slots_.emplace(frame_slots(frame));
       usual_ = usual_layout(frame, *frame_slots_);
     }
     const Slots& s = *frame_slots_;
     const std::uint64_t n = c_.read_count("stack frame", std::max<std::uint32_t>(1, frame.min_bytes));
-    if (usual_ && c_.compressed()) {  // the common case, without a dispatch per field
+    // The common case, without a dispatch per field: the batched readers
+    // decode the usual layout as read_frame() does (the reference reader,
+    // FrameDecoding::kPlain, holds them to it).
+    if (usual_ && c_.compressed() && decoding_ == FrameDecoding::kFast) {
       const std::size_t begin = frames_.size();
       frames_.resize(begin + n);  // n is at most the bytes left
       std::uint32_t* out = frames_.data() + begin;
@@ -223,26 +257,7 @@ class PoolReader {
       }
     } else {
       for (std::uint64_t k = 0; k < n; ++k) {
-        FrameRef r;
-        for (std::size_t i = 0; i < frame.fields.size(); ++i) {
-          const FieldDesc& f = frame.fields[i];
-          switch (s.wanted(i)) {
-            case 0:
-              r.method = static_cast<std::uint64_t>(read_integer(c_, meta_, f));
-              break;
-            case 1:
-              r.line = static_cast<std::int32_t>(read_integer(c_, meta_, f));
-              break;
-            case 2:
-              r.bci = static_cast<std::int32_t>(read_integer(c_, meta_, f));
-              break;
-            case 3:
-              r.type = static_cast<std::uint64_t>(read_integer(c_, meta_, f));
-              break;
-            default:
-              skip_field(c_, meta_, f);
-          }
-        }
+        const FrameRef r = read_frame(c_, meta_, frame, s);
         frames_.push_back(index_of(r.method, r.line, r.bci, r.type));
       }
     }
@@ -314,20 +329,21 @@ class PoolReader {
   const ChunkMetadata& meta_;
   Pools& pools_;
   bool keep_lines_;
+  FrameDecoding decoding_;
   TraceOut& out_;
   const ClassDesc* frame_class_ = nullptr;  // frames()' slots are of this class
   std::optional<Slots> frame_slots_;
   bool usual_ = false;
 };
 
-void read_checkpoint(Cursor& rec, const ChunkMetadata& meta, Pools& pools, bool keep_lines, TraceOut& out,
-                     std::int64_t& delta) {
+void read_checkpoint(Cursor& rec, const ChunkMetadata& meta, Pools& pools, bool keep_lines,
+                     FrameDecoding decoding, TraceOut& out, std::int64_t& delta) {
   rec.read_long();  // start time
   rec.read_long();  // duration
   delta = rec.read_long();
   rec.u8();  // type mask
   out.done_at = rec.offset();
-  PoolReader reader(rec, meta, pools, keep_lines, out);
+  PoolReader reader(rec, meta, pools, keep_lines, decoding, out);
   for (std::uint64_t n = rec.read_count("constant pool", 2); n > 0; --n) {
     const std::uint64_t at = rec.offset();
     const std::uint64_t type = static_cast<std::uint64_t>(rec.read_long());
@@ -626,12 +642,12 @@ std::uint64_t previous_checkpoint(const Checkpoint& cp, std::uint64_t offset, st
 void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const ChunkMetadata& meta,
                          Pools& pools, bool keep_lines,
                          const std::function<void(std::uint64_t, std::uint64_t)>& done,
-                         const std::function<void(TraceBatch&)>& traces) {
+                         const std::function<void(TraceBatch&)>& traces, FrameDecoding decoding) {
   TraceOut out(done, traces);
   for (std::uint64_t offset = last_offset;;) {
     Checkpoint cp = checkpoint_at(chunk, offset);
     std::int64_t delta = 0;
-    read_checkpoint(cp.rec, meta, pools, keep_lines, out, delta);
+    read_checkpoint(cp.rec, meta, pools, keep_lines, decoding, out, delta);
     ++pools.checkpoints;
     if (delta == 0) return out.flush(cp.rec.offset());
     offset = previous_checkpoint(cp, offset, delta);

@@ -249,6 +249,12 @@ struct Pools {
   bool enum_has(const std::string& type, std::string_view name) const;
 };
 
+/// How read_constant_pools() decodes stack frames.
+enum class FrameDecoding {
+  kFast,   ///< the usual layout by batched readers, any other field by field
+  kPlain,  ///< every frame field by field, by its fields' names (the meaning)
+};
+
 /// Reads every checkpoint of a chunk into `pools`, starting from the one at
 /// `last_offset` (relative to the chunk) and following the deltas. `chunk`
 /// covers the whole chunk. A delta that does not move backwards, or points
@@ -259,11 +265,13 @@ struct Pools {
 /// `traces` is handed the stack traces in batches as they are read, in
 /// order (pools.stack_traces numbers their keys), for a TraceTree: it
 /// takes each, and may leave in its place an earlier one, whose room is
-/// used again (its contents are cleared).
+/// used again (its contents are cleared). Both `decoding`s give the same
+/// pools.
 void read_constant_pools(const Cursor& chunk, std::uint64_t last_offset, const ChunkMetadata& meta,
                          Pools& pools, bool keep_lines,
                          const std::function<void(std::uint64_t, std::uint64_t)>& done,
-                         const std::function<void(TraceBatch&)>& traces);
+                         const std::function<void(TraceBatch&)>& traces,
+                         FrameDecoding decoding = FrameDecoding::kFast);
 
 /// The offset (relative to the chunk) of the first of a chunk's
 /// checkpoints, walking their chain back from the one at `last_offset` as

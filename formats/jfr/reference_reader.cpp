@@ -2,8 +2,10 @@
 // time, each read in two steps, parse then resolve:
 //
 //   1. parse: the chunk's metadata, its constant pools (with every stack
-//      trace as a list of frames), and its events, decoded by the
-//      metadata's field names (events.h);
+//      trace as a list of frames, each frame decoded field by field by
+//      its fields' names: FrameDecoding::kPlain, where the fast reader has
+//      batched readers for the usual layout), and its events, decoded by
+//      the metadata's field names (events.h);
 //   2. resolve: each selected event through the time and thread-state
 //      filters, its values, frames, class frame and labels (semantics.h),
 //      into ProfileBuilder::add_sample(frames, values, labels).
@@ -101,8 +103,9 @@ class ReferenceReader {
     meta.seek(0);
     Cursor meta_record = meta.sub(meta_size, "metadata event");
     pc.meta = read_metadata(meta_record);
-    read_constant_pools(chunk, h.checkpoint_offset, pc.meta, pc.pools, naming_.lines || naming_.bci, {},
-                        [&](TraceBatch& batch) { add_traces(batch, pc.traces); });
+    read_constant_pools(
+        chunk, h.checkpoint_offset, pc.meta, pc.pools, naming_.lines || naming_.bci, {},
+        [&](TraceBatch& batch) { add_traces(batch, pc.traces); }, FrameDecoding::kPlain);
     read_events(chunk, pc);
     return pc;
   }

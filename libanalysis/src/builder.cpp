@@ -5,6 +5,7 @@
 
 #include "fg/bulk_builder.h"
 #include "fg/error.h"
+#include "fg/recorded_call_graph.h"
 
 namespace fg {
 

@@ -12,6 +12,7 @@
 #include "fg/detail/u64_map.h"
 #include "fg/error.h"
 #include "fg/names.h"
+#include "fg/recorded_call_graph.h"
 #include "fg/string_pool.h"
 #include "sample_paths.h"
 #include "stack_sums.h"

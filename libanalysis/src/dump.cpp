@@ -5,6 +5,8 @@
 #include <numeric>
 #include <vector>
 
+#include "fg/recorded_call_graph.h"
+
 namespace fg {
 
 namespace {

@@ -105,39 +105,18 @@ void Profile::stack_frames(StackId id, std::vector<FrameId>& out) const {
 }
 
 void Profile::add_stack(FrameId frame, StackId parent) {
-  const std::size_t id = stack_frames_.size();
-  if (id % 64 == 0) {
-    parent_is_prev_.push_back(0);
-    jumps_before_.push_back(static_cast<std::uint32_t>(jump_parents_.size()));
-  }
-  if (id > 0 && parent.index() == id - 1)
-    parent_is_prev_.back() |= std::uint64_t(1) << (id % 64);
-  else
-    jump_parents_.push_back(parent);
+  parents_.push(parent);
   stack_frames_.push_back(frame);
 }
 
 void Profile::add_chain(std::span<const FrameId> frames) {
-  const std::size_t begin = stack_frames_.size(), end = begin + frames.size();
-  while (parent_is_prev_.size() * 64 < end) {
-    parent_is_prev_.push_back(0);
-    jumps_before_.push_back(static_cast<std::uint32_t>(jump_parents_.size()));
-  }
-  // Every new node's parent is the node before it: their bits, a word at a time.
-  for (std::size_t id = begin; id < end;) {
-    const std::size_t word = id / 64, upto = std::min(end, (word + 1) * 64);
-    const std::size_t bits = upto - id;
-    const std::uint64_t mask = (bits == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1) << (id % 64);
-    parent_is_prev_[word] |= mask;
-    id = upto;
-  }
+  parents_.push_chain(frames.size());
   stack_frames_.insert(stack_frames_.end(), frames.begin(), frames.end());
 }
 
 void Profile::reserve_stacks(std::size_t n) {
   stack_frames_.reserve(n);
-  parent_is_prev_.reserve(n / 64 + 1);
-  jumps_before_.reserve(n / 64 + 1);
+  parents_.reserve(n);
 }
 
 std::vector<std::int64_t> Profile::totals() const {

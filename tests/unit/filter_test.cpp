@@ -4,6 +4,7 @@
 
 #include "fg/builder.h"
 #include "fg/error.h"
+#include "fg/recorded_call_graph.h"
 #include "test_util.h"
 
 using namespace fg;

@@ -1,11 +1,13 @@
-// The fast readers' paths into ProfileBuilder and Profile: cache hints,
-// stacks looked up before they are made, chains of new stacks in one run,
-// a room hint from the input size, and stand-in frames replaced at the end.
+// The fast readers' paths into ProfileBuilder, Profile and StringPool:
+// cache hints, stacks looked up before they are made, chains of new stacks
+// in one run, a capacity hint from the input size, and stand-in frames
+// replaced at the end.
 // Readers of millions of samples per second (collapsed, pprof, JFR,
 // DeepFlow) use them; every other reader needs only fg/builder.h, whose
 // calls give the same profile. Free functions, not members, so that the
-// model's headers show the model: each reaches the builder's or the
-// profile's internals through bulk::Access, a friend of both.
+// model's headers show the model: each reaches the builder's, the
+// profile's or the string pool's internals through bulk::Access, a friend
+// of all three.
 #pragma once
 
 #include <cstddef>
@@ -47,16 +49,37 @@ struct Access {
   }
   static void prefetch_stack(const Profile& p, StackId id) {
     __builtin_prefetch(&p.stack_frames_[id.index()]);
-    __builtin_prefetch(&p.parent_is_prev_[id.index() >> 6]);
-    __builtin_prefetch(&p.jumps_before_[id.index() >> 6]);
+    p.parents_.prefetch(id);
+  }
+  static void prefetch_slot(const StringPool& p, std::uint64_t hash) {
+    __builtin_prefetch(&p.table_[hash & p.mask_]);
+  }
+  static void prefetch_entry(const StringPool& p, std::uint64_t hash) {
+    const std::uint32_t id = p.table_[hash & p.mask_].id;
+    if (id != StringPool::kNoSlot) __builtin_prefetch(&p.strings_[id]);
+  }
+  static void prefetch_bytes(const StringPool& p, std::uint64_t hash) {
+    const std::uint32_t id = p.table_[hash & p.mask_].id;
+    if (id != StringPool::kNoSlot) __builtin_prefetch(p.strings_[id].data());
   }
   static void reserve_stacks(ProfileBuilder& b, std::size_t n);
   static StackId extend(ProfileBuilder& b, StackId parent, std::span<const FrameId> frames);
   static Profile finish(ProfileBuilder&& b, std::span<const FrameId> frames);
 };
 
-/// The builder's string pool, for its cache hints (StringPool::prefetch_*).
+/// The builder's string pool, for its cache hints (prefetch_slot() and
+/// the two after it).
 inline const StringPool& strings(const ProfileBuilder& b) { return Access::strings(b); }
+
+/// Cache hints for a coming pool.intern(s, hash), in three steps that each
+/// depend on memory the step before brought in: the table slot, the
+/// string's entry, its bytes. Interning a batch of strings runs each step
+/// over the whole batch first, so their cache misses overlap.
+inline void prefetch_slot(const StringPool& pool, std::uint64_t hash) { Access::prefetch_slot(pool, hash); }
+/// The second step: the entry of the string in the slot prefetch_slot() brought in.
+inline void prefetch_entry(const StringPool& pool, std::uint64_t hash) { Access::prefetch_entry(pool, hash); }
+/// The third step: the bytes of the string prefetch_entry() brought in.
+inline void prefetch_bytes(const StringPool& pool, std::uint64_t hash) { Access::prefetch_bytes(pool, hash); }
 
 /// The profile as built so far (its tables grow as the builder adds; a
 /// reference stays valid, its spans and pointers do not).

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "fg/bits.h"
+#include "fg/detail/parent_index.h"
 #include "fg/ids.h"
 #include "fg/string_pool.h"
 
@@ -136,28 +136,8 @@ struct Metadata {
   std::vector<std::pair<std::string, std::string>> properties;
 };
 
-/// A call graph as a graph-shaped input recorded it (jeprof's DOT): each
-/// function's flat and cum and each caller -> callee weight, for one value
-/// column. Such an input holds no stacks, so its profile's stacks are
-/// reconstructed from the graph and cannot give all of the graph's numbers
-/// back (recursion, values lost to rounding); the graph is kept beside them
-/// so that call graph views draw the recorded numbers exactly. A transform
-/// that makes a new profile (filter, merge, diff) does not carry it over:
-/// its result's graph is computed from its stacks.
-struct RecordedCallGraph {
-  struct Node {
-    FrameId frame{};  ///< the frame standing for the node in the profile
-    std::int64_t flat = 0, cum = 0;
-  };
-  struct Edge {
-    std::uint32_t caller = 0, callee = 0;  ///< indices into nodes
-    std::int64_t weight = 0;
-  };
-  std::size_t column = 0;  ///< the value column the numbers are of
-  std::int64_t total = 0;  ///< what the recording's percentages are of
-  std::vector<Node> nodes;
-  std::vector<Edge> edges;
-};
+/// The call graph of a graph-shaped input (fg/recorded_call_graph.h).
+struct RecordedCallGraph;
 
 class ProfileBuilder;
 namespace bulk {
@@ -184,12 +164,7 @@ class Profile {
 
   StackNode stack(StackId id) const { return {stack_frames_[id.index()], parent(id)}; }
   /// The stack `id` less its leaf frame (the root's parent is the root).
-  StackId parent(StackId id) const {
-    const std::uint32_t i = id.index();
-    const std::uint64_t word = parent_is_prev_[i >> 6], bit = std::uint64_t(1) << (i & 63);
-    if (word & bit) return StackId{i - 1};
-    return jump_parents_[jumps_before_[i >> 6] + bit_count(~word & (bit - 1))];
-  }
+  StackId parent(StackId id) const { return parents_.parent(id); }
   std::size_t stack_count() const { return stack_frames_.size(); }
   /// Number of frames on the path of `id` (0 for the root); walks to the root.
   std::size_t depth(StackId id) const;
@@ -218,7 +193,7 @@ class Profile {
   /// The base column paired with a kNew column, if any.
   std::optional<std::size_t> base_of(std::size_t new_column) const;
   /// The call graph the input recorded, when it was graph-shaped; null
-  /// otherwise (see RecordedCallGraph).
+  /// otherwise (see RecordedCallGraph, fg/recorded_call_graph.h).
   const RecordedCallGraph* recorded_graph() const { return recorded_graph_.get(); }
 
  private:
@@ -231,15 +206,9 @@ class Profile {
   StringPool strings_;
   std::vector<Function> functions_;
   std::vector<Frame> frames_;
-  // The stack tree, some 4 bytes a node: profiles reach millions of
-  // distinct paths, and deep ones are mostly chains. Each node's leaf frame;
-  // a bit per node set when its parent is the node made just before it (a
-  // new path is made frame after frame); the parents of the other nodes in
-  // id order, found by counting the clear bits before a node.
+  // The stack tree: each node's leaf frame, and its parent.
   BigVector<FrameId> stack_frames_;
-  BigVector<std::uint64_t> parent_is_prev_;
-  BigVector<std::uint32_t> jumps_before_;  // per 64 nodes: clear bits before them
-  BigVector<StackId> jump_parents_;
+  detail::ParentIndex parents_;
   void add_stack(FrameId frame, StackId parent);
   // Nodes of `frames`, each the child of the node before it (the first,
   // of the newest node).

@@ -11,6 +11,10 @@
 
 namespace fg {
 
+namespace bulk {
+struct Access;  // fg/bulk_builder.h: the cache hints of a coming intern()
+}  // namespace bulk
+
 /// Hash of a byte string (FNV-style over 8-byte words, then mixed).
 std::uint64_t hash_bytes(std::string_view s);
 
@@ -27,25 +31,13 @@ class StringPool {
   StringId intern(std::string_view s) { return intern(s, hash_bytes(s)); }
   /// intern() with hash_bytes(s) already computed.
   StringId intern(std::string_view s, std::uint64_t hash);
-  /// Cache hints for a coming intern(s, hash), in three steps that each
-  /// depend on memory the step before brought in: the table slot, the
-  /// string's entry, its bytes. Interning a batch of strings runs each step
-  /// over the whole batch first, so their cache misses overlap.
-  void prefetch_slot(std::uint64_t hash) const { __builtin_prefetch(&table_[hash & mask_]); }
-  void prefetch_entry(std::uint64_t hash) const {
-    const std::uint32_t id = table_[hash & mask_].id;
-    if (id != kNoSlot) __builtin_prefetch(&strings_[id]);
-  }
-  void prefetch_bytes(std::uint64_t hash) const {
-    const std::uint32_t id = table_[hash & mask_].id;
-    if (id != kNoSlot) __builtin_prefetch(strings_[id].data());
-  }
   /// The id of s, or kNoId<StringId> when s was never interned.
   StringId find(std::string_view s) const;
   std::string_view view(StringId id) const { return strings_[id.index()]; }
   std::size_t size() const { return strings_.size(); }
 
  private:
+  friend struct bulk::Access;
   // 8-byte slots (the hash's high half as a tag, and the id) keep the
   // table small enough to stay in cache; the bytes are compared only when
   // the tag matches.
