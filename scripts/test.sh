@@ -14,7 +14,7 @@
 # Each stage prints the time it ended at.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-tools=(fg-convert fg-diff fg-filter fg-top)
+tools=(fg-convert fg-diff fg-filter fg-top fg-report)
 stamp() { echo "test.sh: $1 after $((SECONDS / 60)) min $((SECONDS % 60)) s"; }
 
 cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFG_BUILD_TESTS=ON
