@@ -16,25 +16,10 @@ const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
 
-function fail(message) {
-  console.error('FAIL: ' + message);
-  process.exit(1);
-}
+const { fail, parseArgs, loadChromium } = require('./harness');
 
-const args = { chromium: '/usr/bin/chromium' };
-const argv = process.argv.slice(2);
-for (let i = 0; i < argv.length; i++) {
-  if (argv[i].startsWith('--')) args[argv[i].slice(2)] = argv[++i];
-  else args.case = argv[i];
-}
-for (const k of ['fg-convert', 'samples', 'out', 'case']) if (!args[k]) fail('missing ' + k + ' (see the usage at the top of ' + __filename + ')');
-if (!fs.existsSync(args.chromium)) fail(args.chromium + ' not found: install Debian\'s chromium (scripts/install-deps.sh)');
-let chromium;
-try {
-  ({ chromium } = require('playwright-core'));
-} catch (e) {
-  fail('playwright-core is not installed in ' + __dirname + '/node_modules: run scripts/install-deps.sh (npm ci)');
-}
+const args = parseArgs(['fg-convert', 'samples', 'out', 'case'], __filename, 'case');
+const chromium = loadChromium(args);
 fs.mkdirSync(args.out, { recursive: true });
 
 function check(condition, message) {

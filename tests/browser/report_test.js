@@ -13,22 +13,10 @@ const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
 
-function fail(message) {
-  console.error('FAIL: ' + message);
-  process.exit(1);
-}
+const { fail, parseArgs, loadChromium } = require('./harness');
 
-const args = { chromium: '/usr/bin/chromium' };
-const argv = process.argv.slice(2);
-for (let i = 0; i < argv.length; i += 2) args[argv[i].slice(2)] = argv[i + 1];
-for (const k of ['fg-report', 'inputs', 'out']) if (!args[k]) fail('missing --' + k);
-if (!fs.existsSync(args.chromium)) fail(args.chromium + ' not found: install Debian\'s chromium (scripts/install-deps.sh)');
-let chromium;
-try {
-  ({ chromium } = require('playwright-core'));
-} catch (e) {
-  fail('playwright-core is not installed in ' + __dirname + '/node_modules: run scripts/install-deps.sh (npm ci)');
-}
+const args = parseArgs(['fg-report', 'inputs', 'out'], __filename);
+const chromium = loadChromium(args);
 
 const problems = [];
 function check(condition, message) {
