@@ -23,7 +23,7 @@ void* counting_allocate(std::size_t bytes) {
 }
 void counting_deallocate(void* p, std::size_t bytes) noexcept {
   counted_bytes_out -= bytes;
-  ::operator delete(p, bytes);
+  ::operator delete(p);  // unsized: clang has no sized delete without -fsized-deallocation
 }
 
 // Installs `memory` for the scope, then the heap again.
