@@ -198,18 +198,11 @@ void describe(const Profile& profile, ProfileFacts& facts) {
   facts.duration_ns = profile.metadata().duration_ns;
   if (profile.value_count() == 0) return;
   const CallGraph graph = build_call_graph(profile, {.column = facts.default_column, .edges = false});
-  std::vector<const CallGraphNode*> nodes;
-  for (const CallGraphNode& n : graph.nodes)
-    if (n.flat != 0) nodes.push_back(&n);
-  const std::size_t shown = std::min(kTopFunctions, nodes.size());
-  std::partial_sort(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(shown), nodes.end(),
-                    [](const CallGraphNode* a, const CallGraphNode* b) {
-                      if (a->flat != b->flat) return a->flat > b->flat;
-                      return a->name < b->name;
-                    });
   const int decimals = profile.value_types()[facts.default_column].decimals;
-  for (std::size_t i = 0; i < shown; ++i)
-    facts.top.push_back({nodes[i]->name, fixed_point_text(nodes[i]->flat, decimals)});
+  for (const std::uint32_t n : top_order(graph)) {  // fg-top's order: by |flat|, then name
+    if (facts.top.size() == kTopFunctions || graph.nodes[n].flat == 0) break;
+    facts.top.push_back({graph.nodes[n].name, fixed_point_text(graph.nodes[n].flat, decimals)});
+  }
 }
 
 // The flame graph, top table and call graph of each value column.
