@@ -65,8 +65,6 @@ fg::cli::po::options_description report_cli_options(ReportCli& r, fg::formats::B
   return o;
 }
 
-}  // namespace
-
 // --shard I/N: 1 <= I <= N.
 void parse_shard(const std::string& text, fg::formats::BatchReportOptions& b) {
   const std::size_t slash = text.find('/');
@@ -90,6 +88,8 @@ int verdict(const fg::formats::BatchReportResult& result, const fg::cli::CommonO
   if (result.failed) return fg::cli::kExitBadData;
   return result.tripped ? fg::cli::kExitRegression : fg::cli::kExitOk;
 }
+
+}  // namespace
 
 int main(int argc, char** argv) {
   fg::cli::CommonOptions common;
