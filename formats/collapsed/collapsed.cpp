@@ -1,9 +1,13 @@
 #include "formats/collapsed/collapsed.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <vector>
@@ -101,6 +105,40 @@ const char* skip_back_blanks(const char* b, const char* e) {
   return e;
 }
 
+// How many columns a one-thread read gives the profile: those of the first
+// line that ends in a count (0 when none does).
+int first_columns(std::string_view text) {
+  const char* b = text.data();
+  const char* end = b + text.size();
+  while (b < end) {
+    const char* nl = static_cast<const char*>(std::memchr(b, '\n', static_cast<std::size_t>(end - b)));
+    const char* e = nl ? nl : end;
+    if (e > b && e[-1] == '\r') --e;
+    e = skip_back_blanks(b, e);
+    if (const char* last = e > b ? find_count(b, e) : nullptr) return find_count(b, last - 1) ? 2 : 1;
+    b = nl ? nl + 1 : end;
+  }
+  return 0;
+}
+
+// Where each of `parts` chunks of `text` starts, and the end: cut after
+// the first line break at or past each equal share (chunks may be empty).
+std::vector<std::size_t> chunk_starts(std::string_view text, std::size_t parts) {
+  std::vector<std::size_t> starts{0};
+  for (std::size_t i = 1; i < parts; ++i) {
+    const std::size_t at = std::max(starts.back(), text.size() / parts * i);
+    const std::size_t nl = text.find('\n', at);
+    starts.push_back(nl == std::string_view::npos ? text.size() : nl + 1);
+  }
+  starts.push_back(text.size());
+  return starts;
+}
+
+// A chunk read on its own thread met something (a warning, an error,
+// fractional counts) whose outcome depends on the lines before it: the
+// chunk is read again on the reader's own, in file order.
+struct NotClean {};
+
 class Reader {
  public:
   Reader(Input& input, const ReadOptions& options, Diagnostics& diag)
@@ -108,12 +146,42 @@ class Reader {
   Profile run();
 
  private:
+  // A reader of one chunk of a mapped file, into tables of its own, with
+  // `columns` (of the whole file): timestamps (with sequence) count from 0.
+  Reader(Input& input, Diagnostics& diag, bool sequence, int columns, std::size_t bytes)
+      : input_(input), diag_(diag), sequence_(sequence), ordinal_(0), chunk_(true) {
+    expected_bytes_ = bytes;
+    if (columns) start(columns);
+  }
+  void read_mapped(std::string_view whole, std::size_t from, std::size_t to);
+  void read_chunks(std::string_view whole, std::size_t parts);
+  // The chunks of read_chunks() and what its threads share.
+  struct Chunks {
+    Chunks(std::string_view w, std::vector<std::size_t> s, std::size_t p)
+        : whole(w), starts(std::move(s)), parts(p), ahead(2 * p), done(count()), ready(count()), next(p) {}
+    std::size_t count() const { return starts.size() - 1; }
+    std::string_view whole;
+    std::vector<std::size_t> starts;            // of each chunk in whole, and its end
+    std::size_t parts, ahead;                   // threads; chunks read ahead of those merged, at most
+    std::vector<std::unique_ptr<Reader>> done;  // by chunk: read by another thread, not yet merged
+    std::vector<char> ready;                    // by chunk: done[i] is set
+    std::atomic<std::size_t> next;              // the first chunk nobody has claimed
+    std::mutex m;
+    std::condition_variable changed;
+    std::size_t merged = 1;  // chunks before this are in the profile
+    bool stopped = false;    // take_chunks() failed: the others stop
+  };
+  void read_ahead(Chunks& c, std::size_t part);
+  void take_chunks(Chunks& c);
+  bool merge(const Reader& chunk);
+  std::vector<StackId> merge_stacks(const Profile& from, std::span<const FrameId> frames);
   void line(const char* b, const char* e);
   bool parse_counts(const char* b, const char* e, const char** stack_end, std::int64_t* values);
   StackId intern_stack(const char* b, const char* e);
   FrameId intern_frame(std::string_view token, std::uint64_t hash);
   FrameId make_frame(std::string_view token, StringId token_id);
   void warn(const char* at, const std::string& kind, const std::string& message) {
+    if (chunk_) throw NotClean{};
     diag_.warn(
         SourcePosition::text(input_.name(), line_no_, static_cast<std::uint64_t>(at - line_start_) + 1), kind,
         message);
@@ -122,6 +190,7 @@ class Reader {
   // Keeps counts with `decimals` digits after the point from now on.
   void set_decimals(int decimals) {
     if (decimals <= decimals_) return;
+    if (chunk_) throw NotClean{};
     try {
       builder_->set_decimals(decimals);
     } catch (const Error& e) {
@@ -160,6 +229,10 @@ class Reader {
   std::vector<FrameId> token_frames_;  // by the token's string id
   std::size_t expected_bytes_ = 0;     // input size when known
   std::vector<std::uint64_t> hashes_;  // of the current line's new frames
+
+  // A chunk's reader: throws NotClean where the reader would warn; clean_
+  // until it has.
+  bool chunk_ = false, clean_ = true;
 };
 
 void Reader::start(int columns) {
@@ -307,28 +380,177 @@ void Reader::line(const char* b, const char* e) {
   }
 }
 
+// The lines of whole[from, to), a mapped file's, in place: no copies, and
+// pages behind the previous line given back every 256 KiB (a cheap call)
+// so memory stays with the model.
+void Reader::read_mapped(std::string_view whole, std::size_t from, std::size_t to) {
+  constexpr std::size_t kReleaseEvery = 1 << 18;
+  const char* b = whole.data() + from;
+  const char* end = whole.data() + to;
+  const char* next_release = b + kReleaseEvery;
+  while (b < end) {
+    const char* nl = static_cast<const char*>(std::memchr(b, '\n', static_cast<std::size_t>(end - b)));
+    const char* e = nl ? nl : end;
+    if (static_cast<std::size_t>(e - b) > kMaxLineBytes) throw_line_too_long(input_.name(), line_no_ + 1);
+    line(b, e);
+    b = nl ? nl + 1 : end;
+    if (b > next_release) {
+      // Far behind (many bad lines since): forget the previous line, so
+      // its pages do not pin everything read after it.
+      if (prev_ && b - prev_ > (8 << 20)) forget_previous();
+      // (A chunk's reader leaves that to the reader that merges it.)
+      if (!chunk_) input_.release_mapped(static_cast<std::size_t>((prev_ ? prev_ : b) - whole.data()));
+      next_release = b + kReleaseEvery;
+    }
+  }
+}
+
+// A large file in chunks of kChunkBytes, shared by `parts` threads. This
+// one takes them in file order (take_chunks()); the others read chunks
+// ahead into tables of their own (read_ahead()).
+void Reader::read_chunks(std::string_view whole, std::size_t parts) {
+  constexpr std::size_t kChunkBytes = 4 << 20;
+  Chunks c(whole, chunk_starts(whole, std::max(parts, whole.size() / kChunkBytes)), parts);
+  if (const int columns = first_columns(whole)) start(columns);
+  for_each_part(parts, [&](std::size_t part) {
+    if (part > 0) return read_ahead(c, part);
+    try {
+      take_chunks(c);
+    } catch (...) {
+      {
+        std::lock_guard lock(c.m);
+        c.stopped = true;
+      }
+      c.changed.notify_all();
+      throw;
+    }
+  });
+}
+
+// Reads chunks into tables of their own: first chunk `part`, then the next
+// chunk nobody has claimed, at most `ahead` chunks past those merged, so
+// memory holds a few chunks' tables, not the file's.
+void Reader::read_ahead(Chunks& c, std::size_t part) {
+  for (std::size_t i = part; i < c.count(); i = c.next++) {
+    {
+      std::unique_lock lock(c.m);
+      c.changed.wait(lock, [&] { return c.stopped || i < c.merged + c.ahead; });
+      if (c.stopped) return;
+    }
+    std::unique_ptr<Reader> chunk;
+    try {
+      chunk.reset(new Reader(input_, diag_, sequence_, columns_, c.starts[i + 1] - c.starts[i]));
+      chunk->read_mapped(c.whole, c.starts[i], c.starts[i + 1]);
+      input_.drop_mapped(c.starts[i], c.starts[i + 1]);  // its tables hold what it read
+    } catch (...) {
+      if (chunk) chunk->clean_ = false;  // read again in order (no chunk: also)
+    }
+    {
+      std::lock_guard lock(c.m);
+      c.done[i] = std::move(chunk);
+      c.ready[i] = 1;
+    }
+    c.changed.notify_all();
+  }
+}
+
+// Takes the chunks in file order: reads the first, and each chunk nobody
+// has claimed yet, into the profile itself, and merges each chunk another
+// thread read (or reads it again, when it was not clean).
+void Reader::take_chunks(Chunks& c) {
+  read_mapped(c.whole, c.starts[0], c.starts[1]);
+  for (std::size_t i = 1; i < c.count(); ++i) {
+    forget_previous();
+    std::size_t unclaimed = i;
+    if (i >= c.parts && c.next.compare_exchange_strong(unclaimed, i + 1)) {
+      read_mapped(c.whole, c.starts[i], c.starts[i + 1]);
+    } else {
+      std::unique_ptr<Reader> chunk;
+      {
+        std::unique_lock lock(c.m);
+        c.changed.wait(lock, [&] { return c.ready[i] != 0; });
+        chunk = std::move(c.done[i]);
+      }
+      if (!chunk || !merge(*chunk)) read_mapped(c.whole, c.starts[i], c.starts[i + 1]);
+      input_.release_mapped(c.starts[i + 1]);
+    }
+    {
+      std::lock_guard lock(c.m);
+      c.merged = i + 1;
+    }
+    c.changed.notify_all();
+  }
+}
+
+// Adds a clean chunk's tables to this reader's profile as if this reader had
+// read its lines: its strings, functions, frames, stacks and samples, each
+// in the order the chunk made them, which is the order in which a one-thread
+// read makes those that are new. False (nothing added) for a chunk that was
+// not clean, or whose counts need the lines before them: decimals, or a sum
+// past the profile's bound.
+bool Reader::merge(const Reader& chunk) {
+  if (!chunk.clean_ || decimals_ != 0) return false;
+  if (chunk.builder_) {
+    const Profile& from = bulk::peek(*chunk.builder_);
+    std::int64_t sum;
+    if (__builtin_add_overflow(bulk::peek(*builder_).magnitude(), from.magnitude(), &sum)) return false;
+    const StringPool& pool = bulk::strings(*chunk.builder_);
+    std::vector<StringId> strings(pool.size());
+    for (const StringId s : id_range<StringId>(pool.size()))
+      strings[s.index()] = builder_->intern(pool.view(s));
+    std::vector<FunctionId> functions(from.function_count());
+    for (const FunctionId f : id_range<FunctionId>(from.function_count()))
+      functions[f.index()] = builder_->function(strings[from.function(f).name.index()]);
+    std::vector<FrameId> frames(from.frame_count());
+    for (const FrameId f : id_range<FrameId>(from.frame_count()))
+      frames[f.index()] = builder_->frame(functions[from.frame(f).function.index()], from.frame(f).kind);
+    const std::vector<StackId> stacks = merge_stacks(from, frames);
+    for (std::size_t i = 0; i < from.sample_count(); ++i) {
+      const Sample& sample = from.sample(i);
+      const std::int64_t t = sample.timestamp == kNoTimestamp ? kNoTimestamp : sample.timestamp + ordinal_;
+      builder_->add_sample(stacks[sample.stack.index()], from.values(i), {}, t);
+    }
+  }
+  line_no_ += chunk.line_no_;
+  ordinal_ += chunk.ordinal_;
+  return true;
+}
+
+// The stacks of a chunk's profile `from` in this reader's, by the chunk's
+// stack: each made in the chunk's order. Below a stack new to the profile
+// all are new: a chain of them (each the child of the one before, as a
+// line's new frames are made) is made in one run, with ids in order.
+std::vector<StackId> Reader::merge_stacks(const Profile& from, std::span<const FrameId> frames) {
+  const std::size_t n = from.stack_count();
+  std::vector<StackId> stacks(n, kRootStack);
+  std::vector<FrameId> run;
+  for (std::size_t s = 1; s < n;) {
+    const StackId parent = stacks[from.parent(StackId{static_cast<std::uint32_t>(s)}).index()];
+    const FrameId frame = frames[from.stack(StackId{static_cast<std::uint32_t>(s)}).frame.index()];
+    if (const StackId found = bulk::find_stack(*builder_, parent, frame); found != kNoId<StackId>) {
+      stacks[s++] = found;
+      continue;
+    }
+    run.assign(1, frame);
+    std::size_t e = s + 1;
+    for (; e < n && from.parent(StackId{static_cast<std::uint32_t>(e)}).index() == e - 1; ++e)
+      run.push_back(frames[from.stack(StackId{static_cast<std::uint32_t>(e)}).frame.index()]);
+    const auto first = static_cast<std::uint32_t>(builder_->stack_count());
+    bulk::extend(*builder_, parent, run);
+    for (std::size_t k = s; k < e; ++k) stacks[k] = StackId{first + static_cast<std::uint32_t>(k - s)};
+    s = e;
+  }
+  return stacks;
+}
+
 Profile Reader::run() {
   if (auto whole = input_.map_whole()) {
     expected_bytes_ = whole->size();
-    // The file in place: no copies, and pages behind the previous line
-    // released every 256 KiB (a cheap call) so memory stays with the model.
-    constexpr std::size_t kReleaseEvery = 1 << 18;
-    const char* b = whole->data();
-    const char* end = b + whole->size();
-    const char* next_release = b + kReleaseEvery;
-    while (b < end) {
-      const char* nl = static_cast<const char*>(std::memchr(b, '\n', static_cast<std::size_t>(end - b)));
-      const char* e = nl ? nl : end;
-      if (static_cast<std::size_t>(e - b) > kMaxLineBytes) throw_line_too_long(input_.name(), line_no_ + 1);
-      line(b, e);
-      b = nl ? nl + 1 : end;
-      if (b > next_release) {
-        // Far behind (many bad lines since): forget the previous line, so
-        // its pages do not pin everything read after it.
-        if (prev_ && b - prev_ > (8 << 20)) forget_previous();
-        input_.release_mapped(static_cast<std::size_t>((prev_ ? prev_ : b) - whole->data()));
-        next_release = b + kReleaseEvery;
-      }
+    const std::size_t parts = parts_for({.bytes = whole->size()});
+    if (parts > 1) {
+      read_chunks(*whole, parts);
+    } else {
+      read_mapped(*whole, 0, whole->size());
     }
     if (columns_ == 0) start(1);
     return std::move(*builder_).finish();

@@ -63,6 +63,8 @@ bool worth_a_thread(const Work& work) {
   return min != kNoMinimum && (work.bytes >= min || work.items >= min || work.files >= min);
 }
 
+unsigned parts_for(const Work& work) { return worth_a_thread(work) ? jobs() : 1; }
+
 void set_parallel_min(std::optional<std::uint64_t> min) {
   g_min.store(min ? std::min(*min, kNoMinimum - 1) : kNoMinimum, std::memory_order_relaxed);
 }

@@ -196,3 +196,19 @@ TEST_CASE("handoff: items arrive in order across threads; a producer's error aft
   REQUIRE(got.size() == 1000);
   for (int i = 0; i < 1000; ++i) CHECK(got[std::size_t(i)] == i);
 }
+
+TEST_CASE("for_each_part: every part runs once; the first failing part's error comes out") {
+  Settings s(4, std::nullopt);
+  CHECK(fg::parts_for(kSmall) == 1);
+  CHECK(fg::parts_for(kLarge) == 4);
+  std::vector<std::atomic<int>> ran(5);
+  fg::for_each_part(5, [&](std::size_t i) { ++ran[i]; });
+  for (const auto& r : ran) CHECK(r == 1);
+  CHECK_THROWS_WITH(fg::for_each_part(4,
+                                      [](std::size_t i) {
+                                        if (i >= 2) throw std::runtime_error("part " + std::to_string(i));
+                                      }),
+                    "part 2");
+  Settings one(1, std::nullopt);
+  CHECK(fg::parts_for(kLarge) == 1);
+}

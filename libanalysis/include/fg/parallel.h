@@ -1,6 +1,7 @@
 // The one driver of threads. Every thread fg starts is started here, by
-// run_beside(), Beside or handoff(), and each of them asks one question
-// first: is this work worth a thread? The answer depends on two settings
+// run_beside(), Beside, handoff() or for_each_part(), and each asks one
+// question first (for_each_part() through parts_for()): is this work worth
+// a thread? The answer depends on two settings
 // only, the process's job count (--jobs, FG_JOBS) and the amount of the
 // work; with one job, everything runs on the calling thread. What work does
 // on a thread must not change what it computes: output is the same bytes at
@@ -17,15 +18,16 @@
 #include <string_view>
 #include <thread>
 #include <utility>
+#include <vector>
 
 namespace fg {
 
 /// The most threads that one piece of work keeps busy at once; 1 means
 /// every piece runs on the calling thread. Until set_jobs(): the machine's
-/// cores (at least 1). (Today's work splits in two at most, so any count
-/// above 2 behaves as 2; a thread that mostly waits for another, as JFR's
-/// parsing thread while its chunk's pools are read beside it, is not
-/// counted.)
+/// cores (at least 1). (Most work splits in two at most, so any count
+/// above 2 behaves as 2 for it; work split by for_each_part() takes them
+/// all. A thread that mostly waits for another, as JFR's parsing thread
+/// while its chunk's pools are read beside it, is not counted.)
 unsigned jobs();
 
 /// Sets jobs() for the whole process; `n` >= 1 (0 is taken as 1). Meant for
@@ -208,6 +210,33 @@ void handoff(const Work& work, std::size_t ahead, Produce&& produce, Consume&& c
   }
   producer.join();
   if (error) std::rethrow_exception(error);
+}
+
+/// How many parts to split `work` into, one per thread: jobs() when it is
+/// worth a thread, else 1.
+unsigned parts_for(const Work& work);
+
+/// Runs `run(i)` for each part i in [0, parts): part 0 on this thread, each
+/// other on a thread of its own (ask parts_for() how many parts pay). The
+/// parts must touch nothing another writes. Once all have ended, the error
+/// of the first part (in order) that failed is rethrown.
+template <class Run>
+void for_each_part(std::size_t parts, const Run& run) {
+  std::vector<std::exception_ptr> failed(parts);
+  std::vector<std::thread> threads;
+  threads.reserve(parts);
+  const auto part = [&](std::size_t i) {
+    try {
+      run(i);
+    } catch (...) {
+      failed[i] = std::current_exception();
+    }
+  };
+  for (std::size_t i = 1; i < parts; ++i) threads.emplace_back(part, i);
+  if (parts > 0) part(0);
+  for (std::thread& t : threads) t.join();
+  for (std::exception_ptr& e : failed)
+    if (e) std::rethrow_exception(e);
 }
 
 }  // namespace fg

@@ -1,0 +1,138 @@
+// The collapsed reader splits a large mapped file into chunks read on
+// several threads and merged in file order. Whatever the chunks, the
+// profile (every id, so every output byte), the warnings and the first
+// error are those of the one-thread read. FG_PARALLEL_MIN's knob makes
+// these small inputs take the chunked path: one chunk per job.
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fg/diagnostics.h"
+#include "fg/dump.h"
+#include "fg/error.h"
+#include "fg/parallel.h"
+#include "formats/collapsed/collapsed.h"
+
+using namespace fg;
+
+namespace {
+
+// The profile's tables in id order (the dump shows paths, not ids): each
+// function's name, each frame's function and kind, each stack's parent and
+// frame, each sample's stack, values and timestamp.
+std::string tables(const Profile& p) {
+  std::ostringstream out;
+  for (const FunctionId f : id_range<FunctionId>(p.function_count()))
+    out << p.str(p.function(f).name) << '\n';
+  for (const FrameId f : id_range<FrameId>(p.frame_count()))
+    out << p.frame(f).function.index() << ' ' << static_cast<int>(p.frame(f).kind) << '\n';
+  for (const StackId s : id_range<StackId>(p.stack_count()))
+    out << p.stack(s).parent.index() << ' ' << p.stack(s).frame.index() << '\n';
+  for (std::size_t i = 0; i < p.sample_count(); ++i) {
+    out << p.sample(i).stack.index() << ' ' << p.sample(i).timestamp;
+    for (const std::int64_t v : p.values(i)) out << ' ' << v;
+    out << '\n';
+  }
+  return out.str();
+}
+
+// What a read gives: the dump of the profile and its tables (or the
+// error), and the warnings printed.
+struct Outcome {
+  std::string dump_or_error;
+  std::vector<std::string> warnings;
+  bool operator==(const Outcome&) const = default;
+};
+
+Outcome read_at(unsigned jobs, const std::string& text, bool strict = false, bool sequence = false) {
+  set_jobs(jobs);
+  set_parallel_min(0);
+  Outcome o;
+  Diagnostics d(
+      strict, [&](const std::string& m) { o.warnings.push_back(m); }, 100);
+  auto in = formats::Input::from_bytes("t.folded", text, formats::kDefaultMaxInflated, /*mappable=*/true);
+  formats::ReadOptions options;
+  options.sequence = sequence;
+  try {
+    std::ostringstream out;
+    const Profile p = formats::collapsed::read(*in, options, d);
+    dump_profile(p, out);
+    o.dump_or_error = out.str() + tables(p);
+  } catch (const ParseError& e) {
+    o.dump_or_error = std::string("error: ") + e.what();
+  }
+  set_jobs(jobs_from(std::nullopt, nullptr));
+  set_parallel_min(std::nullopt);
+  return o;
+}
+
+// Checks that every job count reads `text` as one job does; returns that.
+Outcome same_at_any_jobs(const std::string& text, bool strict = false, bool sequence = false) {
+  const Outcome one = read_at(1, text, strict, sequence);
+  for (unsigned jobs : {2u, 3u, 4u, 7u}) {
+    CAPTURE(jobs);
+    CHECK(read_at(jobs, text, strict, sequence) == one);
+  }
+  return one;
+}
+
+}  // namespace
+
+TEST_CASE("collapsed chunks: stacks made in several chunks keep the one-thread ids") {
+  // Later chunks repeat frames and stacks of earlier ones and add their own,
+  // some under old stacks, so the merge must follow first appearance.
+  const Outcome o = same_at_any_jobs(
+      "a;b;c 1\nx;y 2\na;b;d 3\nz 1\na;b;c 4\nx;q;r;s 5\nn;a;b 1\na;e_[k];f_[j] 2\nx;y;w 1\n"
+      "e_[k];a 3\na;b;c;d;e 1\n;; 2\n 4\nlast;x 1\n");
+  CHECK(o.dump_or_error.find("samples: ") != std::string::npos);
+  CHECK(o.warnings.empty());
+}
+
+TEST_CASE("collapsed chunks: CRLF lines, blank lines, and no final newline") {
+  same_at_any_jobs("a;b 1\r\nc;d 2\r\n\r\n\r\na;b 3\r\n  \r\nc;e 4\r\na;b 5");
+  same_at_any_jobs("\n\n\n\n\n\n\n\na 1\n\n\n\n\n\n\n\nb 2\n\n\n\n\n\n\n");
+}
+
+TEST_CASE("collapsed chunks: a line longer than a chunk, and empty chunks") {
+  // One long line holds the cuts of several chunks, which come out empty.
+  const std::string long_frame(300, 'f');
+  same_at_any_jobs("a 1\n" + long_frame + ";" + long_frame + " 7\nb;c 2\n");
+  same_at_any_jobs(long_frame + " 7");
+  same_at_any_jobs("");
+  same_at_any_jobs("\n");
+}
+
+TEST_CASE("collapsed chunks: a bad line in a later chunk warns at its own line") {
+  std::string text;
+  for (int i = 0; i < 40; ++i) text += "a;b" + std::to_string(i % 3) + " 1\n";
+  text += "no count here\n";
+  for (int i = 0; i < 40; ++i) text += "a;c" + std::to_string(i % 5) + " 2\n";
+  text += "a;b 1 2\n";  // one count too many: its stack has a frame "b 1"
+  text += "x 12345678901234567890\n";
+  const Outcome o = same_at_any_jobs(text);
+  REQUIRE(o.warnings.size() == 2);
+  CHECK(o.warnings[0] == "t.folded:41:14: expected a count at the end of the line");
+  CHECK(o.warnings[1].rfind("t.folded:83:3: ", 0) == 0);
+}
+
+TEST_CASE("collapsed chunks: with --strict, the first bad line in file order is the error") {
+  std::string text;
+  for (int i = 0; i < 60; ++i) text += "a;b" + std::to_string(i % 7) + " 1\n";
+  text += "bad one\n";
+  for (int i = 0; i < 60; ++i) text += "a;c" + std::to_string(i % 7) + " 1\n";
+  text += "bad two\n";
+  const Outcome o = same_at_any_jobs(text, /*strict=*/true);
+  CHECK(o.dump_or_error == "error: t.folded:61:8: expected a count at the end of the line");
+}
+
+TEST_CASE("collapsed chunks: fractional counts, two columns, sums past 64 bits, sequence") {
+  std::string text;
+  for (int i = 0; i < 30; ++i) text += "a;b" + std::to_string(i % 4) + " 1\n";
+  same_at_any_jobs(text + "a;b 0.25\n" + text + "c 0.125\n" + text);
+  same_at_any_jobs("a;b 1 2\n" + std::string("c 3 4\nd;e 5 6\n") + "f 7\n" + "a;b 1 1\n");
+  const Outcome big = same_at_any_jobs(text + "a 9223372036854775000\n" + text + "b 9000\n" + text);
+  CHECK(big.dump_or_error.rfind("error: t.folded:62: values add up", 0) == 0);
+  same_at_any_jobs(text + "x;y 3\n" + text, /*strict=*/false, /*sequence=*/true);
+}
