@@ -5,11 +5,14 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "fg/builder.h"
@@ -18,6 +21,7 @@
 #include "fg/error.h"
 #include "fg/granularity.h"
 #include "fg/parallel.h"
+#include "formats/collapsed/chunks.h"
 
 namespace fg::formats::collapsed {
 
@@ -121,19 +125,6 @@ int first_columns(std::string_view text) {
   return 0;
 }
 
-// Where each of `parts` chunks of `text` starts, and the end: cut after
-// the first line break at or past each equal share (chunks may be empty).
-std::vector<std::size_t> chunk_starts(std::string_view text, std::size_t parts) {
-  std::vector<std::size_t> starts{0};
-  for (std::size_t i = 1; i < parts; ++i) {
-    const std::size_t at = std::max(starts.back(), text.size() / parts * i);
-    const std::size_t nl = text.find('\n', at);
-    starts.push_back(nl == std::string_view::npos ? text.size() : nl + 1);
-  }
-  starts.push_back(text.size());
-  return starts;
-}
-
 // A chunk read on its own thread met something (a warning, an error,
 // fractional counts) whose outcome depends on the lines before it: the
 // chunk is read again on the reader's own, in file order.
@@ -141,38 +132,31 @@ struct NotClean {};
 
 class Reader {
  public:
-  Reader(Input& input, const ReadOptions& options, Diagnostics& diag)
-      : input_(input), diag_(diag), sequence_(options.sequence), ordinal_(options.first_ordinal) {}
+  Reader(Input& input, const ReadOptions& options, Diagnostics& diag, std::size_t chunk_bytes)
+      : input_(input),
+        diag_(diag),
+        sequence_(options.sequence),
+        ordinal_(options.first_ordinal),
+        chunk_bytes_(chunk_bytes ? chunk_bytes : kChunkBytes) {}
   Profile run();
 
  private:
-  // A reader of one chunk of a mapped file, into tables of its own, with
-  // `columns` (of the whole file): timestamps (with sequence) count from 0.
-  Reader(Input& input, Diagnostics& diag, bool sequence, int columns, std::size_t bytes)
+  // A reader of one chunk, into tables of its own, with `columns` (of
+  // the whole input, 0 while unknown): timestamps (with sequence) count
+  // from 0.
+  Reader(Input& input, Diagnostics& diag, bool sequence, int columns)
       : input_(input), diag_(diag), sequence_(sequence), ordinal_(0), chunk_(true) {
-    expected_bytes_ = bytes;
     if (columns) start(columns);
   }
-  void read_mapped(std::string_view whole, std::size_t from, std::size_t to);
-  void read_chunks(std::string_view whole, std::size_t parts);
-  // The chunks of read_chunks() and what its threads share.
-  struct Chunks {
-    Chunks(std::string_view w, std::vector<std::size_t> s, std::size_t p)
-        : whole(w), starts(std::move(s)), parts(p), ahead(2 * p), done(count()), ready(count()), next(p) {}
-    std::size_t count() const { return starts.size() - 1; }
-    std::string_view whole;
-    std::vector<std::size_t> starts;            // of each chunk in whole, and its end
-    std::size_t parts, ahead;                   // threads; chunks read ahead of those merged, at most
-    std::vector<std::unique_ptr<Reader>> done;  // by chunk: read by another thread, not yet merged
-    std::vector<char> ready;                    // by chunk: done[i] is set
-    std::atomic<std::size_t> next;              // the first chunk nobody has claimed
-    std::mutex m;
-    std::condition_variable changed;
-    std::size_t merged = 1;  // chunks before this are in the profile
-    bool stopped = false;    // take_chunks() failed: the others stop
-  };
-  void read_ahead(Chunks& c, std::size_t part);
+  void read_lines(const char* b, const char* end);
+  struct Chunk;
+  struct Chunks;
+  void read_chunks(Chunks& c, std::size_t parts);
+  void cut_chunk(Chunks& c, Chunk& chunk);
+  void cut_stream_chunk(Chunks& c, Chunk& chunk);
+  void read_ahead(Chunks& c);
   void take_chunks(Chunks& c);
+  void take_chunk(Chunks& c, Chunk& chunk);
   bool merge(const Reader& chunk);
   std::vector<StackId> merge_stacks(const Profile& from, std::span<const FrameId> frames);
   void line(const char* b, const char* e);
@@ -209,6 +193,10 @@ class Reader {
   Diagnostics& diag_;
   bool sequence_;  // each line its own sample, numbered from ordinal_ as its timestamp
   std::int64_t ordinal_;
+  // The input is read in chunks of this size (to the end of a line), on
+  // several threads when it is worth them.
+  static constexpr std::size_t kChunkBytes = 1 << 20;
+  std::size_t chunk_bytes_ = kChunkBytes;
   std::optional<ProfileBuilder> builder_;
   int columns_ = 0;  // 0 until the first data line decides between 1 and 2
   // Fractional counts are kept exactly: the decimals of the counts so far
@@ -229,6 +217,9 @@ class Reader {
   std::vector<FrameId> token_frames_;  // by the token's string id
   std::size_t expected_bytes_ = 0;     // input size when known
   std::vector<std::uint64_t> hashes_;  // of the current line's new frames
+  // The start of the mapped file when this reader reads it in file order:
+  // it gives the pages behind it back as it goes.
+  const char* mapped_ = nullptr;
 
   // A chunk's reader: throws NotClean where the reader would warn; clean_
   // until it has.
@@ -380,13 +371,11 @@ void Reader::line(const char* b, const char* e) {
   }
 }
 
-// The lines of whole[from, to), a mapped file's, in place: no copies, and
-// pages behind the previous line given back every 256 KiB (a cheap call)
-// so memory stays with the model.
-void Reader::read_mapped(std::string_view whole, std::size_t from, std::size_t to) {
+// The lines of [b, end), in place: no copies. A reader of the mapped file
+// in file order (mapped_) gives the pages behind the previous line back
+// every 256 KiB (a cheap call), so memory stays with the model.
+void Reader::read_lines(const char* b, const char* end) {
   constexpr std::size_t kReleaseEvery = 1 << 18;
-  const char* b = whole.data() + from;
-  const char* end = whole.data() + to;
   const char* next_release = b + kReleaseEvery;
   while (b < end) {
     const char* nl = static_cast<const char*>(std::memchr(b, '\n', static_cast<std::size_t>(end - b)));
@@ -398,22 +387,124 @@ void Reader::read_mapped(std::string_view whole, std::size_t from, std::size_t t
       // Far behind (many bad lines since): forget the previous line, so
       // its pages do not pin everything read after it.
       if (prev_ && b - prev_ > (8 << 20)) forget_previous();
-      // (A chunk's reader leaves that to the reader that merges it.)
-      if (!chunk_) input_.release_mapped(static_cast<std::size_t>((prev_ ? prev_ : b) - whole.data()));
+      if (mapped_) input_.release_mapped(static_cast<std::size_t>((prev_ ? prev_ : b) - mapped_));
       next_release = b + kReleaseEvery;
     }
   }
 }
 
-// A large file in chunks of kChunkBytes, shared by `parts` threads. This
-// one takes them in file order (take_chunks()); the others read chunks
-// ahead into tables of their own (read_ahead()).
-void Reader::read_chunks(std::string_view whole, std::size_t parts) {
-  constexpr std::size_t kChunkBytes = 4 << 20;
-  Chunks c(whole, chunk_starts(whole, std::max(parts, whole.size() / kChunkBytes)), parts);
-  if (const int columns = first_columns(whole)) start(columns);
+// One chunk of a chunked read: whole lines of the input, in file order.
+struct Reader::Chunk {
+  std::string_view text;
+  std::size_t end = 0;             // a mapped file's: the offset of text's end
+  std::unique_ptr<char[]> buffer;  // a stream's: text's bytes
+  std::size_t capacity = 0;        // of buffer
+  int columns = 0;                 // the input's, as known when the chunk was cut (0: not yet)
+  std::exception_ptr error;        // the input failed after text: thrown once text is read
+  std::unique_ptr<Reader> tables;  // read by another thread (nullptr: to read in file order)
+  bool ready = false;              // cut and, by its thread, read
+};
+
+// What the threads of a chunked read share. Chunks are cut in file order
+// under `cut_m`; those cut and not yet merged wait in `slots`, under `m`.
+struct Reader::Chunks {
+  Chunks(std::optional<std::string_view> w, std::size_t bytes) : whole(w), chunk_bytes(bytes) {}
+  std::optional<std::string_view> whole;  // a mapped file's bytes; else a stream's, read as cut
+  std::size_t chunk_bytes;
+  std::size_t ahead = 1;  // chunks cut past the one being merged, at most
+  std::mutex cut_m;
+  std::atomic<std::size_t> cut{0};  // chunks cut so far
+  std::size_t offset = 0;           // a mapped file's: where the next chunk starts
+  std::string carry;                // a stream's: the partial line after the last chunk
+  bool at_end = false;              // nothing left to cut
+  int columns = 0;                  // of the input: its first line that ends in a count decides
+  std::mutex m;
+  std::condition_variable changed;
+  std::deque<Chunk> slots;                                             // chunks [merged, merged + size)
+  std::vector<std::pair<std::unique_ptr<char[]>, std::size_t>> spare;  // stream buffers to reuse
+  std::size_t merged = 0;
+  bool stopped = false;  // take_chunks() failed: the others stop
+};
+
+// Cuts the next chunk (under c.cut_m): at least c.chunk_bytes, to the end
+// of a line.
+void Reader::cut_chunk(Chunks& c, Chunk& chunk) {
+  if (c.whole) {
+    const std::string_view w = *c.whole;
+    const std::size_t from = c.offset;
+    std::size_t to = std::min(w.size(), from + c.chunk_bytes);
+    if (to < w.size()) {
+      const std::size_t nl = w.find('\n', to - 1);
+      to = nl == std::string_view::npos ? w.size() : nl + 1;
+    }
+    chunk.text = w.substr(from, to - from);
+    chunk.end = to;
+    c.offset = to;
+    c.at_end = to == w.size();
+  } else {
+    cut_stream_chunk(c, chunk);
+  }
+  if (c.columns == 0) c.columns = first_columns(chunk.text);
+  chunk.columns = c.columns;
+  c.cut.store(c.cut.load() + 1);
+}
+
+// A stream's next chunk: the partial line left by the last one, then
+// blocks read up to the last line break. A line longer than a chunk grows
+// the buffer; one longer than kMaxLineBytes is cut, and fails where it is
+// read. A read error ends the input after the chunk's whole lines.
+void Reader::cut_stream_chunk(Chunks& c, Chunk& chunk) {
+  {
+    std::lock_guard lock(c.m);
+    if (!c.spare.empty()) {
+      chunk.buffer = std::move(c.spare.back().first);
+      chunk.capacity = c.spare.back().second;
+      c.spare.pop_back();
+    }
+  }
+  if (chunk.capacity < c.chunk_bytes + c.carry.size()) {
+    chunk.capacity = c.chunk_bytes + c.carry.size();
+    chunk.buffer.reset(new char[chunk.capacity]);
+  }
+  std::size_t n = c.carry.size();
+  std::memcpy(chunk.buffer.get(), c.carry.data(), n);
+  c.carry.clear();
+  const char* nl = nullptr;
+  try {
+    while (!c.at_end) {
+      for (std::size_t k = 1; n < chunk.capacity && k > 0; n += k) {
+        k = input_.read(chunk.buffer.get() + n, chunk.capacity - n);
+        c.at_end = k == 0;
+      }
+      if (c.at_end) break;
+      nl = static_cast<const char*>(memrchr(chunk.buffer.get(), '\n', n));
+      if (nl || n > kMaxLineBytes) break;
+      std::unique_ptr<char[]> bigger(new char[chunk.capacity * 2]);
+      std::memcpy(bigger.get(), chunk.buffer.get(), n);
+      chunk.buffer = std::move(bigger);
+      chunk.capacity *= 2;
+    }
+  } catch (...) {
+    chunk.error = std::current_exception();
+    c.at_end = true;
+    nl = static_cast<const char*>(memrchr(chunk.buffer.get(), '\n', n));
+    n = nl ? static_cast<std::size_t>(nl - chunk.buffer.get()) + 1 : 0;
+  }
+  std::size_t size = n;
+  if (!c.at_end && nl) {
+    size = static_cast<std::size_t>(nl - chunk.buffer.get()) + 1;
+    c.carry.assign(chunk.buffer.get() + size, n - size);
+  }
+  chunk.text = std::string_view(chunk.buffer.get(), size);
+}
+
+// The input in chunks shared by `parts` threads. This one takes them in
+// file order (take_chunks()); the others cut chunks ahead and read them
+// into tables of their own (read_ahead()).
+void Reader::read_chunks(Chunks& c, std::size_t parts) {
+  c.ahead = parts;
   for_each_part(parts, [&](std::size_t part) {
-    if (part > 0) return read_ahead(c, part);
+    if (part > 0) return read_ahead(c);
     try {
       take_chunks(c);
     } catch (...) {
@@ -427,59 +518,87 @@ void Reader::read_chunks(std::string_view whole, std::size_t parts) {
   });
 }
 
-// Reads chunks into tables of their own: first chunk `part`, then the next
-// chunk nobody has claimed, at most `ahead` chunks past those merged, so
-// memory holds a few chunks' tables, not the file's.
-void Reader::read_ahead(Chunks& c, std::size_t part) {
-  for (std::size_t i = part; i < c.count(); i = c.next++) {
+// Cuts the next chunk and reads it into tables of its own, while chunks
+// are left and at most c.ahead are cut past those merged, so memory holds
+// a few chunks, not the input.
+void Reader::read_ahead(Chunks& c) {
+  for (;;) {
     {
       std::unique_lock lock(c.m);
-      c.changed.wait(lock, [&] { return c.stopped || i < c.merged + c.ahead; });
+      c.changed.wait(lock, [&] { return c.stopped || c.cut.load() < c.merged + c.ahead; });
       if (c.stopped) return;
     }
-    std::unique_ptr<Reader> chunk;
-    try {
-      chunk.reset(new Reader(input_, diag_, sequence_, columns_, c.starts[i + 1] - c.starts[i]));
-      chunk->read_mapped(c.whole, c.starts[i], c.starts[i + 1]);
-      input_.drop_mapped(c.starts[i], c.starts[i + 1]);  // its tables hold what it read
-    } catch (...) {
-      if (chunk) chunk->clean_ = false;  // read again in order (no chunk: also)
+    Chunk chunk;
+    std::size_t i;
+    {
+      std::lock_guard lock(c.cut_m);
+      if (c.at_end) return;
+      i = c.cut.load();
+      cut_chunk(c, chunk);
     }
+    if (!chunk.error) {
+      chunk.tables.reset(new Reader(input_, diag_, sequence_, chunk.columns));
+      try {
+        chunk.tables->read_lines(chunk.text.data(), chunk.text.data() + chunk.text.size());
+      } catch (...) {
+        chunk.tables->clean_ = false;  // read again in order
+      }
+      if (c.whole) input_.drop_mapped(chunk.end - chunk.text.size(), chunk.end);  // its tables hold it
+    }
+    chunk.ready = true;
     {
       std::lock_guard lock(c.m);
-      c.done[i] = std::move(chunk);
-      c.ready[i] = 1;
+      while (c.slots.size() <= i - c.merged) c.slots.emplace_back();
+      c.slots[i - c.merged] = std::move(chunk);
     }
     c.changed.notify_all();
   }
 }
 
-// Takes the chunks in file order: reads the first, and each chunk nobody
-// has claimed yet, into the profile itself, and merges each chunk another
-// thread read (or reads it again, when it was not clean).
+// Takes the chunks in file order: reads each chunk nobody has cut yet (and
+// each that is not clean) into the profile itself, and merges each chunk
+// another thread read.
 void Reader::take_chunks(Chunks& c) {
-  read_mapped(c.whole, c.starts[0], c.starts[1]);
-  for (std::size_t i = 1; i < c.count(); ++i) {
-    forget_previous();
-    std::size_t unclaimed = i;
-    if (i >= c.parts && c.next.compare_exchange_strong(unclaimed, i + 1)) {
-      read_mapped(c.whole, c.starts[i], c.starts[i + 1]);
-    } else {
-      std::unique_ptr<Reader> chunk;
-      {
-        std::unique_lock lock(c.m);
-        c.changed.wait(lock, [&] { return c.ready[i] != 0; });
-        chunk = std::move(c.done[i]);
+  for (std::size_t i = 0;; ++i) {
+    Chunk own;
+    Chunk* chunk = &own;
+    bool mine = false;
+    {
+      std::lock_guard lock(c.cut_m);
+      if (c.cut.load() == i) {
+        if (c.at_end) return;
+        cut_chunk(c, own);
+        mine = true;
       }
-      if (!chunk || !merge(*chunk)) read_mapped(c.whole, c.starts[i], c.starts[i + 1]);
-      input_.release_mapped(c.starts[i + 1]);
     }
+    if (!mine) {
+      std::unique_lock lock(c.m);
+      c.changed.wait(lock, [&] { return !c.slots.empty() && c.slots.front().ready; });
+      chunk = &c.slots.front();
+    }
+    take_chunk(c, *chunk);
     {
       std::lock_guard lock(c.m);
+      if (chunk->buffer) c.spare.emplace_back(std::move(chunk->buffer), chunk->capacity);
+      if (!c.slots.empty()) c.slots.pop_front();
       c.merged = i + 1;
     }
     c.changed.notify_all();
   }
+}
+
+// Adds one chunk, in file order, to the profile: its tables when another
+// thread read it cleanly, else its lines read here.
+void Reader::take_chunk(Chunks& c, Chunk& chunk) {
+  forget_previous();
+  const char* text = chunk.text.data();
+  if (!chunk.tables || !merge(*chunk.tables)) {
+    mapped_ = c.whole ? c.whole->data() : nullptr;
+    read_lines(text, text + chunk.text.size());
+  }
+  chunk.tables.reset();
+  if (c.whole) input_.release_mapped(chunk.end);
+  if (chunk.error) std::rethrow_exception(chunk.error);
 }
 
 // Adds a clean chunk's tables to this reader's profile as if this reader had
@@ -491,6 +610,7 @@ void Reader::take_chunks(Chunks& c) {
 bool Reader::merge(const Reader& chunk) {
   if (!chunk.clean_ || decimals_ != 0) return false;
   if (chunk.builder_) {
+    if (!builder_) start(chunk.columns_);
     const Profile& from = bulk::peek(*chunk.builder_);
     std::int64_t sum;
     if (__builtin_add_overflow(bulk::peek(*builder_).magnitude(), from.magnitude(), &sum)) return false;
@@ -548,65 +668,21 @@ Profile Reader::run() {
     expected_bytes_ = whole->size();
     const std::size_t parts = parts_for({.bytes = whole->size()});
     if (parts > 1) {
-      read_chunks(*whole, parts);
+      // At least a chunk per thread.
+      Chunks c(whole, std::min(chunk_bytes_, std::max<std::size_t>(1, (whole->size() + parts - 1) / parts)));
+      read_chunks(c, parts);
     } else {
-      read_mapped(*whole, 0, whole->size());
+      mapped_ = whole->data();
+      read_lines(whole->data(), whole->data() + whole->size());
     }
-    if (columns_ == 0) start(1);
-    return std::move(*builder_).finish();
-  }
-  // Starts small (a short input, or many of them, costs little) and
-  // doubles while reads fill it, up to kStreamBuffer.
-  constexpr std::size_t kStreamBuffer = 4 << 20;
-  std::size_t cap = 64 << 10;
-  std::unique_ptr<char[]> buf(new char[cap]);
-  std::size_t begin = 0, end = 0;  // unprocessed bytes are [begin, end)
-  std::uint64_t total = 0;         // bytes read so far
-  bool eof = false;
-  while (true) {
-    const char* nl = static_cast<const char*>(std::memchr(buf.get() + begin, '\n', end - begin));
-    if (nl) {
-      if (static_cast<std::size_t>(nl - buf.get()) - begin > kMaxLineBytes)
-        throw_line_too_long(input_.name(), line_no_ + 1);
-      line(buf.get() + begin, nl);
-      begin = static_cast<std::size_t>(nl - buf.get()) + 1;
-      continue;
-    }
-    if (eof) {
-      if (end - begin > kMaxLineBytes) throw_line_too_long(input_.name(), line_no_ + 1);
-      if (begin < end) line(buf.get() + begin, buf.get() + end);
-      break;
-    }
-    // Keep the previous stack (for prefix sharing) and the partial line.
-    std::size_t keep = begin;
-    if (prev_) {
-      auto prev_off = static_cast<std::size_t>(prev_ - buf.get());
-      if (begin - prev_off > cap / 2) {
-        forget_previous();  // far behind (many bad lines since): rather than grow
-      } else {
-        keep = prev_off;
-      }
-    }
-    if (keep > 0) {
-      std::memmove(buf.get(), buf.get() + keep, end - keep);
-      if (prev_) prev_ -= keep;
-      begin -= keep;
-      end -= keep;
-    }
-    if (end == cap || (cap < kStreamBuffer && total >= cap)) {
-      // One line longer than the buffer, or an input longer than a buffer
-      // still small: grow it, up to the longest line.
-      if (end - begin > kMaxLineBytes) throw_line_too_long(input_.name(), line_no_ + 1);
-      std::unique_ptr<char[]> bigger(new char[cap * 2]);
-      std::memcpy(bigger.get(), buf.get(), end);
-      if (prev_) prev_ = bigger.get() + (prev_ - buf.get());
-      buf = std::move(bigger);
-      cap *= 2;
-    }
-    std::size_t k = input_.read(buf.get() + end, cap - end);
-    if (k == 0) eof = true;
-    end += k;
-    total += k;
+  } else {
+    // A stream in chunks: the first, cut here, tells whether it is worth
+    // more threads.
+    Chunks c(std::nullopt, chunk_bytes_);
+    c.slots.emplace_back();
+    cut_chunk(c, c.slots.back());
+    c.slots.back().ready = true;
+    read_chunks(c, c.at_end ? 1 : parts_for({.bytes = c.slots.back().text.size() + 1}));
   }
   if (columns_ == 0) start(1);
   return std::move(*builder_).finish();
@@ -655,7 +731,12 @@ Sniff sniff(std::string_view head, std::string_view) {
 }
 
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics) {
-  return Reader(input, options, diagnostics).run();
+  return Reader(input, options, diagnostics, 0).run();
+}
+
+Profile read_in_chunks(Input& input, const ReadOptions& options, Diagnostics& diagnostics,
+                       std::size_t chunk_bytes) {
+  return Reader(input, options, diagnostics, chunk_bytes).run();
 }
 
 namespace {

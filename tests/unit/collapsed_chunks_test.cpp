@@ -1,8 +1,9 @@
-// The collapsed reader splits a large mapped file into chunks read on
-// several threads and merged in file order. Whatever the chunks, the
-// profile (every id, so every output byte), the warnings and the first
-// error are those of the one-thread read. FG_PARALLEL_MIN's knob makes
-// these small inputs take the chunked path: one chunk per job.
+// The collapsed reader splits a large input (a mapped file, or a stream
+// read a block at a time) into chunks read on several threads and merged
+// in file order. Whatever the chunks, the profile (every id, so every
+// output byte), the warnings and the first error are those of the
+// one-thread read. FG_PARALLEL_MIN's knob makes these small inputs take
+// the chunked path: one chunk per job, or chunks of a given size.
 #include <doctest/doctest.h>
 
 #include <sstream>
@@ -13,7 +14,9 @@
 #include "fg/dump.h"
 #include "fg/error.h"
 #include "fg/parallel.h"
+#include "formats/collapsed/chunks.h"
 #include "formats/collapsed/collapsed.h"
+#include "formats/gzip.h"
 
 using namespace fg;
 
@@ -46,21 +49,35 @@ struct Outcome {
   bool operator==(const Outcome&) const = default;
 };
 
-Outcome read_at(unsigned jobs, const std::string& text, bool strict = false, bool sequence = false) {
+// How the bytes reach the reader: a mapped file, a stream (standard input,
+// a pipe), gzip (a stream of inflated bytes), or gzip cut short (a read
+// error after some of them).
+enum class Via { kMapped, kStream, kGzip, kGzipCut };
+
+std::string bytes_via(Via via, const std::string& text) {
+  if (via == Via::kMapped || via == Via::kStream) return text;
+  std::string z = formats::gzip_compress(text);
+  if (via == Via::kGzipCut) z.resize(z.size() * 3 / 4);
+  return z;
+}
+
+Outcome read_at(unsigned jobs, const std::string& text, bool strict = false, bool sequence = false,
+                Via via = Via::kMapped, std::size_t chunk_bytes = 0) {
   set_jobs(jobs);
   set_parallel_min(0);
   Outcome o;
   Diagnostics d(
       strict, [&](const std::string& m) { o.warnings.push_back(m); }, 100);
-  auto in = formats::Input::from_bytes("t.folded", text, formats::kDefaultMaxInflated, /*mappable=*/true);
+  auto in = formats::Input::from_bytes("t.folded", bytes_via(via, text), formats::kDefaultMaxInflated,
+                                       /*mappable=*/via == Via::kMapped);
   formats::ReadOptions options;
   options.sequence = sequence;
   try {
     std::ostringstream out;
-    const Profile p = formats::collapsed::read(*in, options, d);
+    const Profile p = formats::collapsed::read_in_chunks(*in, options, d, chunk_bytes);
     dump_profile(p, out);
     o.dump_or_error = out.str() + tables(p);
-  } catch (const ParseError& e) {
+  } catch (const Error& e) {
     o.dump_or_error = std::string("error: ") + e.what();
   }
   set_jobs(jobs_from(std::nullopt, nullptr));
@@ -135,4 +152,61 @@ TEST_CASE("collapsed chunks: fractional counts, two columns, sums past 64 bits, 
   const Outcome big = same_at_any_jobs(text + "a 9223372036854775000\n" + text + "b 9000\n" + text);
   CHECK(big.dump_or_error.rfind("error: t.folded:62: values add up", 0) == 0);
   same_at_any_jobs(text + "x;y 3\n" + text, /*strict=*/false, /*sequence=*/true);
+}
+
+TEST_CASE("collapsed chunks: chunk boundaries anywhere, in a mapped file, a stream and gzip") {
+  // Every chunk size from one byte to past the end puts a boundary in each
+  // awkward place: inside a CRLF, inside a line longer than the chunk,
+  // before a last line without a newline, at a bad line, between equal
+  // stacks that share a prefix.
+  const std::string long_frame(40, 'f');
+  const std::string texts[] = {
+      "a;b 1\r\nc;d 2\r\n\r\na;b 3\r\n" + long_frame + ";" + long_frame + " 7\r\na;b;c 5",
+      "a;b 1\nno count\na;b;c 2\na;b 1 2\nx;y 3\nz 12345678901234567890\nq 1\n",
+      "a;b 1\na;b 2\n\n  \na;b;c 3\nb;a 4\n" + long_frame + " 9\n",
+  };
+  for (const std::string& text : texts) {
+    CAPTURE(text);
+    const Outcome one = read_at(1, text);
+    for (const bool strict : {false, true}) {
+      const Outcome strict_one = read_at(1, text, strict);
+      for (const Via via : {Via::kMapped, Via::kStream, Via::kGzip}) {
+        for (std::size_t bytes = 1; bytes <= text.size() + 1; ++bytes) {
+          CAPTURE(static_cast<int>(via));
+          CAPTURE(bytes);
+          CHECK(read_at(2, text, strict, false, via, bytes) == strict_one);
+          CHECK(read_at(3, text, strict, false, via, bytes) == strict_one);
+        }
+      }
+    }
+    CHECK(read_at(1, text, false, false, Via::kStream, 1) == one);
+  }
+}
+
+TEST_CASE("collapsed chunks: standard input in chunks, sequence numbers and fractions") {
+  std::string text;
+  for (int i = 0; i < 50; ++i) text += "a;b" + std::to_string(i % 6) + ";c " + std::to_string(i + 1) + "\n";
+  const Outcome seq = read_at(1, text, false, true);
+  const Outcome frac = read_at(1, text + "d 0.5\n" + text);
+  for (const std::size_t bytes : {1, 7, 64, 300}) {
+    CAPTURE(bytes);
+    CHECK(read_at(2, text, false, true, Via::kStream, bytes) == seq);
+    CHECK(read_at(4, text + "d 0.5\n" + text, false, false, Via::kGzip, bytes) == frac);
+  }
+}
+
+TEST_CASE("collapsed chunks: a stream cut short fails after the lines before the cut, at any chunk size") {
+  std::string text = "no count\n";
+  for (int i = 0; i < 3000; ++i)
+    text += "a;b" + std::to_string(i * 7919 % 1000) + ";c " + std::to_string(i) + "\n";
+  const Outcome one = read_at(1, text, false, false, Via::kGzipCut);
+  CHECK(one.dump_or_error.rfind("error: t.folded: ", 0) == 0);
+  CHECK(one.warnings == std::vector<std::string>{"t.folded:1:9: expected a count at the end of the line"});
+  // (Reads of a few bytes at a time see the damage a few bytes earlier:
+  // the offset in the message is the inflater's, not the reader's.)
+  for (const std::size_t bytes : {100, 4096, 20000}) {
+    CAPTURE(bytes);
+    CHECK(read_at(2, text, false, false, Via::kGzipCut, bytes) == one);
+    CHECK(read_at(3, text, false, false, Via::kGzipCut, bytes) == one);
+  }
 }

@@ -197,7 +197,7 @@ TEST_CASE("handoff: items arrive in order across threads; a producer's error aft
   for (int i = 0; i < 1000; ++i) CHECK(got[std::size_t(i)] == i);
 }
 
-TEST_CASE("for_each_part: every part runs once; the first failing part's error comes out") {
+TEST_CASE("for_each_part: every part runs once, and the first failing part's error comes out") {
   Settings s(4, std::nullopt);
   CHECK(fg::parts_for(kSmall) == 1);
   CHECK(fg::parts_for(kLarge) == 4);
