@@ -227,9 +227,12 @@ std::string_view Input::head(std::size_t n) {
     lookahead_pos_ = 0;
   }
   while (lookahead_.size() < n) {
+    // Grows with what arrives (64 KiB at first), not by n: a small input
+    // asked for a large head costs no n bytes of zeroed memory.
     std::size_t old = lookahead_.size();
-    lookahead_.resize(n);
-    std::size_t k = read_raw_inflated(lookahead_.data() + old, n - old);
+    std::size_t want = std::min(n - old, std::max<std::size_t>(old, 1 << 16));
+    lookahead_.resize(old + want);
+    std::size_t k = read_raw_inflated(lookahead_.data() + old, want);
     lookahead_.resize(old + k);
     if (k == 0) break;
   }
@@ -506,7 +509,7 @@ InputBytes read_all(Input& input, FormatLimit format) {
   const std::uint64_t limit = input.whole_limit();
   // Checked bytes are read a part at a time, each looked at as it arrives.
   const std::size_t part = format.first_invalid ? std::size_t{4} << 20 : SIZE_MAX;
-  out.grow(std::size_t{1} << 20);
+  out.grow(std::size_t{1} << 16);  // a small input costs no megabyte; doubling moves pages
   for (;;) {
     if (out.capacity_ - out.size_ < (1 << 16)) out.grow(out.capacity_ * 2);
     const std::size_t k = input.read(out.data_ + out.size_, std::min(part, out.capacity_ - out.size_));

@@ -39,10 +39,11 @@ cmake --build "$out" --target "${targets[@]}"
 seeds_of() {
   case $1 in
     collapsed) ls "$root"/samples/*.folded "$root"/tests/data/deepflow/*.folded "$root"/tests/golden/inputs/*.folded ;;
-    pprof) ls "$root"/tests/golden/inputs/*.pb* ;;
-    jemalloc) ls "$root"/tests/golden/inputs/*.heap ;;
-    jeprof-dot) ls "$root"/tests/golden/inputs/*.dot ;;
-    jfr) ls "$root"/tests/golden/inputs/*.jfr* ;;
+    pprof) ls "$root"/tests/golden/inputs/*.pb* "$root"/tests/parity/pprof/*.pb.gz "$root"/tests/parity/pprof/pprof_testdata/*.pb.gz ;;
+    jemalloc) ls "$root"/tests/golden/inputs/*.heap "$root"/tests/parity/jemalloc/dumps/*.heap.gz ;;
+    jeprof-dot) ls "$root"/tests/golden/inputs/*.dot "$root"/tests/parity/jeprof_dot/ref/*.dot ;;
+    # The small recordings only: a larger one is cut at -max_len anyway.
+    jfr) ls "$root"/tests/golden/inputs/*.jfr* "$root"/tests/parity/jfr/recordings/cpu-recursion.ap-itimer.jfr.gz ;;
     json) ls "$root"/tests/data/deepflow/*.json "$root"/tests/golden/inputs/*.json ;;
     svg) ls "$root"/tests/parity/flamegraph/*.svg "$root"/tests/golden/expected/*svg*.stdout ;;
     html) ls "$root"/tests/parity/aphtml/pages/*/*.html.gz "$root"/tests/golden/expected/html-*.stdout ;;

@@ -68,14 +68,21 @@ class Parser {
 
 HeapDump Parser::run() {
   if (auto whole = input_.map_whole()) return run_in_place(*whole);
-  // Lines are cut out of fixed-size chunks; only a partial line is carried
-  // over, so memory stays with the parsed stacks, not the input.
-  constexpr std::size_t kChunk = 1 << 20;
+  // Lines are cut out of chunks; only a partial line is carried over, so
+  // memory stays with the parsed stacks, not the input. Chunks start at
+  // 64 KiB (a small dump costs no megabyte) and double while reads fill
+  // them, up to 1 MiB.
+  constexpr std::size_t kFirstChunk = 1 << 16, kChunk = 1 << 20;
   std::string buf;
-  std::unique_ptr<char[]> chunk(new char[kChunk]);
+  std::size_t chunk_size = kFirstChunk;
+  std::unique_ptr<char[]> chunk(new char[chunk_size]);
   std::size_t from = 0;  // the bytes of buf before it hold no line break
-  while (std::size_t n = input_.read(chunk.get(), kChunk)) {
+  while (std::size_t n = input_.read(chunk.get(), chunk_size)) {
     buf.append(chunk.get(), n);
+    if (n == chunk_size && chunk_size < kChunk) {
+      chunk_size *= 2;
+      chunk.reset(new char[chunk_size]);
+    }
     std::size_t begin = 0;
     while (const void* nl = std::memchr(buf.data() + from, '\n', buf.size() - from)) {
       std::size_t end = static_cast<std::size_t>(static_cast<const char*>(nl) - buf.data());

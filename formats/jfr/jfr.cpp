@@ -15,6 +15,16 @@ namespace detail {
 // Hand-offs parsed ahead at most.
 constexpr std::size_t kAhead = 16;
 
+// The input's size where known: mapped, or a stream that ends within the
+// bytes worth a thread (looked ahead at, so a tiny recording, as fuzzing
+// reads thousands a second, is read without starting one); else
+// UINT64_MAX, a stream as large as any.
+std::uint64_t Reader::known_size(const ChunkReader& chunks) {
+  if (const std::optional<std::uint64_t> mapped = chunks.mapped_size()) return *mapped;
+  const std::size_t head = input_.head(kBytesWorthAThread).size();
+  return head < kBytesWorthAThread ? head : UINT64_MAX;
+}
+
 Profile Reader::run() {
   if (opt_.leak && opt_.events != Events::kNativeMem) throw UsageError("--leak needs --nativemem");
   states_ = state_names(opt_.state);
@@ -22,7 +32,7 @@ Profile Reader::run() {
   // (stacks, samples) share the time of a large recording: on two threads
   // they overlap. A small file is not worth the thread.
   ChunkReader chunks(input_, chunk_diag_);
-  const Work work{.bytes = chunks.mapped_size().value_or(UINT64_MAX)};
+  const Work work{.bytes = known_size(chunks)};
   threaded_ = worth_a_thread(work);
   handoff<Parsed>(
       work, kAhead,

@@ -235,6 +235,7 @@ class Reader {
   bool on_event(ChunkState& st, const DecodedEvent& e, Ready& out);
   void finish_leaks();
 
+  std::uint64_t known_size(const ChunkReader& chunks);
   Input& input_;
   const std::string& file_;
   const JfrOptions& opt_;

@@ -18,8 +18,8 @@ std::atomic<unsigned> g_jobs{0};
 constexpr std::uint64_t kNoMinimum = std::numeric_limits<std::uint64_t>::max();
 std::atomic<std::uint64_t> g_min{kNoMinimum};
 
-// Work::bytes, ::items and ::files each worth a thread from these (see Work).
-constexpr std::uint64_t kBytesWorthAThread = std::uint64_t{1} << 20;
+// Work::items and ::files each worth a thread from these (see Work), as
+// ::bytes from kBytesWorthAThread.
 constexpr std::uint64_t kItemsWorthAThread = 100'000;
 constexpr std::uint64_t kFilesWorthAThread = 1;
 

@@ -66,7 +66,12 @@ StringPool::StringPool() : table_(64, Slot{0, kNoSlot}), mask_(63) { intern("");
 std::string_view StringPool::store(std::string_view s) {
   if (s.empty()) return {};
   if (s.size() > block_left_) {
-    std::size_t size = s.size() > 16384 ? s.size() : 65536;
+    // Blocks double from 4 KiB to 64 KiB: a small profile (most of them,
+    // and every fuzzing run) costs no 64 KiB block, a large one a few
+    // more allocations than before.
+    const std::size_t next =
+        std::min<std::size_t>(std::size_t{4096} << std::min<std::size_t>(blocks_.size(), 4), 65536);
+    std::size_t size = s.size() > next / 4 ? std::max(s.size(), next) : next;
     blocks_.push_back(std::make_unique_for_overwrite<char[]>(size));
     block_pos_ = blocks_.back().get();
     block_left_ = size;

@@ -40,6 +40,11 @@ void set_jobs(unsigned n);
 /// --jobs or FG_JOBS when the value is not a whole number of at least 1.
 unsigned jobs_from(std::optional<std::string_view> option, const char* env);
 
+/// Input bytes worth a thread (Work::bytes), before nesting: a reader of a
+/// stream whose size is unknown may look this far ahead to learn whether
+/// the whole input is smaller.
+inline constexpr std::uint64_t kBytesWorthAThread = std::uint64_t{1} << 20;
+
 /// An amount of work, in the unit that measures it best (fill in one).
 /// The units differ in what one of them costs, so each has its own
 /// threshold, chosen by one rule: the work takes about a millisecond on one
