@@ -5,8 +5,9 @@ Usage: run_slurm.py BIN_DIR WORK_DIR
 
 Starts a private cluster in a fresh folder under WORK_DIR (its own munge key
 and munged socket, slurm.conf, state, spool and logs; ports picked free),
-waits for the node to be idle, submits the recipe of man/fg-report.1
-(CLUSTERS) and the README: `sbatch --array=1-3` running `fg-report --shard
+waits for the node to be idle, and runs the Slurm recipe of man/fg-report.1
+(CLUSTERS), read from the page, with this test's inputs in place of its
+/shared/profiles: `sbatch --array=1-3` running `fg-report --shard
 $SLURM_ARRAY_TASK_ID/3`, then a job depending on the array (afterok) running
 `fg-report merge`. Checks that the merged site equals an unsharded local run
 and the parts merged in a local loop, byte for byte, with the same exit
@@ -31,6 +32,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 INPUTS = os.path.join(os.path.dirname(HERE), "inputs")
+MAN_PAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "man", "fg-report.1")
 MIXED = os.path.join(INPUTS, "mixed")
 # The corpus of run_report.py's shards case: every format, a truncated input
 # and a baseline pair whose gate trips, so parts carry errors and verdicts.
@@ -66,13 +68,13 @@ def node_line():
 
 
 def write_config(d, user):
-    for sub in ("state", "spool", "log", "munge", "site"):
+    for sub in ("state", "spool", "log", "munge"):
         os.makedirs(os.path.join(d, sub))
     key = os.path.join(d, "munge", "munge.key")
     with open(key, "wb") as f:
         f.write(os.urandom(1024))
     os.chmod(key, 0o400)
-    os.chmod(os.path.join(d, "munge"), 0o700)
+    os.chmod(os.path.join(d, "munge"), 0o711)  # clients reach the socket
     open(os.path.join(d, "plugstack.conf"), "w").close()  # not /etc/slurm's
     conf = f"""ClusterName=fgtest
 SlurmctldHost=localhost(127.0.0.1)
@@ -180,18 +182,35 @@ class Cluster:
                         print(f"----- {os.path.join(root, f)}\n{text.read()[-20000:]}")
 
 
+def recipe():
+    """The Slurm commands of man/fg-report.1 (CLUSTERS, Slurm), as shell."""
+    with open(MAN_PAGE, encoding="utf-8") as f:
+        roff = f.read()
+    m = re.search(r"^\.SS Slurm\n.*?^\.EX\n(.*?)^\.EE\n", roff, re.S | re.M)
+    if not m or "/shared/profiles" not in m.group(1):
+        raise Failure(f"{MAN_PAGE}: no Slurm recipe over /shared/profiles under CLUSTERS")
+    return m.group(1).replace("\\-", "-").replace("\\e", "\\")
+
+
+def bare(arg):
+    """arg for a shell, quoted with backslashes: the recipe's --wrap command
+    is already in single quotes."""
+    return re.sub(r"([^\w/.,=+:%-])", r"\\\1", arg)
+
+
 def run_jobs(cluster, site):
-    """The recipe of man/fg-report.1, CLUSTERS (fg-report on PATH)."""
-    parts = os.path.join(site, "parts")
-    os.makedirs(parts)
-    inputs = " ".join(shlex.quote(a) for a in ARGS)
-    shard = (f"fg-report --shard $SLURM_ARRAY_TASK_ID/3 {inputs} -o parts/part$SLURM_ARRAY_TASK_ID; "
-             "case $? in 0|1|3) ;; *) exit 1;; esac")
-    array = cluster.cmd(["sbatch", "--parsable", f"--chdir={site}", "--array=1-3", "--output=parts/%A_%a.log",
-                         "--wrap", shard])
-    merge = cluster.cmd(["sbatch", "--parsable", f"--chdir={site}", f"--dependency=afterok:{array}",
-                         "--kill-on-invalid-dep=yes", "--output=parts/merge.log", "--wrap",
-                         "fg-report merge parts/part1 parts/part2 parts/part3 -o report"])
+    """Runs the man page's recipe in site, over this test's inputs, with
+    fg-report on PATH; waits for the merge job. Returns the array's tasks'
+    and the merge job's (state, exit status) and the merged site."""
+    os.makedirs(site)
+    script = recipe().replace("/shared/profiles", " ".join(bare(a) for a in ARGS))
+    r = subprocess.run(["sh", "-c", script + 'echo "array $array"\n'], cwd=site, env=cluster.env,
+                       capture_output=True, text=True, timeout=120)
+    array = re.findall(r"^array (\d+)$", r.stdout, re.M)
+    merge = re.findall(r"^Submitted batch job (\d+)$", r.stdout, re.M)
+    if r.returncode != 0 or not array or not merge:
+        raise Failure(f"the recipe failed (exit {r.returncode}):\n{script}\n{r.stdout}{r.stderr}")
+    array, merge = array[0], merge[0]
     deadline = time.monotonic() + TIMEOUT
     while True:
         states = cluster.job_state(merge)
