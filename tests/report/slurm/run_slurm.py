@@ -21,7 +21,6 @@ slurm-wlm and munge.
 import os
 import pwd
 import re
-import shlex
 import shutil
 import signal
 import socket
@@ -51,10 +50,15 @@ class Failure(Exception):
     pass
 
 
-def free_port():
-    with socket.socket() as s:
+def free_ports(n):
+    """n distinct ports free now (all bound at once, then let go)."""
+    sockets = [socket.socket() for _ in range(n)]
+    for s in sockets:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    ports = [s.getsockname()[1] for s in sockets]
+    for s in sockets:
+        s.close()
+    return ports
 
 
 def node_line():
@@ -76,10 +80,11 @@ def write_config(d, user):
     os.chmod(key, 0o400)
     os.chmod(os.path.join(d, "munge"), 0o711)  # clients reach the socket
     open(os.path.join(d, "plugstack.conf"), "w").close()  # not /etc/slurm's
+    ctld_port, slurmd_port = free_ports(2)
     conf = f"""ClusterName=fgtest
 SlurmctldHost=localhost(127.0.0.1)
-SlurmctldPort={free_port()}
-SlurmdPort={free_port()}
+SlurmctldPort={ctld_port}
+SlurmdPort={slurmd_port}
 SlurmUser={user}
 SlurmdUser={user}
 AuthType=auth/munge
