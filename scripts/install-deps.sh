@@ -20,6 +20,7 @@ packages=(
   clang-format git  # scripts/check-format.sh (tests/style)
   clang libclang-rt-dev  # libFuzzer and the sanitizers' runtimes (scripts/fuzz.sh)
   chromium nodejs  # the HTML flame graph's browser tests (tests/browser)
+  slurm-wlm munge  # a one-node cluster runs fg-report's shards (tests/report/slurm)
 )
 
 sudo=""

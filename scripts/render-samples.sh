@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Renders every samples/*.folded (not samples/bad/) into flame graph SVGs with
 # the fg-convert of a build tree, plus a few variants (icicle, reversed, the
-# model dump) so the output can be looked at in a browser.
+# model dump) so the output can be looked at in a browser, and a sample
+# report of them all with fg-report.
 #
 # usage: scripts/render-samples.sh BUILD_DIR
 #
 # Writes BUILD_DIR/samples/NAME.svg for each samples/NAME.folded, and
-# go-cpu.icicle.svg, go-cpu.reverse.svg and go-cpu.dump. Works from any
-# current directory. The samples are all valid input, so they are read with
-# --strict: a warning about any of them fails the script.
+# go-cpu.icicle.svg, go-cpu.reverse.svg and go-cpu.dump, and the site
+# BUILD_DIR/samples/report (index.html). Works from any current directory.
+# The samples are all valid input, so they are read with --strict: a warning
+# about any of them fails the script (and fg-report's exit status 1 too).
 set -euo pipefail
 
 usage() {
@@ -28,10 +30,13 @@ if [ ! -d "$1" ]; then
 fi
 build_dir="$(cd "$1" && pwd)"
 fg_convert="$build_dir/tools/fg-convert"
-if [ ! -x "$fg_convert" ]; then
-  echo "$0: $fg_convert not found; build it first: ninja -C $build_dir fg-convert" >&2
-  exit 1
-fi
+fg_report="$build_dir/tools/fg-report"
+for tool in "$fg_convert" "$fg_report"; do
+  if [ ! -x "$tool" ]; then
+    echo "$0: $tool not found; build it first: ninja -C $build_dir $(basename "$tool")" >&2
+    exit 1
+  fi
+done
 
 out_dir="$build_dir/samples"
 mkdir -p "$out_dir"
@@ -73,4 +78,9 @@ render "$go_cpu" "$out_dir/go-cpu.icicle.svg" --inverted "--title=Go CPU profile
 render "$go_cpu" "$out_dir/go-cpu.reverse.svg" --reverse "--title=Go CPU profile (reversed: merged from the leaves)"
 render "$go_cpu" "$out_dir/go-cpu.dump" --to dump
 
-echo "open $out_dir/go-cpu.svg in a browser"
+# The sample report: the same inputs (never samples/bad/, which is invalid
+# on purpose), given as files so that the folder's search does not reach it.
+"$fg_report" --strict "${inputs[@]}" -o "$out_dir/report"
+echo "wrote $out_dir/report"
+
+echo "open $out_dir/go-cpu.svg and $out_dir/report/index.html in a browser"
