@@ -16,6 +16,7 @@
 #include "fg/error.h"
 #include "fg/normalize_names.h"
 #include "fg/parallel.h"
+#include "formats/batch_groups.h"
 #include "formats/batch_part.h"
 #include "formats/batch_site.h"
 #include "formats/input.h"
@@ -327,13 +328,14 @@ void compare(Profile next, const std::string& baseline, const SharedBaseline* sh
 
 // Reads one input and writes its pages; its failure is recorded, not thrown.
 void process(const std::string& baseline, const SharedBaseline* shared, const BatchReportOptions& options,
-             const fs::path& site, ProfileFacts& facts) {
+             const fs::path& site, ProfileFacts& facts, GroupMerges& groups) {
   Diagnostics diagnostics(options.strict, [&](const std::string& m) { facts.warnings.push_back(m); });
   const fs::path folder = site / facts.page;
   try {
     InterruptGuard::check();
     Profile profile = options.read(facts.path, diagnostics);
     describe(profile, facts);
+    if (!facts.group.empty()) groups.add(facts.group, profile);
     fs::create_directories(folder);
     write_pages(profile, options.write, folder, facts, diagnostics);
     if (!baseline.empty()) {
@@ -370,9 +372,72 @@ std::vector<std::string> pair_baselines(const std::vector<std::string>& inputs,
   return paired;
 }
 
-}  // namespace
+// A manifest's entry: its name (else the file's), group and labels.
+void describe_entry(const ManifestEntry& entry, ProfileFacts& facts) {
+  if (entry.path.empty()) return;
+  if (!entry.name.empty()) facts.name = entry.name;
+  facts.group = entry.group;
+  facts.labels = entry.labels;
+}
 
-namespace {
+// A manifest's baseline pairs its input, whatever pairing by name found.
+void pair_manifest_baselines(const std::vector<ManifestEntry>& described, std::vector<std::string>& paired) {
+  for (std::size_t i = 0; i < described.size() && i < paired.size(); ++i)
+    if (!described[i].baseline.empty()) paired[i] = described[i].baseline;
+}
+
+// The members of one group, and the quantity its merge keeps: that of its
+// first member read.
+GroupFacts group_members(const std::string& group, const std::vector<ProfileFacts>& profiles) {
+  GroupFacts g;
+  g.merged.name = group;
+  std::string quantity;
+  for (const ProfileFacts& p : profiles) {
+    if (p.group != group) continue;
+    g.members.push_back(p.name);
+    if (!p.error.empty()) {
+      g.merged.warnings.push_back(p.name + ": not read, not merged");
+      continue;
+    }
+    const std::string q =
+        p.columns.empty() ? "" : p.columns[p.default_column].type + "/" + p.columns[p.default_column].unit;
+    if (quantity.empty()) quantity = q;
+    if (q != quantity)
+      g.merged.warnings.push_back(p.name + ": its default value is " + q + ", not the group's " + quantity +
+                                  "; not merged");
+  }
+  g.merged.format = quantity;  // until describe(): the quantity of the merge kept
+  return g;
+}
+
+// Each group's page from its merge, in order of first appearance.
+std::vector<GroupFacts> write_groups(const std::vector<ProfileFacts>& profiles, const GroupMerges& merges,
+                                     const WriteOptions& options, const fs::path& site) {
+  std::vector<GroupFacts> out;
+  std::set<std::string> seen, used;
+  for (const ProfileFacts& p : profiles) {
+    if (p.group.empty() || !seen.insert(p.group).second) continue;
+    GroupFacts g = group_members(p.group, profiles);
+    ProfileFacts& m = g.merged;
+    m.page = "g/" + folder_name(m.name, used);
+    const std::size_t merged = g.members.size() - m.warnings.size();
+    m.path = "the merge of " + std::to_string(merged) + " of the group's " +
+             std::to_string(g.members.size()) + " profiles";
+    const Profile* profile = merges.find(m.name, m.format);
+    m.format.clear();
+    if (!profile) {
+      m.error = "group " + m.name + ": no profile of the group was read";
+    } else {
+      Diagnostics diagnostics(false, [&](const std::string& w) { m.warnings.push_back(w); });
+      describe(*profile, m);
+      fs::create_directories(site / m.page);
+      write_pages(*profile, options, site / m.page, m, diagnostics);
+      for (const std::string& line : diagnostics.summary()) m.warnings.push_back(line);
+    }
+    out.push_back(std::move(g));
+  }
+  return out;
+}
 
 void count_outcomes(BatchReportResult& result) {
   for (const ProfileFacts& f : result.profiles) {
@@ -396,7 +461,8 @@ std::vector<std::size_t> shard_indices(std::size_t inputs, const BatchReportOpti
 BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
                                      const BatchReportOptions& options) {
   if (inputs.empty()) throw UsageError("no input: name files or folders with profiles");
-  const std::vector<std::string> baselines = pair_baselines(inputs, options.baselines);
+  std::vector<std::string> baselines = pair_baselines(inputs, options.baselines);
+  pair_manifest_baselines(options.described, baselines);
   InterruptGuard interrupts;  // made first: it raises a signal noted once the folder below is gone
   SiteFolder site(options.output_dir);
   // Names and page folders over the whole batch, so that a shard's pages
@@ -406,21 +472,29 @@ BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     all[i].path = inputs[i];
     all[i].name = report_name(inputs[i]);
+    if (i < options.described.size()) describe_entry(options.described[i], all[i]);
     all[i].page = "p/" + folder_name(all[i].name, used);
   }
   const std::vector<std::size_t> mine = shard_indices(inputs.size(), options);
   std::optional<SharedBaseline> shared;  // each input is read once, and so is one baseline for all
   if (options.baselines.size() == 1 && !mine.empty())
     shared = read_shared_baseline(options.baselines[0], options);
-  // Two parts, each its own profiles and files: the same site at any --jobs.
+  // Two parts, each its own profiles, files and group merges: the same
+  // site at any --jobs.
+  GroupMerges groups[2];
   const auto run_part = [&](std::size_t part) {
-    for (std::size_t k = part; k < mine.size(); k += 2)
-      process(baselines[mine[k]], shared ? &*shared : nullptr, options, site.path(), all[mine[k]]);
+    for (std::size_t k = part; k < mine.size(); k += 2) {
+      const std::string& b = baselines[mine[k]];
+      const bool for_all = shared && b == options.baselines[0];
+      process(b, for_all ? &*shared : nullptr, options, site.path(), all[mine[k]], groups[part]);
+    }
   };
   run_beside(
       {.files = mine.size()}, [&] { run_part(1); }, [&] { run_part(0); });
   InterruptGuard::check();
+  groups[0].absorb(std::move(groups[1]));
   BatchReportResult result;
+  if (options.shards == 0) result.groups = write_groups(all, groups[0], options.write, site.path());
   for (std::size_t i : mine) result.profiles.push_back(std::move(all[i]));
   count_outcomes(result);
   if (options.shards == 0)
