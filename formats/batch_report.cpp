@@ -11,9 +11,11 @@
 #include <set>
 #include <system_error>
 
+#include "fg/builder.h"
 #include "fg/call_graph.h"
 #include "fg/diff.h"
 #include "fg/error.h"
+#include "fg/import.h"
 #include "fg/normalize_names.h"
 #include "fg/parallel.h"
 #include "formats/batch_groups.h"
@@ -410,6 +412,21 @@ GroupFacts group_members(const std::string& group, const std::vector<ProfileFact
   return g;
 }
 
+// `p` with its sources and comments sorted: a group's merge is the same
+// whichever order its parts merged in (workers, shards); only these lists
+// keep that order.
+Profile with_sorted_sources(const Profile& p) {
+  ProfileBuilder b(p.value_types());
+  b.metadata() = p.metadata();
+  std::sort(b.metadata().sources.begin(), b.metadata().sources.end());
+  std::sort(b.metadata().comments.begin(), b.metadata().comments.end());
+  ProfileImporter import(b, p);
+  for (std::size_t i = 0; i < p.sample_count(); ++i)
+    b.add_sample(import.stack(p.sample(i).stack), p.values(i), import.labels(p.sample(i).labels),
+                 p.sample(i).timestamp);
+  return std::move(b).finish();
+}
+
 // Each group's page from its merge, in order of first appearance.
 std::vector<GroupFacts> write_groups(const std::vector<ProfileFacts>& profiles, const GroupMerges& merges,
                                      const WriteOptions& options, const fs::path& site) {
@@ -429,12 +446,25 @@ std::vector<GroupFacts> write_groups(const std::vector<ProfileFacts>& profiles, 
       m.error = "group " + m.name + ": no profile of the group was read";
     } else {
       Diagnostics diagnostics(false, [&](const std::string& w) { m.warnings.push_back(w); });
-      describe(*profile, m);
+      const Profile canonical = with_sorted_sources(*profile);
+      describe(canonical, m);
       fs::create_directories(site / m.page);
-      write_pages(*profile, options, site / m.page, m, diagnostics);
+      write_pages(canonical, options, site / m.page, m, diagnostics);
       for (const std::string& line : diagnostics.summary()) m.warnings.push_back(line);
     }
     out.push_back(std::move(g));
+  }
+  return out;
+}
+
+// A shard's group merges, each a file of its part (merges/N.txt), for
+// merge_batch_report() to merge in shard order.
+std::vector<PartMerge> write_part_merges(const GroupMerges& merges, const fs::path& part) {
+  std::vector<PartMerge> out;
+  for (const auto& [key, profile] : merges.merges()) {
+    out.push_back({key.first, key.second, "merges/" + std::to_string(out.size()) + ".txt"});
+    fs::create_directories(part / "merges");
+    write_site_file((part / out.back().file).string(), profile_part_text(profile));
   }
   return out;
 }
@@ -501,7 +531,8 @@ BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
     write_site(result, site.path().string());
   else
     write_site_file((site.path() / kPartFacts).string(),
-                    part_text({options.shard, options.shards, inputs.size(), mine, result.profiles}));
+                    part_text({options.shard, options.shards, inputs.size(), mine, result.profiles,
+                               write_part_merges(groups[0], site.path())}));
   site.commit();
   return result;
 }
@@ -510,9 +541,10 @@ namespace {
 
 // Reads each part's facts into their places in the batch, checking that
 // the parts are the shards of one batch, each once.
-std::vector<ProfileFacts> read_parts(const std::vector<std::string>& parts) {
+std::vector<ProfileFacts> read_parts(const std::vector<std::string>& parts, GroupMerges& merges) {
   std::vector<ProfileFacts> all;
-  std::vector<std::string> shard_of;  // the part that gave each shard
+  std::vector<std::vector<PartMerge>> merges_of;  // each shard's, with its folder
+  std::vector<std::string> shard_of;              // the part that gave each shard
   for (const std::string& dir : parts) {
     const fs::path file = fs::path(dir) / kPartFacts;
     std::string text;
@@ -523,6 +555,7 @@ std::vector<ProfileFacts> read_parts(const std::vector<std::string>& parts) {
     PartFacts part = parse_part(file.string(), text);
     if (shard_of.empty()) {
       shard_of.resize(part.shards);
+      merges_of.resize(part.shards);
       all.resize(part.inputs);
     }
     if (part.shards != shard_of.size() || part.inputs != all.size() || part.shard < 1 ||
@@ -533,6 +566,8 @@ std::vector<ProfileFacts> read_parts(const std::vector<std::string>& parts) {
       throw Error(dir + ": shard " + std::to_string(part.shard) + " again (first in " +
                   shard_of[part.shard - 1] + ")");
     shard_of[part.shard - 1] = dir;
+    for (PartMerge& m : part.merges) m.file = (fs::path(dir) / m.file).string();
+    merges_of[part.shard - 1] = std::move(part.merges);
     for (std::size_t k = 0; k < part.profiles.size(); ++k) {
       if (part.indices[k] >= all.size()) throw Error(file.string() + ": a profile beyond the batch");
       all[part.indices[k]] = std::move(part.profiles[k]);
@@ -542,17 +577,24 @@ std::vector<ProfileFacts> read_parts(const std::vector<std::string>& parts) {
     if (shard_of[s].empty())
       throw Error("merge: shard " + std::to_string(s + 1) + "/" + std::to_string(shard_of.size()) +
                   " is missing");
+  for (const std::vector<PartMerge>& shard : merges_of)  // in shard order, one profile read at a time
+    for (const PartMerge& m : shard) {
+      auto in = Input::open(m.file);
+      merges.add_merge(m.group, m.quantity, parse_profile_part(m.file, std::string(read_all(*in).view())));
+    }
   return all;
 }
 
 }  // namespace
 
-BatchReportResult merge_batch_report(const std::vector<std::string>& parts, const std::string& output_dir) {
+BatchReportResult merge_batch_report(const std::vector<std::string>& parts, const std::string& output_dir,
+                                     const WriteOptions& write) {
   if (parts.empty()) throw UsageError("merge: name the parts (folders written with --shard)");
   InterruptGuard interrupts;
   SiteFolder site(output_dir);
   BatchReportResult result;
-  result.profiles = read_parts(parts);
+  GroupMerges merges;
+  result.profiles = read_parts(parts, merges);
   count_outcomes(result);
   for (const std::string& dir : parts) {
     std::error_code ec;
@@ -561,6 +603,7 @@ BatchReportResult merge_batch_report(const std::vector<std::string>& parts, cons
     if (ec) throw Error(dir + ": cannot copy its pages: " + ec.message());
   }
   InterruptGuard::check();
+  result.groups = write_groups(result.profiles, merges, write, site.path());
   write_site(result, site.path().string());
   site.commit();
   return result;

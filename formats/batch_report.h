@@ -138,6 +138,9 @@ BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
 /// folder written with --shard, all of one batch), into `output_dir`.
 /// Throws Error naming a part that is not one, or a shard that is missing
 /// or given twice.
-BatchReportResult merge_batch_report(const std::vector<std::string>& parts, const std::string& output_dir);
+/// The group pages are drawn from the parts' group merges (combined in
+/// shard order) with `write`, which should be the shards' page options.
+BatchReportResult merge_batch_report(const std::vector<std::string>& parts, const std::string& output_dir,
+                                     const WriteOptions& write = {});
 
 }  // namespace fg::formats

@@ -331,8 +331,7 @@ constexpr std::string_view kGroupsScript = R"(<script>
     }
     const v = g.values && g.values.length ? g.values[g.default_value] : null;
     [g.members.length, g.format || '', v ? v.total : '', v ? v.unit : '',
-     [g.error].concat(g.warnings).filter(x => x).join('
-')].forEach(x => {
+     [g.error].concat(g.warnings).filter(x => x).join('\n')].forEach(x => {
       tr.insertCell().textContent = String(x);
     });
   });

@@ -23,6 +23,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 INPUTS = os.path.join(HERE, "inputs")
 MIXED = os.path.join(INPUTS, "mixed")
+MANIFESTS = os.path.join(INPUTS, "manifest")
 GOOD = ["basic.folded", "heap.pb.gz", "jeprof-m1.dot", "lock.jfr.gz", "small.heap", "total_host.json",
         "xss.folded"]
 FORMATS = {"basic": "collapsed", "heap": "pprof", "jeprof-m1": "jeprof-dot", "lock": "jfr",
@@ -186,7 +187,8 @@ def case_baseline():
 
 def case_shards():
     """Shards 1/3, 2/3, 3/3 merged (in any order) equal the unsharded site,
-    byte for byte; a missing or repeated shard is an error and no site."""
+    byte for byte, also with a manifest's groups; a missing or repeated
+    shard is an error and no site."""
     inputs = [os.path.join(MIXED, f) for f in GOOD + ["truncated.folded.gz"]]
     base = ["--baseline", os.path.join(INPUTS, "base", "svc.folded"), "--fail-if", "total>+5%"]
     whole = os.path.join(WORK, "whole")
@@ -203,6 +205,25 @@ def case_shards():
     for f in site_files(whole):
         with open(os.path.join(whole, f), "rb") as a, open(os.path.join(merged, f), "rb") as b:
             check(a.read() == b.read(), f"merged {f}: the same bytes")
+    # With a manifest's groups: each part carries its partial group merges,
+    # merged in shard order into group pages equal to the unsharded ones.
+    grouped = ["--manifest", os.path.join(MANIFESTS, "hosts.tsv"), "--manifest", os.path.join(MANIFESTS, "more.json"),
+               os.path.join(MIXED, "basic.folded")]
+    whole = os.path.join(WORK, "whole-groups")
+    r = report(grouped, whole)
+    check(r.returncode == 0 and "g/web/flame-0.html" in site_files(whole), f"groups unsharded: exit {r.returncode}")
+    gparts = []
+    for i in (1, 2, 3):
+        gparts.append(os.path.join(WORK, f"gpart{i}"))
+        r = report(["--shard", f"{i}/3"] + grouped, gparts[-1])
+        check(r.returncode == 0, f"groups shard {i}/3: exit {r.returncode}")
+    check(any(f.startswith("merges/") for f in site_files(gparts[0])), "a part carries its group merges")
+    merged = os.path.join(WORK, "merged-groups")
+    r = report(["merge", gparts[1], gparts[2], gparts[0]], merged)
+    check(r.returncode == 0 and site_files(whole) == site_files(merged), f"groups merged: the same files ({r.returncode})")
+    for f in site_files(whole):
+        with open(os.path.join(whole, f), "rb") as a, open(os.path.join(merged, f), "rb") as b:
+            check(a.read() == b.read(), f"groups merged {f}: the same bytes")
     for args, what in (([parts[0], parts[1]], "shard 3/3 is missing"), ([parts[0], parts[0], parts[1], parts[2]],
                                                                          "shard 1 again")):
         out = os.path.join(WORK, "bad-merge")
@@ -239,8 +260,6 @@ def case_failure():
     left = [f for f in os.listdir(WORK) if f.startswith("interrupted")]
     check(left == [], f"interrupted: no site, no temporary ({left})")
 
-
-MANIFESTS = os.path.join(INPUTS, "manifest")
 
 
 def group_report(out, jobs="1", env=None):

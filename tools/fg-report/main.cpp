@@ -17,7 +17,9 @@ const char* kUsage = R"(Usage: fg-report [options] INPUT... -o DIR
 
 Reads each profile (any format fg reads, mixed; a folder is searched
 recursively for files whose content is a profile; - reads a list of paths,
-one a line, from standard input) and writes a static site to DIR:
+one a line, from standard input; --manifest lists inputs with names,
+groups and labels, and each group gets a merged page) and writes a static
+site to DIR:
 index.html (a sortable, filterable table of the profiles), a page per
 profile with its flame graph, top table and call graph per value type,
 summary.json, summary.md and junit.xml. One bad input is listed and does
@@ -32,6 +34,7 @@ Examples:
   fg-report profiles/ -o report
   find /var/prof -name '*.jfr' | fg-report - -o nightly
   fg-report --baseline base/ --fail-if 'total>+5%' new/ -o ci-report
+  fg-report --manifest hosts.tsv -o nightly
   fg-report --shard 2/3 profiles/ -o part2 && fg-report merge part1 part2 part3 -o report
 )";
 
@@ -134,7 +137,7 @@ int main(int argc, char** argv) {
     if (!common.inputs.empty() && common.inputs[0] == "merge") {
       if (!r.shard.empty()) throw fg::UsageError("merge: --shard belongs to the shards' runs");
       const std::vector<std::string> parts(common.inputs.begin() + 1, common.inputs.end());
-      return verdict(fg::formats::merge_batch_report(parts, r.output), common, run);
+      return verdict(fg::formats::merge_batch_report(parts, r.output, report.write), common, run);
     }
     if (!r.shard.empty()) parse_shard(r.shard, report);
     std::vector<std::string> inputs = fg::formats::expand_report_inputs(common.inputs, std::cin);
