@@ -10,12 +10,20 @@
 #include <string>
 #include <vector>
 
+#include "fg/profile.h"
 #include "formats/batch_report.h"
 
 namespace fg::formats {
 
 /// The facts file's name in a part folder.
 inline constexpr const char* kPartFacts = "fg-report-part.txt";
+
+/// A group's merge of a shard's profiles (GroupMerges), as a file of the
+/// part (profile_part_text()).
+struct PartMerge {
+  std::string group, quantity;
+  std::string file;  ///< relative to the part's folder
+};
 
 /// One shard's facts: which shard of how many, the batch's input count,
 /// and its profiles with their index in the batch.
@@ -24,6 +32,7 @@ struct PartFacts {
   std::size_t inputs = 0;
   std::vector<std::size_t> indices;  ///< of each profile, in the whole batch
   std::vector<ProfileFacts> profiles;
+  std::vector<PartMerge> merges;  ///< in the order GroupMerges::merges() gives
 };
 
 /// The facts file's text.
@@ -32,5 +41,16 @@ std::string part_text(const PartFacts& part);
 /// Parses the facts file `text` read from `file`. Throws ParseError at
 /// the line of anything it does not expect.
 PartFacts parse_part(const std::string& file, const std::string& text);
+
+/// A profile as text a part carries (a shard's group merges): every value
+/// type, the metadata, functions, frames (kinds, lines, addresses,
+/// modules), stacks, label sets and samples (values, timestamps), so that
+/// parse_profile_part() gives back the same profile (not the recorded call
+/// graph, which no merge keeps).
+std::string profile_part_text(const Profile& profile);
+
+/// The profile of profile_part_text() read from `file`. Throws ParseError
+/// at the line of anything it does not expect.
+Profile parse_profile_part(const std::string& file, const std::string& text);
 
 }  // namespace fg::formats

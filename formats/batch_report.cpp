@@ -11,11 +11,14 @@
 #include <set>
 #include <system_error>
 
+#include "fg/builder.h"
 #include "fg/call_graph.h"
 #include "fg/diff.h"
 #include "fg/error.h"
+#include "fg/import.h"
 #include "fg/normalize_names.h"
 #include "fg/parallel.h"
+#include "formats/batch_groups.h"
 #include "formats/batch_part.h"
 #include "formats/batch_site.h"
 #include "formats/input.h"
@@ -327,13 +330,14 @@ void compare(Profile next, const std::string& baseline, const SharedBaseline* sh
 
 // Reads one input and writes its pages; its failure is recorded, not thrown.
 void process(const std::string& baseline, const SharedBaseline* shared, const BatchReportOptions& options,
-             const fs::path& site, ProfileFacts& facts) {
+             const fs::path& site, ProfileFacts& facts, GroupMerges& groups) {
   Diagnostics diagnostics(options.strict, [&](const std::string& m) { facts.warnings.push_back(m); });
   const fs::path folder = site / facts.page;
   try {
     InterruptGuard::check();
     Profile profile = options.read(facts.path, diagnostics);
     describe(profile, facts);
+    if (!facts.group.empty()) groups.add(facts.group, profile);
     fs::create_directories(folder);
     write_pages(profile, options.write, folder, facts, diagnostics);
     if (!baseline.empty()) {
@@ -370,9 +374,100 @@ std::vector<std::string> pair_baselines(const std::vector<std::string>& inputs,
   return paired;
 }
 
-}  // namespace
+// A manifest's entry: its name (else the file's), group and labels.
+void describe_entry(const ManifestEntry& entry, ProfileFacts& facts) {
+  if (entry.path.empty()) return;
+  if (!entry.name.empty()) facts.name = entry.name;
+  facts.group = entry.group;
+  facts.labels = entry.labels;
+}
 
-namespace {
+// A manifest's baseline pairs its input, whatever pairing by name found.
+void pair_manifest_baselines(const std::vector<ManifestEntry>& described, std::vector<std::string>& paired) {
+  for (std::size_t i = 0; i < described.size() && i < paired.size(); ++i)
+    if (!described[i].baseline.empty()) paired[i] = described[i].baseline;
+}
+
+// The members of one group, and the quantity its merge keeps: that of its
+// first member read.
+GroupFacts group_members(const std::string& group, const std::vector<ProfileFacts>& profiles) {
+  GroupFacts g;
+  g.merged.name = group;
+  std::string quantity;
+  for (const ProfileFacts& p : profiles) {
+    if (p.group != group) continue;
+    g.members.push_back(p.name);
+    if (!p.error.empty()) {
+      g.merged.warnings.push_back(p.name + ": not read, not merged");
+      continue;
+    }
+    const std::string q =
+        p.columns.empty() ? "" : p.columns[p.default_column].type + "/" + p.columns[p.default_column].unit;
+    if (quantity.empty()) quantity = q;
+    if (q != quantity)
+      g.merged.warnings.push_back(p.name + ": its default value is " + q + ", not the group's " + quantity +
+                                  "; not merged");
+  }
+  g.merged.format = quantity;  // until describe(): the quantity of the merge kept
+  return g;
+}
+
+// `p` with its sources and comments sorted: a group's merge is the same
+// whichever order its parts merged in (workers, shards); only these lists
+// keep that order.
+Profile with_sorted_sources(const Profile& p) {
+  ProfileBuilder b(p.value_types());
+  b.metadata() = p.metadata();
+  std::sort(b.metadata().sources.begin(), b.metadata().sources.end());
+  std::sort(b.metadata().comments.begin(), b.metadata().comments.end());
+  ProfileImporter import(b, p);
+  for (std::size_t i = 0; i < p.sample_count(); ++i)
+    b.add_sample(import.stack(p.sample(i).stack), p.values(i), import.labels(p.sample(i).labels),
+                 p.sample(i).timestamp);
+  return std::move(b).finish();
+}
+
+// Each group's page from its merge, in order of first appearance.
+std::vector<GroupFacts> write_groups(const std::vector<ProfileFacts>& profiles, const GroupMerges& merges,
+                                     const WriteOptions& options, const fs::path& site) {
+  std::vector<GroupFacts> out;
+  std::set<std::string> seen, used;
+  for (const ProfileFacts& p : profiles) {
+    if (p.group.empty() || !seen.insert(p.group).second) continue;
+    GroupFacts g = group_members(p.group, profiles);
+    ProfileFacts& m = g.merged;
+    m.page = "g/" + folder_name(m.name, used);
+    const std::size_t merged = g.members.size() - m.warnings.size();
+    m.path = "the merge of " + std::to_string(merged) + " of the group's " +
+             std::to_string(g.members.size()) + " profiles";
+    const Profile* profile = merges.find(m.name, m.format);
+    m.format.clear();
+    if (!profile) {
+      m.error = "group " + m.name + ": no profile of the group was read";
+    } else {
+      Diagnostics diagnostics(false, [&](const std::string& w) { m.warnings.push_back(w); });
+      const Profile canonical = with_sorted_sources(*profile);
+      describe(canonical, m);
+      fs::create_directories(site / m.page);
+      write_pages(canonical, options, site / m.page, m, diagnostics);
+      for (const std::string& line : diagnostics.summary()) m.warnings.push_back(line);
+    }
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+// A shard's group merges, each a file of its part (merges/N.txt), for
+// merge_batch_report() to merge in shard order.
+std::vector<PartMerge> write_part_merges(const GroupMerges& merges, const fs::path& part) {
+  std::vector<PartMerge> out;
+  for (const auto& [key, profile] : merges.merges()) {
+    out.push_back({key.first, key.second, "merges/" + std::to_string(out.size()) + ".txt"});
+    fs::create_directories(part / "merges");
+    write_site_file((part / out.back().file).string(), profile_part_text(profile));
+  }
+  return out;
+}
 
 void count_outcomes(BatchReportResult& result) {
   for (const ProfileFacts& f : result.profiles) {
@@ -396,7 +491,8 @@ std::vector<std::size_t> shard_indices(std::size_t inputs, const BatchReportOpti
 BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
                                      const BatchReportOptions& options) {
   if (inputs.empty()) throw UsageError("no input: name files or folders with profiles");
-  const std::vector<std::string> baselines = pair_baselines(inputs, options.baselines);
+  std::vector<std::string> baselines = pair_baselines(inputs, options.baselines);
+  pair_manifest_baselines(options.described, baselines);
   InterruptGuard interrupts;  // made first: it raises a signal noted once the folder below is gone
   SiteFolder site(options.output_dir);
   // Names and page folders over the whole batch, so that a shard's pages
@@ -406,28 +502,37 @@ BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     all[i].path = inputs[i];
     all[i].name = report_name(inputs[i]);
+    if (i < options.described.size()) describe_entry(options.described[i], all[i]);
     all[i].page = "p/" + folder_name(all[i].name, used);
   }
   const std::vector<std::size_t> mine = shard_indices(inputs.size(), options);
   std::optional<SharedBaseline> shared;  // each input is read once, and so is one baseline for all
   if (options.baselines.size() == 1 && !mine.empty())
     shared = read_shared_baseline(options.baselines[0], options);
-  // Two parts, each its own profiles and files: the same site at any --jobs.
+  // Two parts, each its own profiles, files and group merges: the same
+  // site at any --jobs.
+  GroupMerges groups[2];
   const auto run_part = [&](std::size_t part) {
-    for (std::size_t k = part; k < mine.size(); k += 2)
-      process(baselines[mine[k]], shared ? &*shared : nullptr, options, site.path(), all[mine[k]]);
+    for (std::size_t k = part; k < mine.size(); k += 2) {
+      const std::string& b = baselines[mine[k]];
+      const bool for_all = shared && b == options.baselines[0];
+      process(b, for_all ? &*shared : nullptr, options, site.path(), all[mine[k]], groups[part]);
+    }
   };
   run_beside(
       {.files = mine.size()}, [&] { run_part(1); }, [&] { run_part(0); });
   InterruptGuard::check();
+  groups[0].absorb(std::move(groups[1]));
   BatchReportResult result;
+  if (options.shards == 0) result.groups = write_groups(all, groups[0], options.write, site.path());
   for (std::size_t i : mine) result.profiles.push_back(std::move(all[i]));
   count_outcomes(result);
   if (options.shards == 0)
     write_site(result, site.path().string());
   else
     write_site_file((site.path() / kPartFacts).string(),
-                    part_text({options.shard, options.shards, inputs.size(), mine, result.profiles}));
+                    part_text({options.shard, options.shards, inputs.size(), mine, result.profiles,
+                               write_part_merges(groups[0], site.path())}));
   site.commit();
   return result;
 }
@@ -436,9 +541,10 @@ namespace {
 
 // Reads each part's facts into their places in the batch, checking that
 // the parts are the shards of one batch, each once.
-std::vector<ProfileFacts> read_parts(const std::vector<std::string>& parts) {
+std::vector<ProfileFacts> read_parts(const std::vector<std::string>& parts, GroupMerges& merges) {
   std::vector<ProfileFacts> all;
-  std::vector<std::string> shard_of;  // the part that gave each shard
+  std::vector<std::vector<PartMerge>> merges_of;  // each shard's, with its folder
+  std::vector<std::string> shard_of;              // the part that gave each shard
   for (const std::string& dir : parts) {
     const fs::path file = fs::path(dir) / kPartFacts;
     std::string text;
@@ -449,6 +555,7 @@ std::vector<ProfileFacts> read_parts(const std::vector<std::string>& parts) {
     PartFacts part = parse_part(file.string(), text);
     if (shard_of.empty()) {
       shard_of.resize(part.shards);
+      merges_of.resize(part.shards);
       all.resize(part.inputs);
     }
     if (part.shards != shard_of.size() || part.inputs != all.size() || part.shard < 1 ||
@@ -459,6 +566,8 @@ std::vector<ProfileFacts> read_parts(const std::vector<std::string>& parts) {
       throw Error(dir + ": shard " + std::to_string(part.shard) + " again (first in " +
                   shard_of[part.shard - 1] + ")");
     shard_of[part.shard - 1] = dir;
+    for (PartMerge& m : part.merges) m.file = (fs::path(dir) / m.file).string();
+    merges_of[part.shard - 1] = std::move(part.merges);
     for (std::size_t k = 0; k < part.profiles.size(); ++k) {
       if (part.indices[k] >= all.size()) throw Error(file.string() + ": a profile beyond the batch");
       all[part.indices[k]] = std::move(part.profiles[k]);
@@ -468,17 +577,24 @@ std::vector<ProfileFacts> read_parts(const std::vector<std::string>& parts) {
     if (shard_of[s].empty())
       throw Error("merge: shard " + std::to_string(s + 1) + "/" + std::to_string(shard_of.size()) +
                   " is missing");
+  for (const std::vector<PartMerge>& shard : merges_of)  // in shard order, one profile read at a time
+    for (const PartMerge& m : shard) {
+      auto in = Input::open(m.file);
+      merges.add_merge(m.group, m.quantity, parse_profile_part(m.file, std::string(read_all(*in).view())));
+    }
   return all;
 }
 
 }  // namespace
 
-BatchReportResult merge_batch_report(const std::vector<std::string>& parts, const std::string& output_dir) {
+BatchReportResult merge_batch_report(const std::vector<std::string>& parts, const std::string& output_dir,
+                                     const WriteOptions& write) {
   if (parts.empty()) throw UsageError("merge: name the parts (folders written with --shard)");
   InterruptGuard interrupts;
   SiteFolder site(output_dir);
   BatchReportResult result;
-  result.profiles = read_parts(parts);
+  GroupMerges merges;
+  result.profiles = read_parts(parts, merges);
   count_outcomes(result);
   for (const std::string& dir : parts) {
     std::error_code ec;
@@ -487,6 +603,7 @@ BatchReportResult merge_batch_report(const std::vector<std::string>& parts, cons
     if (ec) throw Error(dir + ": cannot copy its pages: " + ec.message());
   }
   InterruptGuard::check();
+  result.groups = write_groups(result.profiles, merges, write, site.path());
   write_site(result, site.path().string());
   site.commit();
   return result;

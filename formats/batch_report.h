@@ -18,6 +18,7 @@
 #include "fg/diagnostics.h"
 #include "fg/profile.h"
 #include "fg/regression_gate.h"
+#include "formats/batch_manifest.h"
 #include "formats/options.h"
 
 namespace fg::formats {
@@ -38,6 +39,11 @@ struct BatchReportOptions {
   /// throws as the tools' readers throw. Called from the worker threads
   /// of fg/parallel.h, each time with its own Diagnostics.
   std::function<Profile(const std::string& path, Diagnostics& diagnostics)> read;
+  /// --manifest: the entry of each input (same index as the inputs);
+  /// shorter than the inputs, or an entry with an empty path: none. An
+  /// entry's name replaces report_name(), its baseline overrides pairing
+  /// by name, and its group and labels go to the profile's facts.
+  std::vector<ManifestEntry> described;
 };
 
 /// One value column of a profile, as the site shows it.
@@ -71,11 +77,13 @@ struct ComparisonFacts {
 
 /// What the site says of one input.
 struct ProfileFacts {
-  std::string path;    ///< as given, or as found in a directory
-  std::string name;    ///< file name without extensions
-  std::string page;    ///< its folder in the site ("p/NAME"), unique
-  std::string format;  ///< the registry name of its reader; "" when it failed
-  std::string error;   ///< `file:position: message`; "" when it was read
+  std::string path;                 ///< as given, or as found in a directory
+  std::string name;                 ///< the manifest's name, else file name without extensions
+  std::string group;                ///< the manifest's group; "" for none
+  std::vector<ReportLabel> labels;  ///< the manifest's labels, in its order
+  std::string page;                 ///< its folder in the site ("p/NAME"), unique
+  std::string format;               ///< the registry name of its reader; "" when it failed
+  std::string error;                ///< `file:position: message`; "" when it was read
   std::vector<std::string> warnings;
   std::vector<ColumnFacts> columns;
   std::size_t default_column = 0;
@@ -99,9 +107,19 @@ std::vector<std::string> expand_report_inputs(const std::vector<std::string>& ar
 /// with one.
 std::string report_name(const std::string& path);
 
+/// A group of profiles (the manifest's `group`): the merge of its members
+/// that were read and whose default column is the quantity of the first
+/// of them (fg/merge.h), described as a profile is (name: the group's,
+/// page "g/NAME", path: what it merges).
+struct GroupFacts {
+  ProfileFacts merged;
+  std::vector<std::string> members;  ///< the names of its profiles, in input order
+};
+
 /// The outcome of a report.
 struct BatchReportResult {
   std::vector<ProfileFacts> profiles;  ///< in input order
+  std::vector<GroupFacts> groups;      ///< in order of first appearance among the inputs
   std::size_t failed = 0;              ///< inputs (or baselines) that could not be read
   std::size_t tripped = 0;             ///< profiles whose gate tripped
 };
@@ -120,6 +138,9 @@ BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
 /// folder written with --shard, all of one batch), into `output_dir`.
 /// Throws Error naming a part that is not one, or a shard that is missing
 /// or given twice.
-BatchReportResult merge_batch_report(const std::vector<std::string>& parts, const std::string& output_dir);
+/// The group pages are drawn from the parts' group merges (combined in
+/// shard order) with `write`, which should be the shards' page options.
+BatchReportResult merge_batch_report(const std::vector<std::string>& parts, const std::string& output_dir,
+                                     const WriteOptions& write = {});
 
 }  // namespace fg::formats

@@ -1,5 +1,6 @@
 #include "formats/batch_site.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "formats/common/json_escape.h"
@@ -97,8 +98,18 @@ void comparison(Json& j, const ComparisonFacts& c) {
   j.close(']').close('}');
 }
 
-void profile(Json& j, const ProfileFacts& p) {
-  j.open('{').key("name").value(p.name).key("path").value(p.path).key("status").value(status(p));
+// The manifest's group and labels, when it gave them (none: no bytes).
+void manifest_fields(Json& j, const ProfileFacts& p) {
+  if (!p.group.empty()) j.key("group").value(p.group);
+  if (p.labels.empty()) return;
+  j.key("labels").open('{');
+  for (const auto& [k, v] : p.labels) j.key(k).value(v);
+  j.close('}');
+}
+
+void profile_fields(Json& j, const ProfileFacts& p) {
+  j.key("name").value(p.name).key("path").value(p.path).key("status").value(status(p));
+  manifest_fields(j, p);
   if (!p.error.empty()) j.key("error").value(p.error);
   if (p.error.empty()) {
     j.key("page").value(p.page + "/index.html").key("format").value(p.format);
@@ -119,7 +130,24 @@ void profile(Json& j, const ProfileFacts& p) {
   }
   strings(j, "warnings", p.warnings);
   if (p.compared) comparison(j, p.comparison);
+}
+
+void profile(Json& j, const ProfileFacts& p) {
+  j.open('{');
+  profile_fields(j, p);
   j.close('}');
+}
+
+void group(Json& j, const GroupFacts& g) {
+  j.open('{');
+  profile_fields(j, g.merged);
+  strings(j, "members", g.members);
+  j.close('}');
+}
+
+bool has_manifest_facts(const BatchReportResult& r) {
+  return std::any_of(r.profiles.begin(), r.profiles.end(),
+                     [](const ProfileFacts& p) { return !p.group.empty() || !p.labels.empty(); });
 }
 
 std::string summary_json(const BatchReportResult& r, JsonEscaping escaping) {
@@ -129,7 +157,13 @@ std::string summary_json(const BatchReportResult& r, JsonEscaping escaping) {
   j.key("failed").number(std::to_string(r.failed)).key("regressed").number(std::to_string(r.tripped));
   j.key("profiles").open('[');
   for (const ProfileFacts& p : r.profiles) profile(j, p);
-  j.close(']').close('}');
+  j.close(']');
+  if (!r.groups.empty()) {
+    j.key("groups").open('[');
+    for (const GroupFacts& g : r.groups) group(j, g);
+    j.close(']');
+  }
+  j.close('}');
   return j.text();
 }
 
@@ -257,6 +291,76 @@ constexpr std::string_view kPageScript = R"(<script>
 })();
 </script>)";
 
+// With a manifest: the index's group and label columns (inserted before
+// its format column), its table of groups, and each page's group, labels
+// and members. Without one the pages keep their bytes.
+constexpr std::string_view kManifestColumns = R"(['group', p => p.group || ''],
+    ...(() => {
+      const keys = [];
+      d.profiles.forEach(p => Object.keys(p.labels || {}).forEach(k => { if (!keys.includes(k)) keys.push(k); }));
+      return keys.map(k => [k, p => (p.labels || {})[k] || '']);
+    })(),
+    )";
+
+constexpr std::string_view kGroupsScript = R"(<script>
+(function () {
+  const d = JSON.parse(document.getElementById('fg-data').textContent);
+  if (!d.groups) return;
+  const filter = document.getElementById('filter');
+  const h = document.createElement('h2');
+  h.textContent = 'Groups';
+  const t = document.createElement('table');
+  t.id = 'groups';
+  const head = t.createTHead().insertRow();
+  ['group', 'profiles', 'format', 'total', 'unit', 'problems'].forEach(n => {
+    const th = document.createElement('th');
+    th.textContent = n;
+    head.appendChild(th);
+  });
+  const body = t.createTBody();
+  d.groups.forEach(g => {
+    const tr = body.insertRow();
+    const cell = tr.insertCell();
+    if (g.page) {
+      const a = document.createElement('a');
+      a.href = g.page;
+      a.textContent = g.name;
+      cell.appendChild(a);
+    } else {
+      cell.textContent = g.name;
+    }
+    const v = g.values && g.values.length ? g.values[g.default_value] : null;
+    [g.members.length, g.format || '', v ? v.total : '', v ? v.unit : '',
+     [g.error].concat(g.warnings).filter(x => x).join('\n')].forEach(x => {
+      tr.insertCell().textContent = String(x);
+    });
+  });
+  filter.before(h, t, document.createElement('h2'));
+  filter.previousSibling.textContent = 'Profiles';
+})();
+</script>)";
+
+constexpr std::string_view kManifestPageScript = R"(<script>
+(function () {
+  const p = JSON.parse(document.getElementById('fg-data').textContent);
+  const facts = [];
+  if (p.group) facts.push('group: ' + p.group);
+  Object.entries(p.labels || {}).forEach(e => facts.push(e[0] + ': ' + e[1]));
+  if (p.members) facts.push('members: ' + p.members.join(', '));
+  const para = document.createElement('p');
+  para.id = 'manifest';
+  para.textContent = facts.join('; ');
+  document.querySelector('#main h1').after(para);
+})();
+</script>)";
+
+std::string index_script(bool manifest) {
+  std::string script(kIndexScript);
+  if (!manifest) return script;
+  script.insert(script.find("['format',"), kManifestColumns);
+  return script + "\n" + std::string(kGroupsScript);
+}
+
 std::string html_page(std::string_view title, std::string_view body, const std::string& data,
                       std::string_view script) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>";
@@ -278,21 +382,50 @@ std::string index_html(const BatchReportResult& r) {
                    "<h1>fg-report</h1>\n<p id=\"counts\"></p>\n"
                    "<input id=\"filter\" type=\"search\" placeholder=\"filter\">\n"
                    "<table><thead><tr></tr></thead><tbody></tbody></table>",
-                   summary_json(r, JsonEscaping::kScript), kIndexScript);
+                   summary_json(r, JsonEscaping::kScript), index_script(has_manifest_facts(r)));
+}
+
+std::string page_html(const Json& j, bool manifest) {
+  std::string script(kPageScript);
+  if (manifest) script += "\n" + std::string(kManifestPageScript);
+  return html_page("fg-report",
+                   "<p><a href=\"../../index.html\">all profiles</a></p>\n<div id=\"main\"></div>", j.text(),
+                   script);
 }
 
 std::string profile_html(const ProfileFacts& p) {
   Json j(JsonEscaping::kScript);
   profile(j, p);
-  return html_page("fg-report",
-                   "<p><a href=\"../../index.html\">all profiles</a></p>\n<div id=\"main\"></div>", j.text(),
-                   kPageScript);
+  return page_html(j, !p.group.empty() || !p.labels.empty());
+}
+
+std::string group_html(const GroupFacts& g) {
+  Json j(JsonEscaping::kScript);
+  group(j, g);
+  return page_html(j, true);
+}
+
+// The groups' table of summary.md: each group's merged total.
+std::string groups_markdown(const BatchReportResult& r) {
+  std::string out = "\n| group | profiles | total | problems |\n|---|---|---|---|\n";
+  for (const GroupFacts& g : r.groups) {
+    const ProfileFacts& m = g.merged;
+    std::string total, problems = m.error;
+    if (m.error.empty() && !m.columns.empty())
+      total = m.columns[m.default_column].total + " " + m.columns[m.default_column].unit;
+    for (const std::string& w : m.warnings) problems += (problems.empty() ? "" : "; ") + w;
+    out += "| " + markdown_cell(m.name) + " | " + std::to_string(g.members.size()) + " | " +
+           markdown_cell(total) + " | " + markdown_cell(problems) + " |\n";
+  }
+  return out;
 }
 
 std::string summary_markdown(const BatchReportResult& r) {
   std::string out = "## fg-report: " + std::to_string(r.profiles.size()) + " profiles, " +
                     std::to_string(r.failed) + " failed, " + std::to_string(r.tripped) + " regressed\n\n";
-  out += "| profile | status | format | total | top by self |\n|---|---|---|---|---|\n";
+  const bool groups = !r.groups.empty();
+  out += groups ? "| profile | group | status | format | total | top by self |\n|---|---|---|---|---|---|\n"
+                : "| profile | status | format | total | top by self |\n|---|---|---|---|---|\n";
   for (const ProfileFacts& p : r.profiles) {
     std::string total, top;
     if (p.error.empty() && !p.columns.empty()) {
@@ -300,8 +433,9 @@ std::string summary_markdown(const BatchReportResult& r) {
       total = c.total + " " + c.unit;
     }
     for (const TopFunction& t : p.top) top += (top.empty() ? "" : "; ") + t.name;
-    out += "| " + markdown_cell(p.name) + " | " + status(p) + " | " + markdown_cell(p.format) + " | " +
-           markdown_cell(total) + " | " + markdown_cell(top) + " |\n";
+    out += "| " + markdown_cell(p.name) + (groups ? " | " + markdown_cell(p.group) : "") + " | " + status(p) +
+           " | " + markdown_cell(p.format) + " | " + markdown_cell(total) + " | " + markdown_cell(top) +
+           " |\n";
   }
   std::string problems;
   for (const ProfileFacts& p : r.profiles) {
@@ -312,6 +446,7 @@ std::string summary_markdown(const BatchReportResult& r) {
         problems += "- " + markdown_cell(p.name) + ": " + markdown_cell(v.tripped) + "\n";
   }
   if (!problems.empty()) out += "\n" + problems;
+  if (groups) out += groups_markdown(r);
   return out;
 }
 
@@ -331,18 +466,19 @@ std::string junit_xml(const BatchReportResult& r) {
   std::string cases;
   std::size_t tests = 0, failures = 0, errors = 0;
   for (const ProfileFacts& p : r.profiles) {
+    const std::string suite = p.group.empty() ? p.name : p.group + "." + p.name;
     ++tests;
     errors += !p.error.empty();
-    testcase(cases, p.name, "read " + p.path, "error", p.error);
+    testcase(cases, suite, "read " + p.path, "error", p.error);
     if (!p.compared || !p.error.empty()) continue;
     if (!p.comparison.error.empty()) {
       ++tests, ++errors;
-      testcase(cases, p.name, "compare with " + p.comparison.baseline, "error", p.comparison.error);
+      testcase(cases, suite, "compare with " + p.comparison.baseline, "error", p.comparison.error);
     }
     for (const GateVerdict& v : p.comparison.gate) {
       ++tests;
       failures += !v.tripped.empty();
-      testcase(cases, p.name, v.condition, "failure", v.tripped);
+      testcase(cases, suite, v.condition, "failure", v.tripped);
     }
   }
   const std::string counts = " tests=\"" + std::to_string(tests) + "\" failures=\"" +
@@ -363,6 +499,8 @@ void write_site(const BatchReportResult& result, const std::string& site) {
   const std::filesystem::path dir(site);
   for (const ProfileFacts& p : result.profiles)
     if (p.error.empty()) write_site_file((dir / p.page / "index.html").string(), profile_html(p));
+  for (const GroupFacts& g : result.groups)
+    if (g.merged.error.empty()) write_site_file((dir / g.merged.page / "index.html").string(), group_html(g));
   write_site_file((dir / "summary.json").string(), summary_json(result, JsonEscaping::kGo) + "\n");
   write_site_file((dir / "index.html").string(), index_html(result));
   write_site_file((dir / "summary.md").string(), summary_markdown(result));

@@ -23,6 +23,50 @@ function check(condition, message) {
   if (!condition) problems.push(message);
 }
 
+// With manifests (tests/report/inputs/manifest): the group column sorts and
+// filters, label columns filter, and a group's page and flame graph draw.
+async function checkGroups(browser) {
+  const manifests = path.join(args.inputs, '..', 'manifest');
+  const site = path.resolve(args.out, 'report-groups');
+  fs.rmSync(site, { recursive: true, force: true });
+  const run = spawnSync(args['fg-report'], ['-q', '--manifest', path.join(manifests, 'hosts.tsv'), '--manifest',
+                                            path.join(manifests, 'more.json'), '-o', site]);
+  check(run.status === 0, 'groups: fg-report exit status ' + run.status);
+  const summary = JSON.parse(fs.readFileSync(path.join(site, 'summary.json'), 'utf8'));
+  const page = await browser.newPage();
+  page.on('pageerror', (e) => problems.push('groups: script error: ' + e.message));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push('groups: console error: ' + m.text()); });
+  page.on('request', (r) => { if (!r.url().startsWith('file:')) problems.push('network request: ' + r.url()); });
+  await page.goto('file://' + path.join(site, 'index.html'));
+  const profiles = 'table:not(#groups) tbody tr';
+  const names = async () => page.locator(profiles + ' td:first-child').allTextContents();
+  const group = page.locator('table:not(#groups) th', { hasText: /^group$/ });
+  await group.click();
+  const byGroup = summary.profiles.slice().sort((a, b) => (a.group || '').localeCompare(b.group || ''));
+  const firstGrouped = (await names()).filter((n) => summary.profiles.find((p) => p.name === n).group);
+  check(JSON.stringify(firstGrouped) === JSON.stringify(byGroup.filter((p) => p.group).map((p) => p.name)),
+        'sorted by group: ' + (await names()));
+  await page.fill('#filter', 'host-b');
+  check(JSON.stringify(await names()) === JSON.stringify(['web-2']), 'filtered by a label: ' + (await names()));
+  await page.fill('#filter', 'db');
+  check(JSON.stringify(await names()) === JSON.stringify(['db-1', 'db-2']), 'filtered by group: ' + (await names()));
+  const groupLinks = await page.locator('#groups a').evaluateAll((as) => as.map((a) => a.href));
+  check(groupLinks.length === summary.groups.length, 'a link per group');
+  for (const link of groupLinks) {
+    await page.goto(link);
+    const flame = await page.locator('a', { hasText: 'flame graph' }).evaluateAll((as) => as.map((a) => a.href));
+    check(flame.length === 1, 'a group page links its flame graph: ' + link);
+    for (const l of flame) {
+      await page.goto(l);
+      check(await page.locator('svg g, svg rect, canvas').count() > 0, 'the group flame graph draws nothing: ' + l);
+    }
+  }
+  await page.goto('file://' + path.join(site, summary.profiles.find((p) => p.name === 'web-2').page));
+  const facts = await page.locator('#manifest').textContent();
+  check(facts === 'group: web; host: host-b; service: front', 'a page names its group and labels: ' + facts);
+  await page.close();
+}
+
 (async () => {
   fs.mkdirSync(args.out, { recursive: true });
   const site = path.resolve(args.out, 'report-site');
@@ -72,6 +116,7 @@ function check(condition, message) {
     await page.goto('file://' + path.join(site, xss.page));
     const top = await page.locator('li').allTextContents();
     check(top[0] === xss.top[0].name + ': ' + xss.top[0].self, 'a hostile name shown as text: ' + top[0]);
+    await checkGroups(browser);
   } finally {
     await browser.close();
   }

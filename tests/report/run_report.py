@@ -23,6 +23,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 INPUTS = os.path.join(HERE, "inputs")
 MIXED = os.path.join(INPUTS, "mixed")
+MANIFESTS = os.path.join(INPUTS, "manifest")
 GOOD = ["basic.folded", "heap.pb.gz", "jeprof-m1.dot", "lock.jfr.gz", "small.heap", "total_host.json",
         "xss.folded"]
 FORMATS = {"basic": "collapsed", "heap": "pprof", "jeprof-m1": "jeprof-dot", "lock": "jfr",
@@ -186,7 +187,8 @@ def case_baseline():
 
 def case_shards():
     """Shards 1/3, 2/3, 3/3 merged (in any order) equal the unsharded site,
-    byte for byte; a missing or repeated shard is an error and no site."""
+    byte for byte, also with a manifest's groups; a missing or repeated
+    shard is an error and no site."""
     inputs = [os.path.join(MIXED, f) for f in GOOD + ["truncated.folded.gz"]]
     base = ["--baseline", os.path.join(INPUTS, "base", "svc.folded"), "--fail-if", "total>+5%"]
     whole = os.path.join(WORK, "whole")
@@ -203,6 +205,25 @@ def case_shards():
     for f in site_files(whole):
         with open(os.path.join(whole, f), "rb") as a, open(os.path.join(merged, f), "rb") as b:
             check(a.read() == b.read(), f"merged {f}: the same bytes")
+    # With a manifest's groups: each part carries its partial group merges,
+    # merged in shard order into group pages equal to the unsharded ones.
+    grouped = ["--manifest", os.path.join(MANIFESTS, "hosts.tsv"), "--manifest", os.path.join(MANIFESTS, "more.json"),
+               os.path.join(MIXED, "basic.folded")]
+    whole = os.path.join(WORK, "whole-groups")
+    r = report(grouped, whole)
+    check(r.returncode == 0 and "g/web/flame-0.html" in site_files(whole), f"groups unsharded: exit {r.returncode}")
+    gparts = []
+    for i in (1, 2, 3):
+        gparts.append(os.path.join(WORK, f"gpart{i}"))
+        r = report(["--shard", f"{i}/3"] + grouped, gparts[-1])
+        check(r.returncode == 0, f"groups shard {i}/3: exit {r.returncode}")
+    check(any(f.startswith("merges/") for f in site_files(gparts[0])), "a part carries its group merges")
+    merged = os.path.join(WORK, "merged-groups")
+    r = report(["merge", gparts[1], gparts[2], gparts[0]], merged)
+    check(r.returncode == 0 and site_files(whole) == site_files(merged), f"groups merged: the same files ({r.returncode})")
+    for f in site_files(whole):
+        with open(os.path.join(whole, f), "rb") as a, open(os.path.join(merged, f), "rb") as b:
+            check(a.read() == b.read(), f"groups merged {f}: the same bytes")
     for args, what in (([parts[0], parts[1]], "shard 3/3 is missing"), ([parts[0], parts[0], parts[1], parts[2]],
                                                                          "shard 1 again")):
         out = os.path.join(WORK, "bad-merge")
@@ -238,6 +259,90 @@ def case_failure():
     check(p.returncode == -signal.SIGINT, f"ended by SIGINT (status {p.returncode})")
     left = [f for f in os.listdir(WORK) if f.startswith("interrupted")]
     check(left == [], f"interrupted: no site, no temporary ({left})")
+
+
+
+def group_report(out, jobs="1", env=None):
+    return report(["--jobs", jobs, "--manifest", os.path.join(MANIFESTS, "hosts.tsv"), "--manifest",
+                   os.path.join(MANIFESTS, "more.json"), os.path.join(MIXED, "small.heap")], out, env)
+
+
+def case_manifest():
+    """TSV and JSON manifests: names, groups, labels, baselines and paths
+    relative to the manifest; group pages whose totals are the sums of their
+    members' (fg-convert --to collapsed of each); bad manifests name
+    file:line; --jobs 1 and 2 agree."""
+    out = os.path.join(WORK, "manifest")
+    r = group_report(out)
+    check(r.returncode == 0, f"exit status {r.returncode}, expected 0 ({r.stderr.decode()})")
+    s = summary(out)
+    names = [p["name"] for p in s["profiles"]]
+    check(names == ["small", "web-1", "web-2", "heap-1", "db-1", "db-2", "lock"],
+          f"plain inputs first, then each manifest's entries in order, named by it: {names}")
+    by_name = {p["name"]: p for p in s["profiles"]}
+    check(by_name["web-1"]["path"] == os.path.join(MANIFESTS, "../mixed/basic.folded"),
+          f"a relative path resolves against the manifest's folder: {by_name['web-1']['path']}")
+    check(all(p["status"] == "ok" for p in s["profiles"]), "every input read")
+    check(by_name["web-2"]["labels"] == {"host": "host-b", "service": "front"}, "TSV: other columns are labels")
+    check(by_name["db-2"]["labels"] == {"host": "host-d", "service": "store"}, "JSON: a labels object")
+    check(by_name["lock"]["labels"] == {"version": "1.2"} and "group" not in by_name["lock"],
+          "JSON: an extra key is a label; no name: the file's; no group: none")
+    check("group" not in by_name["small"] and "labels" not in by_name["small"], "a plain input: no group, no labels")
+    check([by_name[n].get("group") for n in ("web-1", "web-2", "heap-1", "db-1", "db-2")] ==
+          ["web", "web", "web", "db", "db"], "groups as the manifests say")
+    # Baselines from the manifests, crossed on purpose (pairing by name would
+    # pair neither): db-1 (new/svc, 125) with base/other (10), db-2 (new/other,
+    # 10) with base/svc (100).
+    db1, db2 = by_name["db-1"]["baseline"], by_name["db-2"]["baseline"]
+    check(db1["path"] == os.path.join(MANIFESTS, "../base/other.folded") and
+          (db1["base_total"], db1["new_total"]) == (10, 125), f"db-1: the manifest's baseline ({db1})")
+    check(db2["path"] == os.path.join(MANIFESTS, "../base/svc.folded") and
+          (db2["base_total"], db2["new_total"]) == (100, 10), f"db-2: the manifest's baseline ({db2})")
+    check("baseline" not in by_name["web-1"], "no baseline column value: no comparison")
+    groups = {g["name"]: g for g in s.get("groups", [])}
+    check(list(groups) == ["web", "db"], f"groups in order of first appearance: {list(groups)}")
+    members = {"web": ["web-1", "web-2"], "db": ["db-1", "db-2"]}
+    for name, g in groups.items():
+        expected = sum(collapsed_total(by_name[m]["path"]) for m in members[name])
+        total = g["values"][g["default_value"]]["total"]
+        check(abs(total - expected) < 1e-9, f"group {name}: total {total} = the members' collapsed sum {expected}")
+        check(g["page"] == f"g/{name}/index.html", f"group {name}: its page")
+        for f in ["index.html", "flame-0.html", "top-0.txt", "callgraph-0.svg"]:
+            check(os.path.exists(os.path.join(out, "g", name, f)), f"group {name}: {f}")
+    check(groups["web"]["members"] == ["web-1", "web-2", "heap-1"], "web: its members, in input order")
+    check(groups["web"]["warnings"] == ["heap-1: its default value is inuse_space/bytes, not the group's "
+                                        "samples/count; not merged"], f"web: heap-1 left out ({groups['web']['warnings']})")
+    check(groups["db"]["warnings"] == [], "db: every member merged")
+    with open(os.path.join(out, "g", "web", "top-0.txt"), encoding="utf-8") as f:
+        check("parse" in f.read(), "web's top table: its functions")
+    with open(os.path.join(out, "junit.xml"), encoding="utf-8") as f:
+        junit = f.read()
+    check('classname="web.web-1"' in junit and 'classname="small"' in junit, "junit.xml: group.name as classname")
+    with open(os.path.join(out, "summary.md"), encoding="utf-8") as f:
+        md = f.read()
+    check("| web-1 | web | ok |" in md and "| db | 2 | 135 count |" in md, "summary.md: groups")
+    with open(os.path.join(out, "index.html"), encoding="utf-8") as f:
+        index = f.read()
+    check("['group', p => p.group || '']" in index and index.count("<script") == 3, "index.html: the group column")
+    two = os.path.join(WORK, "manifest-jobs2")
+    r = group_report(two, "2", {"FG_PARALLEL_MIN": "0"})
+    check(r.returncode == 0 and site_files(out) == site_files(two), "--jobs 2: the same files")
+    for f in site_files(out):
+        with open(os.path.join(out, f), "rb") as a, open(os.path.join(two, f), "rb") as b:
+            check(a.read() == b.read(), f"--jobs 2: {f} the same bytes")
+    for text, where in (("path\tname\n../mixed/basic.folded\ta\n\n../mixed/xss.folded\n", "bad.tsv:4: "),
+                        ("name\tgroup\nx\ty\n", "bad.tsv:1: "),
+                        ('[\n  {"path": "a.folded"},\n  {"name": "x"}\n]\n', "bad.json:3:"),
+                        ('[\n  {"path": "a.folded", "host": 3}\n]\n', "bad.json:2:"),
+                        ('[\n  {"path": "a.folded"\n', "bad.json:")):
+        bad = os.path.join(WORK, "bad.json" if text.startswith("[") else "bad.tsv")
+        with open(bad, "w", encoding="utf-8") as f:
+            f.write(text)
+        site = os.path.join(WORK, "bad-manifest")
+        r = report(["--manifest", bad], site)
+        err = r.stderr.decode()
+        check(r.returncode == 1 and ("error: " + os.path.join(WORK, where)) in err and not os.path.exists(site),
+              f"a bad manifest: exit 1, names {where} ({r.returncode}: {err.strip()})")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,9 @@ const char* kUsage = R"(Usage: fg-report [options] INPUT... -o DIR
 
 Reads each profile (any format fg reads, mixed; a folder is searched
 recursively for files whose content is a profile; - reads a list of paths,
-one a line, from standard input) and writes a static site to DIR:
+one a line, from standard input; --manifest lists inputs with names,
+groups and labels, and each group gets a merged page) and writes a static
+site to DIR:
 index.html (a sortable, filterable table of the profiles), a page per
 profile with its flame graph, top table and call graph per value type,
 summary.json, summary.md and junit.xml. One bad input is listed and does
@@ -32,6 +34,7 @@ Examples:
   fg-report profiles/ -o report
   find /var/prof -name '*.jfr' | fg-report - -o nightly
   fg-report --baseline base/ --fail-if 'total>+5%' new/ -o ci-report
+  fg-report --manifest hosts.tsv -o nightly
   fg-report --shard 2/3 profiles/ -o part2 && fg-report merge part1 part2 part3 -o report
 )";
 
@@ -40,6 +43,7 @@ struct ReportCli {
   std::string shard;
   std::vector<std::string> baselines;
   std::vector<std::string> fail_if;
+  std::vector<std::string> manifests;
 };
 
 fg::cli::po::options_description report_cli_options(ReportCli& r, fg::formats::BatchReportOptions& b,
@@ -60,6 +64,9 @@ fg::cli::po::options_description report_cli_options(ReportCli& r, fg::formats::B
       "repeatable")("min-delta",
                     fg::cli::number_value("min-delta", b.min_delta, {0.0, 100.0})->value_name("PCT"),
                     "changes smaller than PCT never trip a condition")(
+      "manifest", fg::cli::po::value<std::vector<std::string>>(&r.manifests)->value_name("FILE"),
+      "inputs with names, groups, labels and baselines: TSV with a header line (path, name, group, baseline, "
+      "any other column a label) or a JSON array of objects; repeatable; after the other inputs")(
       "shard", fg::cli::po::value<std::string>(&r.shard)->value_name("I/N"),
       "process only inputs I-1, I-1+N, I-1+2N, ... (from 0, in input order) into a part for fg-report merge");
   return o;
@@ -72,6 +79,18 @@ void parse_shard(const std::string& text, fg::formats::BatchReportOptions& b) {
   const std::size_t max = std::numeric_limits<std::uint32_t>::max();
   b.shards = fg::cli::parse_number<std::size_t>("shard", text.substr(slash + 1), {0, max, true});
   b.shard = fg::cli::parse_number<std::size_t>("shard", text.substr(0, slash), {0, b.shards, true});
+}
+
+// The entries of each --manifest, after the other inputs.
+void add_manifests(const std::vector<std::string>& manifests, std::vector<std::string>& inputs,
+                   fg::formats::BatchReportOptions& b) {
+  if (manifests.empty()) return;
+  b.described.resize(inputs.size());
+  for (const std::string& m : manifests)
+    for (fg::formats::ManifestEntry& e : fg::formats::read_manifest(m)) {
+      inputs.push_back(e.path);
+      b.described.push_back(std::move(e));
+    }
 }
 
 // The exit status of a report, and its closing lines.
@@ -104,7 +123,8 @@ int main(int argc, char** argv) {
       .add(fg::cli::report_options(report.write));
   return fg::cli::run_tool("fg-report", kUsage, argc, argv, common, options, [&](fg::cli::Run& run) {
     if (r.output.empty()) throw fg::UsageError("-o DIR: name the site's folder");
-    if (!r.fail_if.empty() && r.baselines.empty()) throw fg::UsageError("--fail-if needs --baseline");
+    if (!r.fail_if.empty() && r.baselines.empty() && r.manifests.empty())
+      throw fg::UsageError("--fail-if needs --baseline (or a manifest with baselines)");
     for (const std::string& c : r.fail_if) report.gate.push_back(fg::parse_gate_condition(c));
     report.output_dir = r.output;
     report.write.value = common.value;
@@ -117,10 +137,11 @@ int main(int argc, char** argv) {
     if (!common.inputs.empty() && common.inputs[0] == "merge") {
       if (!r.shard.empty()) throw fg::UsageError("merge: --shard belongs to the shards' runs");
       const std::vector<std::string> parts(common.inputs.begin() + 1, common.inputs.end());
-      return verdict(fg::formats::merge_batch_report(parts, r.output), common, run);
+      return verdict(fg::formats::merge_batch_report(parts, r.output, report.write), common, run);
     }
     if (!r.shard.empty()) parse_shard(r.shard, report);
-    const std::vector<std::string> inputs = fg::formats::expand_report_inputs(common.inputs, std::cin);
+    std::vector<std::string> inputs = fg::formats::expand_report_inputs(common.inputs, std::cin);
+    add_manifests(r.manifests, inputs, report);
     report.baselines = fg::formats::expand_report_inputs(r.baselines, std::cin);
     return verdict(fg::formats::write_batch_report(inputs, report), common, run);
   });
