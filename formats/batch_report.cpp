@@ -14,6 +14,7 @@
 #include "fg/call_graph.h"
 #include "fg/diff.h"
 #include "fg/error.h"
+#include "fg/expansion.h"
 #include "fg/normalize_names.h"
 #include "fg/parallel.h"
 #include "formats/batch_part.h"
@@ -205,7 +206,50 @@ void describe(const Profile& profile, ProfileFacts& facts) {
   }
 }
 
-// The flame graph, top table and call graph of each value column.
+// One view of one value column: `f` with `w`, into PREFIX<column>EXTENSION.
+void write_view(const Profile& profile, const Format& f, const WriteOptions& w, std::string_view prefix,
+                std::string_view extension, const fs::path& folder, ProfileFacts& facts,
+                Diagnostics& diagnostics) {
+  if (f.check) f.check(w);
+  warn_if_stacks_estimated(profile, f, w.granularity, diagnostics);
+  const std::string file = std::string(prefix) + *w.value + std::string(extension);
+  write_file(folder, file, f.binary, facts,
+             [&](std::ostream& out) { f.write(profile, w, out, diagnostics); });
+}
+
+// Whether the reversed views can be drawn: reversing spells out every
+// call path, which a hostile profile (a long chain) makes quadratic.
+// A refusal is this profile's warning; its other views are still drawn.
+bool reversible(const Profile& profile, Diagnostics& diagnostics) {
+  try {
+    check_expansion(profile, "the reversed view (reversed-N.svg)", "the page has its other views");
+    return true;
+  } catch (const UsageError&) {
+    throw;
+  } catch (const Error& e) {
+    diagnostics.warn("view left out", e.what());
+    return false;
+  }
+}
+
+// The icicle (fg-convert --inverted) and reversed (--reverse) views of
+// one column, as SVG flame graphs.
+void write_turned_views(const Profile& profile, const WriteOptions& column, bool reverse,
+                        const fs::path& folder, ProfileFacts& facts, Diagnostics& diagnostics) {
+  const Format& svg = writer("svg");
+  WriteOptions icicle = column;
+  icicle.flame.inverted = true;
+  icicle.flame.reverse = false;
+  write_view(profile, svg, icicle, "icicle-", ".svg", folder, facts, diagnostics);
+  if (!reverse) return;
+  WriteOptions reversed = column;
+  reversed.flame.inverted = false;
+  reversed.flame.reverse = true;
+  write_view(profile, svg, reversed, "reversed-", ".svg", folder, facts, diagnostics);
+}
+
+// The flame graph, its icicle and reversed views, the top table and the
+// call graph of each value column.
 void write_pages(const Profile& profile, const WriteOptions& options, const fs::path& folder,
                  ProfileFacts& facts, Diagnostics& diagnostics) {
   struct View {
@@ -213,17 +257,13 @@ void write_pages(const Profile& profile, const WriteOptions& options, const fs::
   };
   static constexpr View kViews[] = {
       {"html", "flame-", ".html"}, {"top", "top-", ".txt"}, {"callgraph-svg", "callgraph-", ".svg"}};
+  const bool reverse = profile.value_count() > 0 && reversible(profile, diagnostics);
   for (std::size_t column = 0; column < profile.value_count(); ++column) {
     WriteOptions w = options;
     w.value = std::to_string(column);
-    for (const View& v : kViews) {
-      const Format& f = writer(v.writer);
-      if (f.check) f.check(w);
-      warn_if_stacks_estimated(profile, f, w.granularity, diagnostics);
-      const std::string file = std::string(v.prefix) + std::to_string(column) + std::string(v.extension);
-      write_file(folder, file, f.binary, facts,
-                 [&](std::ostream& out) { f.write(profile, w, out, diagnostics); });
-    }
+    for (const View& v : kViews)
+      write_view(profile, writer(v.writer), w, v.prefix, v.extension, folder, facts, diagnostics);
+    write_turned_views(profile, w, reverse, folder, facts, diagnostics);
   }
 }
 

@@ -103,7 +103,8 @@ def case_mixed():
         n = len(by_name[name]["values"])
         expected += [f"p/{name}/index.html"] + [f"p/{name}/{v}-{i}.{e}" for i in range(n)
                                                  for v, e in (("flame", "html"), ("top", "txt"),
-                                                              ("callgraph", "svg"))]
+                                                              ("callgraph", "svg"), ("icicle", "svg"),
+                                                              ("reversed", "svg"))]
     check(site_files(out) == sorted(expected), f"the site's files: {site_files(out)}")
     check(not [f for f in os.listdir(WORK) if ".tmp-" in f], "no temporary folder left")
     for page in ["index.html", "p/xss/index.html"]:
@@ -208,6 +209,44 @@ def case_shards():
         out = os.path.join(WORK, "bad-merge")
         r = report(["merge"] + args, out)
         check(r.returncode == 1 and what in r.stderr.decode() and not os.path.exists(out), f"merge: {what}")
+
+
+def deepflow_chain(depth):
+    """A DeepFlow tree: a chain `depth` nodes deep with a self value on every
+    node, which reversed spells out depth*(depth+1)/2 frames."""
+    rows = [{"profile_location_str": "root", "node_id": "r", "parent_node_id": "-1", "self_value": 0,
+             "total_value": depth}]
+    for i in range(depth):
+        rows.append({"profile_location_str": "f%d" % i, "node_id": "n%d" % i,
+                     "parent_node_id": "n%d" % (i - 1) if i else "r", "self_value": 1, "total_value": depth - i})
+    return json.dumps({"OPT_STATUS": "SUCCESS", "DESCRIPTION": "", "result": rows})
+
+
+def case_views():
+    """Each column's icicle and reversed views are fg-convert's --inverted
+    and --reverse SVGs, byte for byte; a chain that reversing would spell
+    out past fg's bounds (20,000 deep: 2e8 frames) loses only its reversed
+    view, with a warning, and the run succeeds."""
+    chain = os.path.join(WORK, "chain.json")
+    with open(chain, "w", encoding="utf-8") as f:
+        f.write(deepflow_chain(20_000))
+    heap = os.path.join(MIXED, "heap.pb.gz")
+    out = os.path.join(WORK, "views")
+    r = report([heap, chain], out)
+    check(r.returncode == 0, f"exit status {r.returncode}, expected 0 (a refused view is a warning)")
+    by_name = {p["name"]: p for p in summary(out)["profiles"]}
+    for i in range(4):
+        for view, flag in (("icicle", "--inverted"), ("reversed", "--reverse")):
+            ref = run("fg-convert", ["-q", "--to", "svg", flag, "--value", str(i), heap]).stdout
+            with open(os.path.join(out, "p", "heap", f"{view}-{i}.svg"), "rb") as f:
+                check(f.read() == ref, f"heap: {view}-{i}.svg as fg-convert --to svg {flag} --value {i}")
+    c = by_name["chain"]
+    check(c["status"] == "ok", f"chain: ok ({c.get('error')})")
+    check("reversed-0.svg" not in c["files"] and "icicle-0.svg" in c["files"] and "flame-0.html" in c["files"],
+          f"chain: every view but the reversed one ({c['files']})")
+    check(any("reversed view" in w and "refusing past" in w for w in c["warnings"]),
+          f"chain: the refusal is its warning ({c['warnings']})")
+    check("reversed view" in r.stderr.decode(), "the warning on stderr")
 
 
 def case_failure():
