@@ -3,10 +3,12 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <csignal>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <system_error>
@@ -211,7 +213,6 @@ void write_view(const Profile& profile, const Format& f, const WriteOptions& w, 
                 std::string_view extension, const fs::path& folder, ProfileFacts& facts,
                 Diagnostics& diagnostics) {
   if (f.check) f.check(w);
-  warn_if_stacks_estimated(profile, f, w.granularity, diagnostics);
   const std::string file = std::string(prefix) + *w.value + std::string(extension);
   write_file(folder, file, f.binary, facts,
              [&](std::ostream& out) { f.write(profile, w, out, diagnostics); });
@@ -233,7 +234,8 @@ bool reversible(const Profile& profile, Diagnostics& diagnostics) {
 }
 
 // The icicle (fg-convert --inverted) and reversed (--reverse) views of
-// one column, as SVG flame graphs.
+// one column, as SVG flame graphs (whose estimated stacks, when the
+// profile is a call graph, the flame graph's warning already told).
 void write_turned_views(const Profile& profile, const WriteOptions& column, bool reverse,
                         const fs::path& folder, ProfileFacts& facts, Diagnostics& diagnostics) {
   const Format& svg = writer("svg");
@@ -261,8 +263,11 @@ void write_pages(const Profile& profile, const WriteOptions& options, const fs::
   for (std::size_t column = 0; column < profile.value_count(); ++column) {
     WriteOptions w = options;
     w.value = std::to_string(column);
-    for (const View& v : kViews)
-      write_view(profile, writer(v.writer), w, v.prefix, v.extension, folder, facts, diagnostics);
+    for (const View& v : kViews) {
+      const Format& f = writer(v.writer);
+      warn_if_stacks_estimated(profile, f, w.granularity, diagnostics);
+      write_view(profile, f, w, v.prefix, v.extension, folder, facts, diagnostics);
+    }
     write_turned_views(profile, w, reverse, folder, facts, diagnostics);
   }
 }
@@ -414,14 +419,40 @@ std::vector<std::string> pair_baselines(const std::vector<std::string>& inputs,
 
 namespace {
 
+bool failed(const ProfileFacts& f) { return !f.error.empty() || !f.comparison.error.empty(); }
+
 void count_outcomes(BatchReportResult& result) {
   for (const ProfileFacts& f : result.profiles) {
-    if (!f.error.empty() || !f.comparison.error.empty()) ++result.failed;
+    if (failed(f)) ++result.failed;
     if (std::any_of(f.comparison.gate.begin(), f.comparison.gate.end(),
                     [](const GateVerdict& v) { return !v.tripped.empty(); }))
       ++result.tripped;
   }
 }
+
+// The inputs done and failed, told to options.progress, and whether
+// --fail-fast stops the run. Shared by the worker threads.
+class Progress {
+ public:
+  Progress(const BatchReportOptions& options, std::size_t total) : options_(options), total_(total) {}
+  void done(const ProfileFacts& facts) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    ++done_;
+    if (failed(facts)) {
+      ++failed_;
+      if (options_.fail_fast) stopped_ = true;
+    }
+    if (options_.progress) options_.progress(done_, total_, failed_);
+  }
+  bool stopped() const { return stopped_; }
+
+ private:
+  const BatchReportOptions& options_;
+  const std::size_t total_;
+  std::mutex mutex_;
+  std::size_t done_ = 0, failed_ = 0;
+  std::atomic<bool> stopped_ = false;
+};
 
 // A shard's inputs: its indices in the batch (all of them unsharded).
 std::vector<std::size_t> shard_indices(std::size_t inputs, const BatchReportOptions& options) {
@@ -453,16 +484,24 @@ BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
   if (options.baselines.size() == 1 && !mine.empty())
     shared = read_shared_baseline(options.baselines[0], options);
   // Two parts, each its own profiles and files: the same site at any --jobs.
+  Progress progress(options, mine.size());
+  std::vector<char> done(inputs.size(), 0);  // char, not bool: each thread writes its own elements
   const auto run_part = [&](std::size_t part) {
-    for (std::size_t k = part; k < mine.size(); k += 2)
+    for (std::size_t k = part; k < mine.size() && !progress.stopped(); k += 2) {
       process(baselines[mine[k]], shared ? &*shared : nullptr, options, site.path(), all[mine[k]]);
+      done[mine[k]] = 1;
+      progress.done(all[mine[k]]);
+    }
   };
   run_beside(
       {.files = mine.size()}, [&] { run_part(1); }, [&] { run_part(0); });
   InterruptGuard::check();
   BatchReportResult result;
-  for (std::size_t i : mine) result.profiles.push_back(std::move(all[i]));
+  for (std::size_t i : mine)
+    if (done[i]) result.profiles.push_back(std::move(all[i]));
   count_outcomes(result);
+  result.stopped = progress.stopped();
+  if (result.stopped) return result;  // no site: the temporary folder goes
   if (options.shards == 0)
     write_site(result, site.path().string());
   else

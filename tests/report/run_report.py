@@ -14,6 +14,8 @@ import csv
 import io
 import json
 import os
+import pty
+import re
 import shutil
 import signal
 import subprocess
@@ -247,6 +249,86 @@ def case_views():
     check(any("reversed view" in w and "refusing past" in w for w in c["warnings"]),
           f"chain: the refusal is its warning ({c['warnings']})")
     check("reversed view" in r.stderr.decode(), "the warning on stderr")
+
+
+def run_on_terminal(args):
+    """fg-report with standard error a pseudo-terminal: (status, seconds, what it wrote there)."""
+    master, slave = pty.openpty()
+    start = time.monotonic()
+    p = subprocess.Popen([os.path.join(BIN, "fg-report")] + args, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # EIO: the last writer is gone
+            break
+        if not data:
+            break
+        out += data
+    os.close(master)
+    return p.wait(timeout=300), time.monotonic() - start, out.decode()
+
+
+def case_progress():
+    """On a terminal, a progress line rewritten with \r, throttled, erased
+    at the end, notes on lines of their own; with -q or off a terminal,
+    none of it."""
+    out = os.path.join(WORK, "progress")
+    shutil.rmtree(out, ignore_errors=True)
+    status, seconds, err = run_on_terminal(["--jobs", "1", MIXED, "-o", out])
+    check(status == 1, f"terminal: exit 1 (the truncated gzip), got {status}")
+    bars = re.findall(r"\rfg-report: (\d+)/8 profiles, (\d+) failed\x1b\[K", err)
+    check(len(bars) >= 1, f"terminal: a progress line ({err!r})")
+    check(len(bars) <= seconds / 0.1 + 1, f"terminal: at most 10 a second ({len(bars)} in {seconds:.2f} s)")
+    check(all(0 < int(d) <= 8 and int(f) <= 1 for d, f in bars), f"terminal: counts {bars}")
+    last = err.rfind("profiles, ")
+    check(err.find("\r\x1b[K", last) > last, "terminal: the line erased at the end")
+    check("fg-report: warning:" in err[last:], "terminal: the warnings after it")
+    notes = [m.start() for m in re.finditer("fg-report: note:", err)]
+    check(notes and all(i == 0 or err[i - 1] == "\n" or err[i - 3:i] == "\x1b[K" for i in notes),
+          f"terminal: each note on a line of its own ({err!r})")
+    status, _, err = run_on_terminal(["-q", "--jobs", "1", MIXED, "-o", out])
+    check(status == 1 and "profiles," not in err and "\r" not in err.replace("\r\n", ""), f"-q: no progress ({err!r})")
+    r = report(["--jobs", "1", MIXED], out)
+    plain = r.stderr.decode()
+    check(r.returncode == 1 and "profiles," not in plain and "\r" not in plain and "\x1b" not in plain,
+          f"not a terminal: no progress ({plain!r})")
+
+
+def case_failfast():
+    """--fail-fast: the first failure stops the run (a FIFO after it is
+    never opened), exit 1, no site written, an earlier site kept whole;
+    --keep-going, the default, lists it and goes on."""
+    fifo = os.path.join(WORK, "never.folded")
+    if os.path.exists(fifo):
+        os.remove(fifo)
+    os.mkfifo(fifo)
+    out = os.path.join(WORK, "failfast")
+    basic, bad = os.path.join(MIXED, "basic.folded"), os.path.join(MIXED, "truncated.folded.gz")
+    r = report([basic], out)
+    check(r.returncode == 0, f"a first site: exit 0, got {r.returncode}")
+    before = {f: open(os.path.join(out, f), "rb").read() for f in site_files(out)}
+    # --jobs 1 does the second input first (then the first): the FIFO would
+    # block the run if it were opened after the failure.
+    r = run("fg-report", ["--jobs", "1", "--fail-fast", fifo, bad, "-o", out])
+    err = r.stderr.decode()
+    check(r.returncode == 1, f"--fail-fast: exit 1, got {r.returncode}")
+    check("failed: " + bad + ": truncated gzip" in err and "--fail-fast" in err and "no site written" in err,
+          f"--fail-fast: the failure and the stop on stderr ({err!r})")
+    after = {f: open(os.path.join(out, f), "rb").read() for f in site_files(out)}
+    check(after == before, "--fail-fast: the earlier site kept, byte for byte")
+    check(not [f for f in os.listdir(WORK) if f.startswith("failfast.")], "--fail-fast: no temporary left")
+    os.remove(fifo)
+    r = report(["--keep-going", bad, basic], out)
+    s = summary(out)
+    check(r.returncode == 1 and [p["status"] for p in s["profiles"]] == ["error", "ok"],
+          "--keep-going: the failure listed, the others done")
+    r = report(["--fail-fast", basic, os.path.join(MIXED, "heap.pb.gz")], out)
+    check(r.returncode == 0 and summary(out)["profiles_count"] == 2, "--fail-fast, nothing fails: the site")
+    r = run("fg-report", ["--fail-fast", "--keep-going", basic, "-o", out])
+    check(r.returncode == 2 and "choose one" in r.stderr.decode(), "--fail-fast --keep-going: exit 2")
 
 
 def case_failure():

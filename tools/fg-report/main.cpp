@@ -8,6 +8,7 @@
 #include "fg/regression_gate.h"
 #include "formats/batch_report.h"
 #include "formats/plan.h"
+#include "progress_line.h"
 
 namespace {
 
@@ -40,6 +41,7 @@ struct ReportCli {
   std::string shard;
   std::vector<std::string> baselines;
   std::vector<std::string> fail_if;
+  bool keep_going = false;
 };
 
 fg::cli::po::options_description report_cli_options(ReportCli& r, fg::formats::BatchReportOptions& b,
@@ -61,7 +63,11 @@ fg::cli::po::options_description report_cli_options(ReportCli& r, fg::formats::B
                     fg::cli::number_value("min-delta", b.min_delta, {0.0, 100.0})->value_name("PCT"),
                     "changes smaller than PCT never trip a condition")(
       "shard", fg::cli::po::value<std::string>(&r.shard)->value_name("I/N"),
-      "process only inputs I-1, I-1+N, I-1+2N, ... (from 0, in input order) into a part for fg-report merge");
+      "process only inputs I-1, I-1+N, I-1+2N, ... (from 0, in input order) into a part for fg-report merge")(
+      "fail-fast", fg::cli::po::bool_switch(&b.fail_fast),
+      "stop at the first input that fails: exit 1, no site written (an earlier one at DIR is kept)")(
+      "keep-going", fg::cli::po::bool_switch(&r.keep_going),
+      "list a failed input and go on with the others (the default)");
   return o;
 }
 
@@ -85,8 +91,26 @@ int verdict(const fg::formats::BatchReportResult& result, const fg::cli::CommonO
     for (const fg::formats::GateVerdict& v : p.comparison.gate)
       if (!v.tripped.empty()) run.closing.push_back("regression: " + p.name + ": " + v.tripped);
   }
+  if (result.stopped) run.closing.push_back("stopped at the first failure (--fail-fast); no site written");
   if (result.failed) return fg::cli::kExitBadData;
   return result.tripped ? fg::cli::kExitRegression : fg::cli::kExitOk;
+}
+
+// write_batch_report() with a progress bar on standard error when it is a
+// terminal (and not -q); a reader's note goes on a line of its own.
+fg::formats::BatchReportResult write_with_progress(const std::vector<std::string>& inputs,
+                                                   fg::formats::BatchReportOptions& report,
+                                                   fg::cli::CommonOptions& common) {
+  fg::cli::ProgressLine progress(std::cerr, !common.quiet && fg::cli::stderr_is_terminal());
+  report.progress = [&progress](std::size_t done, std::size_t total, std::size_t failed) {
+    progress.update(done, total, failed);
+  };
+  const auto note = common.read.note;
+  if (note) common.read.note = [&progress, note](const std::string& m) { progress.aside([&] { note(m); }); };
+  fg::formats::BatchReportResult result = fg::formats::write_batch_report(inputs, report);
+  common.read.note = note;
+  report.progress = nullptr;
+  return result;  // the line is erased as `progress` goes
 }
 
 }  // namespace
@@ -120,8 +144,9 @@ int main(int argc, char** argv) {
       return verdict(fg::formats::merge_batch_report(parts, r.output), common, run);
     }
     if (!r.shard.empty()) parse_shard(r.shard, report);
+    if (report.fail_fast && r.keep_going) throw fg::UsageError("--fail-fast and --keep-going: choose one");
     const std::vector<std::string> inputs = fg::formats::expand_report_inputs(common.inputs, std::cin);
     report.baselines = fg::formats::expand_report_inputs(r.baselines, std::cin);
-    return verdict(fg::formats::write_batch_report(inputs, report), common, run);
+    return verdict(write_with_progress(inputs, report, common), common, run);
   });
 }
