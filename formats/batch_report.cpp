@@ -17,10 +17,14 @@
 #include "fg/diff.h"
 #include "fg/error.h"
 #include "fg/expansion.h"
+#include "fg/filter.h"
+#include "fg/label_totals.h"
 #include "fg/normalize_names.h"
 #include "fg/parallel.h"
 #include "formats/batch_part.h"
 #include "formats/batch_site.h"
+#include "formats/common/number_format.h"
+#include "formats/common/table_text.h"
 #include "formats/input.h"
 #include "formats/output.h"
 #include "formats/registry.h"
@@ -32,6 +36,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kTopFunctions = 3;
+constexpr std::size_t kBusiestThreads = 20;
 
 void add_directory(const fs::path& dir, std::vector<std::string>& out) {
   std::vector<std::string> found;
@@ -250,6 +255,40 @@ void write_turned_views(const Profile& profile, const WriteOptions& column, bool
   write_view(profile, svg, reversed, "reversed-", ".svg", folder, facts, diagnostics);
 }
 
+// The busiest threads of one column as a plain-text table: the threads
+// (their `thread` labels, as the JFR reader and others label samples) by
+// the column's total, largest first.
+std::string thread_table(const Profile& profile, std::size_t column, const std::vector<LabelTotal>& threads) {
+  const ValueType& t = profile.value_types()[column];
+  const std::int64_t total = profile.totals()[column];
+  std::string out = "Busiest threads by " + text_cell(t.type) + " (" + text_cell(t.unit) + "), of " +
+                    fixed_point_text(total, t.decimals) + " in all\n";
+  const auto pad = [](std::string s, std::size_t width) {
+    return std::string(width - std::min(width, s.size()), ' ') + s;
+  };
+  out += pad("value", 14) + pad("share", 9) + pad("records", 10) + "  thread\n";
+  for (std::size_t i = 0; i < threads.size() && i < kBusiestThreads; ++i) {
+    const LabelTotal& l = threads[i];
+    out += pad(fixed_point_text(l.total, t.decimals), 14) +
+           pad(total ? fixed(100.0 * static_cast<double>(l.total) / static_cast<double>(total), 2) + "%" : "",
+               9) +
+           pad(std::to_string(l.records), 10) + "  " + text_cell(l.value) + "\n";
+  }
+  if (threads.size() > kBusiestThreads)
+    out += "(" + std::to_string(threads.size() - kBusiestThreads) + " more threads)\n";
+  return out;
+}
+
+// threads-N.txt for each column whose samples carry thread labels.
+void write_thread_tables(const Profile& profile, const fs::path& folder, ProfileFacts& facts) {
+  for (std::size_t column = 0; column < profile.value_count(); ++column) {
+    const std::vector<LabelTotal> threads = totals_by_label(profile, kThreadLabel, column);
+    if (threads.empty()) continue;
+    write_file(folder, "threads-" + std::to_string(column) + ".txt", false, facts,
+               [&](std::ostream& out) { out << thread_table(profile, column, threads); });
+  }
+}
+
 // The flame graph, its icicle and reversed views, the top table and the
 // call graph of each value column.
 void write_pages(const Profile& profile, const WriteOptions& options, const fs::path& folder,
@@ -381,6 +420,7 @@ void process(const std::string& baseline, const SharedBaseline* shared, const Ba
     describe(profile, facts);
     fs::create_directories(folder);
     write_pages(profile, options.write, folder, facts, diagnostics);
+    write_thread_tables(profile, folder, facts);
     if (!baseline.empty()) {
       facts.compared = true;
       compare(std::move(profile), baseline, shared, options, folder, facts, diagnostics);

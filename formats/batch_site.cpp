@@ -224,7 +224,7 @@ constexpr std::string_view kPageScript = R"(<script>
     tr.insertCell().textContent = v.type + '/' + v.unit + (i === p.default_value ? ' (default)' : '');
     tr.insertCell().textContent = 'total ' + v.total;
     [['flame graph', 'flame-'], ['icicle', 'icicle-'], ['reversed', 'reversed-'], ['top table', 'top-'],
-     ['call graph', 'callgraph-']].forEach(k => {
+     ['call graph', 'callgraph-'], ['busiest threads', 'threads-']].forEach(k => {
       const f = p.files.find(f => f.startsWith(k[1] + i + '.'));
       const cell = tr.insertCell();
       if (f) link(f, k[0], cell);

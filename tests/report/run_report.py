@@ -107,6 +107,8 @@ def case_mixed():
                                                  for v, e in (("flame", "html"), ("top", "txt"),
                                                               ("callgraph", "svg"), ("icicle", "svg"),
                                                               ("reversed", "svg"))]
+    expected += [f"p/{name}/threads-{i}.txt" for name in ("lock", "small")  # thread labels
+                 for i in range(len(by_name[name]["values"]))]
     check(site_files(out) == sorted(expected), f"the site's files: {site_files(out)}")
     check(not [f for f in os.listdir(WORK) if ".tmp-" in f], "no temporary folder left")
     for page in ["index.html", "p/xss/index.html"]:
@@ -329,6 +331,35 @@ def case_failfast():
     check(r.returncode == 0 and summary(out)["profiles_count"] == 2, "--fail-fast, nothing fails: the site")
     r = run("fg-report", ["--fail-fast", "--keep-going", basic, "-o", out])
     check(r.returncode == 2 and "choose one" in r.stderr.decode(), "--fail-fast --keep-going: exit 2")
+
+
+def case_threads():
+    """A JFR recording's page has the busiest threads of each column: the
+    sums by thread of fg-convert --threads (the thread as the root frame),
+    largest first; a profile without thread labels has none."""
+    lock, basic = os.path.join(MIXED, "lock.jfr.gz"), os.path.join(MIXED, "basic.folded")
+    out = os.path.join(WORK, "threads")
+    r = report([lock, basic], out)
+    check(r.returncode == 0, f"exit status {r.returncode}")
+    by_name = {p["name"]: p for p in summary(out)["profiles"]}
+    check(not [f for f in by_name["basic"]["files"] if f.startswith("threads-")], "basic: no thread table")
+    values = by_name["lock"]["values"]
+    check(len(values) == 2, f"lock: two columns ({values})")
+    for i, v in enumerate(values):
+        sums = {}
+        for line in run("fg-convert", ["-q", "--threads", "--to", "collapsed", "--value", str(i), lock]).stdout.decode().splitlines():
+            stack, n = line.rsplit(" ", 1)
+            thread = re.sub(r" tid=\d+\]$", "", stack.split(";")[0]).removeprefix("[")
+            sums[thread] = sums.get(thread, 0) + int(n)
+        expected = sorted(sums.items(), key=lambda kv: (-kv[1], kv[0]))
+        with open(os.path.join(out, "p", "lock", f"threads-{i}.txt"), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        check(lines[0] == f"Busiest threads by {v['type']} ({v['unit']}), of {v['total']} in all", f"header {lines[0]}")
+        rows = [l.split(None, 3) for l in lines[2:]]
+        got = [(r[3], int(r[0])) for r in rows]
+        check(got == expected, f"lock column {i}: threads {got}, expected {expected}")
+        share = [float(r[1].rstrip("%")) for r in rows]
+        check(all(abs(s - 100.0 * n / v["total"]) < 0.006 for s, (_, n) in zip(share, got)), f"shares {share}")
 
 
 def case_failure():
