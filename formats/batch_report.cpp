@@ -22,6 +22,7 @@
 #include "fg/normalize_names.h"
 #include "fg/parallel.h"
 #include "formats/batch_part.h"
+#include "formats/batch_reuse.h"
 #include "formats/batch_site.h"
 #include "formats/common/number_format.h"
 #include "formats/common/table_text.h"
@@ -149,6 +150,8 @@ class SiteFolder {
   SiteFolder(const SiteFolder&) = delete;
   SiteFolder& operator=(const SiteFolder&) = delete;
   const fs::path& path() const { return temp_; }
+  /// The folder the site goes to (an earlier site may be there).
+  const fs::path& target() const { return target_; }
   void commit() {
     std::error_code ec;
     fs::path old;
@@ -494,6 +497,19 @@ class Progress {
   std::atomic<bool> stopped_ = false;
 };
 
+// process(), or the page of the site being replaced when its key (the
+// input's and baseline's bytes, the options) is unchanged; returns
+// whether the page was reused. A page drawn without failure records its
+// key for the next run.
+bool process_or_reuse(const std::string& baseline, const SharedBaseline* shared,
+                      const BatchReportOptions& options, const SiteFolder& site, ProfileFacts& facts) {
+  const std::string key = options.options_key.empty() ? "" : page_key(options.options_key, facts, baseline);
+  if (!key.empty() && reuse_page(site.target().string(), site.path().string(), key, facts)) return true;
+  process(baseline, shared, options, site.path(), facts);
+  if (!key.empty() && !failed(facts)) save_page_facts(site.path().string(), key, facts);
+  return false;
+}
+
 // A shard's inputs: its indices in the batch (all of them unsharded).
 std::vector<std::size_t> shard_indices(std::size_t inputs, const BatchReportOptions& options) {
   std::vector<std::size_t> mine;
@@ -526,9 +542,11 @@ BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
   // Two parts, each its own profiles and files: the same site at any --jobs.
   Progress progress(options, mine.size());
   std::vector<char> done(inputs.size(), 0);  // char, not bool: each thread writes its own elements
+  std::vector<char> reused(inputs.size(), 0);
   const auto run_part = [&](std::size_t part) {
     for (std::size_t k = part; k < mine.size() && !progress.stopped(); k += 2) {
-      process(baselines[mine[k]], shared ? &*shared : nullptr, options, site.path(), all[mine[k]]);
+      reused[mine[k]] =
+          process_or_reuse(baselines[mine[k]], shared ? &*shared : nullptr, options, site, all[mine[k]]);
       done[mine[k]] = 1;
       progress.done(all[mine[k]]);
     }
@@ -538,7 +556,7 @@ BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
   InterruptGuard::check();
   BatchReportResult result;
   for (std::size_t i : mine)
-    if (done[i]) result.profiles.push_back(std::move(all[i]));
+    if (done[i]) result.profiles.push_back(std::move(all[i])), result.reused += reused[i];
   count_outcomes(result);
   result.stopped = progress.stopped();
   if (result.stopped) return result;  // no site: the temporary folder goes

@@ -34,6 +34,11 @@ struct BatchReportOptions {
   /// order) is I-1 modulo N, and write a part (formats/batch_part.h) that
   /// merge_batch_report() makes a site of. shards 0: the whole site.
   std::size_t shard = 0, shards = 0;
+  /// The options that affect the pages, as text, with fg's version (the
+  /// tool's command line less inputs, -o, --jobs and -q): with it, an
+  /// unchanged profile's page is taken from the site being replaced
+  /// (formats/batch_reuse.h). "": every page is drawn.
+  std::string options_key;
   /// --fail-fast: stop at the first input (or baseline) that fails; no
   /// input is started after it, and no site (or part) is written.
   bool fail_fast = false;
@@ -111,6 +116,7 @@ struct BatchReportResult {
   std::vector<ProfileFacts> profiles;  ///< in input order
   std::size_t failed = 0;              ///< inputs (or baselines) that could not be read
   std::size_t tripped = 0;             ///< profiles whose gate tripped
+  std::size_t reused = 0;              ///< pages taken from the site replaced
   /// --fail-fast stopped the run at a failure: profiles holds only the
   /// inputs done, and no site was written.
   bool stopped = false;

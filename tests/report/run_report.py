@@ -103,7 +103,7 @@ def case_mixed():
     expected = ["index.html", "junit.xml", "summary.json", "summary.md"]
     for name in FORMATS:
         n = len(by_name[name]["values"])
-        expected += [f"p/{name}/index.html"] + [f"p/{name}/{v}-{i}.{e}" for i in range(n)
+        expected += [f"p/{name}/index.html", f"p/{name}/fg-report-page.txt"] + [f"p/{name}/{v}-{i}.{e}" for i in range(n)
                                                  for v, e in (("flame", "html"), ("top", "txt"),
                                                               ("callgraph", "svg"), ("icicle", "svg"),
                                                               ("reversed", "svg"))]
@@ -360,6 +360,74 @@ def case_threads():
         check(got == expected, f"lock column {i}: threads {got}, expected {expected}")
         share = [float(r[1].rstrip("%")) for r in rows]
         check(all(abs(s - 100.0 * n / v["total"]) < 0.006 for s, (_, n) in zip(share, got)), f"shares {share}")
+
+
+def tree(site):
+    """{file: (bytes, inode)} of a site."""
+    out = {}
+    for f in site_files(site):
+        with open(os.path.join(site, f), "rb") as fh:
+            out[f] = (fh.read(), os.stat(os.path.join(site, f)).st_ino)
+    return out
+
+
+def case_reuse():
+    """A re-run over unchanged inputs and options takes the pages from the
+    earlier site (hard links: the same inodes) and writes the same bytes as
+    a fresh run; a changed input, baseline or option draws again; shards
+    reuse their own parts and still merge into the unsharded site."""
+    inputs_dir = os.path.join(WORK, "reuse-inputs")
+    shutil.rmtree(inputs_dir, ignore_errors=True)
+    shutil.copytree(MIXED, inputs_dir)
+    base = ["--baseline", os.path.join(INPUTS, "base", "svc.folded"), "--fail-if", "total>+5%"]
+    svc = os.path.join(WORK, "reuse-inputs", "svc.folded")
+    shutil.copy(os.path.join(INPUTS, "new", "svc.folded"), svc)
+    out, fresh = os.path.join(WORK, "reuse"), os.path.join(WORK, "reuse-fresh")
+    r = report(base + [inputs_dir], out)
+    check(r.returncode == 1, f"first run: exit 1, got {r.returncode}")
+    first = tree(out)
+    # A page whose input or comparison failed is drawn again each time.
+    good = [p["page"].removesuffix("index.html") for p in summary(out)["profiles"] if p["status"] != "error"]
+    check(len(good) >= 4 and "p/basic/" in good, f"pages without failure: {good}")
+    r = run("fg-report", base + [inputs_dir, "-o", out])
+    check(r.returncode == 1 and f"reused {len(good)} unchanged pages" in r.stderr.decode(),
+          f"re-run: {len(good)} pages reused ({r.stderr.decode()[-300:]!r})")
+    again = tree(out)
+    check({f: b for f, (b, _) in again.items()} == {f: b for f, (b, _) in first.items()}, "re-run: the same bytes")
+    for f, (_, ino) in again.items():
+        if f.startswith(tuple(good)) and not f.endswith("/index.html") and not f.endswith("fg-report-page.txt"):
+            check(ino == first[f][1], f"re-run: {f} reused (same inode)")
+    with open(os.path.join(inputs_dir, "basic.folded"), "a", encoding="utf-8") as f:
+        f.write("main;changed 7\n")
+    r = run("fg-report", base + [inputs_dir, "-o", out])
+    check(f"reused {len(good) - 1} unchanged pages" in r.stderr.decode(), "one input changed: the others reused")
+    changed = tree(out)
+    report(base + [inputs_dir], fresh)
+    check({f: b for f, (b, _) in changed.items()} == {f: b for f, (b, _) in tree(fresh).items()},
+          "one input changed: the same bytes as a fresh run")
+    differ = sorted(f for f in changed if f.startswith("p/") and changed[f][0] != again.get(f, (None,))[0])
+    check(differ and all(f.startswith("p/basic/") for f in differ), f"one input changed: only its page differs ({differ})")
+    check(all(changed[f][1] == again[f][1] for f in changed if f.startswith("p/svc/") and f.endswith(".svg")),
+          "one input changed: the others reused")
+    r = run("fg-report", base + ["--width", "800", inputs_dir, "-o", out])
+    check("reused" not in r.stderr.decode(), "an option changed: nothing reused")
+    r = run("fg-report", ["--baseline", os.path.join(INPUTS, "base", "other.folded"), inputs_dir, "-o", out])
+    r = run("fg-report", ["--baseline", os.path.join(INPUTS, "base", "svc.folded"), inputs_dir, "-o", out])
+    check("reused" not in r.stderr.decode(), "another baseline: nothing reused")
+    parts = [os.path.join(WORK, f"reuse-part{i}") for i in (1, 2, 3)]
+    reused = 0
+    for rounds in (1, 2):
+        for i, part in enumerate(parts, 1):
+            if rounds == 1:
+                shutil.rmtree(part, ignore_errors=True)
+            r = run("fg-report", ["--shard", f"{i}/3"] + base + [inputs_dir, "-o", part])
+            if rounds == 2:
+                reused += sum(int(n) for n in re.findall(r"reused (\d+) unchanged pages", r.stderr.decode()))
+    check(reused == len(good), f"shards again: each reuses its pages ({reused} of {len(good)})")
+    merged = os.path.join(WORK, "reuse-merged")
+    report(["merge"] + parts, merged)
+    check({f: b for f, (b, _) in tree(merged).items()} == {f: b for f, (b, _) in tree(fresh).items()},
+          "shards re-run and merged: the unsharded site, byte for byte")
 
 
 def case_failure():

@@ -2,6 +2,7 @@
 // made into one static site, compared with a baseline and gated for CI.
 #include <iostream>
 #include <limits>
+#include <set>
 
 #include "common/cli.h"
 #include "fg/error.h"
@@ -91,9 +92,33 @@ int verdict(const fg::formats::BatchReportResult& result, const fg::cli::CommonO
     for (const fg::formats::GateVerdict& v : p.comparison.gate)
       if (!v.tripped.empty()) run.closing.push_back("regression: " + p.name + ": " + v.tripped);
   }
+  if (result.reused && !common.quiet)
+    run.closing.push_back("reused " + std::to_string(result.reused) + " unchanged pages of the earlier site");
   if (result.stopped) run.closing.push_back("stopped at the first failure (--fail-fast); no site written");
   if (result.failed) return fg::cli::kExitBadData;
   return result.tripped ? fg::cli::kExitRegression : fg::cli::kExitOk;
+}
+
+// The options that affect the pages, for page reuse: fg's version and
+// every option as given, less the inputs, -o, --jobs, -q and those that
+// choose what is run (--shard, --fail-fast, --keep-going).
+std::string options_key(int argc, char** argv, const fg::cli::po::options_description& options) {
+  namespace po = fg::cli::po;
+  po::options_description all;
+  all.add(options).add_options()("input", po::value<std::vector<std::string>>());
+  po::positional_options_description positional;
+  positional.add("input", -1);
+  const po::parsed_options parsed =
+      po::command_line_parser(argc, argv).options(all).positional(positional).allow_unregistered().run();
+  static const std::set<std::string> kIgnored = {"input", "output",    "jobs",      "quiet",
+                                                 "shard", "fail-fast", "keep-going"};
+  std::string key = std::string("fg ") + FG_VERSION;
+  for (const po::option& o : parsed.options) {
+    if (kIgnored.count(o.string_key)) continue;
+    key += '\n' + o.string_key;
+    for (const std::string& v : o.value) key += '\t' + v;
+  }
+  return key;
 }
 
 // write_batch_report() with a progress bar on standard error when it is a
@@ -144,6 +169,7 @@ int main(int argc, char** argv) {
       return verdict(fg::formats::merge_batch_report(parts, r.output), common, run);
     }
     if (!r.shard.empty()) parse_shard(r.shard, report);
+    report.options_key = options_key(argc, argv, options);
     if (report.fail_fast && r.keep_going) throw fg::UsageError("--fail-fast and --keep-going: choose one");
     const std::vector<std::string> inputs = fg::formats::expand_report_inputs(common.inputs, std::cin);
     report.baselines = fg::formats::expand_report_inputs(r.baselines, std::cin);
