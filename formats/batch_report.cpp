@@ -3,10 +3,12 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <csignal>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <system_error>
@@ -15,12 +17,18 @@
 #include "fg/call_graph.h"
 #include "fg/diff.h"
 #include "fg/error.h"
+#include "fg/expansion.h"
+#include "fg/filter.h"
 #include "fg/import.h"
+#include "fg/label_totals.h"
 #include "fg/normalize_names.h"
 #include "fg/parallel.h"
 #include "formats/batch_groups.h"
 #include "formats/batch_part.h"
+#include "formats/batch_reuse.h"
 #include "formats/batch_site.h"
+#include "formats/common/number_format.h"
+#include "formats/common/table_text.h"
 #include "formats/input.h"
 #include "formats/output.h"
 #include "formats/registry.h"
@@ -32,6 +40,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kTopFunctions = 3;
+constexpr std::size_t kBusiestThreads = 20;
 
 void add_directory(const fs::path& dir, std::vector<std::string>& out) {
   std::vector<std::string> found;
@@ -144,6 +153,8 @@ class SiteFolder {
   SiteFolder(const SiteFolder&) = delete;
   SiteFolder& operator=(const SiteFolder&) = delete;
   const fs::path& path() const { return temp_; }
+  /// The folder the site goes to (an earlier site may be there).
+  const fs::path& target() const { return target_; }
   void commit() {
     std::error_code ec;
     fs::path old;
@@ -208,7 +219,84 @@ void describe(const Profile& profile, ProfileFacts& facts) {
   }
 }
 
-// The flame graph, top table and call graph of each value column.
+// One view of one value column: `f` with `w`, into PREFIX<column>EXTENSION.
+void write_view(const Profile& profile, const Format& f, const WriteOptions& w, std::string_view prefix,
+                std::string_view extension, const fs::path& folder, ProfileFacts& facts,
+                Diagnostics& diagnostics) {
+  if (f.check) f.check(w);
+  const std::string file = std::string(prefix) + *w.value + std::string(extension);
+  write_file(folder, file, f.binary, facts,
+             [&](std::ostream& out) { f.write(profile, w, out, diagnostics); });
+}
+
+// Whether the reversed views can be drawn: reversing spells out every
+// call path, which a hostile profile (a long chain) makes quadratic.
+// A refusal is this profile's warning; its other views are still drawn.
+bool reversible(const Profile& profile, Diagnostics& diagnostics) {
+  try {
+    check_expansion(profile, "the reversed view (reversed-N.svg)", "the page has its other views");
+    return true;
+  } catch (const UsageError&) {
+    throw;
+  } catch (const Error& e) {
+    diagnostics.warn("view left out", e.what());
+    return false;
+  }
+}
+
+// The icicle (fg-convert --inverted) and reversed (--reverse) views of
+// one column, as SVG flame graphs (whose estimated stacks, when the
+// profile is a call graph, the flame graph's warning already told).
+void write_turned_views(const Profile& profile, const WriteOptions& column, bool reverse,
+                        const fs::path& folder, ProfileFacts& facts, Diagnostics& diagnostics) {
+  const Format& svg = writer("svg");
+  WriteOptions icicle = column;
+  icicle.flame.inverted = true;
+  icicle.flame.reverse = false;
+  write_view(profile, svg, icicle, "icicle-", ".svg", folder, facts, diagnostics);
+  if (!reverse) return;
+  WriteOptions reversed = column;
+  reversed.flame.inverted = false;
+  reversed.flame.reverse = true;
+  write_view(profile, svg, reversed, "reversed-", ".svg", folder, facts, diagnostics);
+}
+
+// The busiest threads of one column as a plain-text table: the threads
+// (their `thread` labels, as the JFR reader and others label samples) by
+// the column's total, largest first.
+std::string thread_table(const Profile& profile, std::size_t column, const std::vector<LabelTotal>& threads) {
+  const ValueType& t = profile.value_types()[column];
+  const std::int64_t total = profile.totals()[column];
+  std::string out = "Busiest threads by " + text_cell(t.type) + " (" + text_cell(t.unit) + "), of " +
+                    fixed_point_text(total, t.decimals) + " in all\n";
+  const auto pad = [](std::string s, std::size_t width) {
+    return std::string(width - std::min(width, s.size()), ' ') + s;
+  };
+  out += pad("value", 14) + pad("share", 9) + pad("records", 10) + "  thread\n";
+  for (std::size_t i = 0; i < threads.size() && i < kBusiestThreads; ++i) {
+    const LabelTotal& l = threads[i];
+    out += pad(fixed_point_text(l.total, t.decimals), 14) +
+           pad(total ? fixed(100.0 * static_cast<double>(l.total) / static_cast<double>(total), 2) + "%" : "",
+               9) +
+           pad(std::to_string(l.records), 10) + "  " + text_cell(l.value) + "\n";
+  }
+  if (threads.size() > kBusiestThreads)
+    out += "(" + std::to_string(threads.size() - kBusiestThreads) + " more threads)\n";
+  return out;
+}
+
+// threads-N.txt for each column whose samples carry thread labels.
+void write_thread_tables(const Profile& profile, const fs::path& folder, ProfileFacts& facts) {
+  for (std::size_t column = 0; column < profile.value_count(); ++column) {
+    const std::vector<LabelTotal> threads = totals_by_label(profile, kThreadLabel, column);
+    if (threads.empty()) continue;
+    write_file(folder, "threads-" + std::to_string(column) + ".txt", false, facts,
+               [&](std::ostream& out) { out << thread_table(profile, column, threads); });
+  }
+}
+
+// The flame graph, its icicle and reversed views, the top table and the
+// call graph of each value column.
 void write_pages(const Profile& profile, const WriteOptions& options, const fs::path& folder,
                  ProfileFacts& facts, Diagnostics& diagnostics) {
   struct View {
@@ -216,17 +304,16 @@ void write_pages(const Profile& profile, const WriteOptions& options, const fs::
   };
   static constexpr View kViews[] = {
       {"html", "flame-", ".html"}, {"top", "top-", ".txt"}, {"callgraph-svg", "callgraph-", ".svg"}};
+  const bool reverse = profile.value_count() > 0 && reversible(profile, diagnostics);
   for (std::size_t column = 0; column < profile.value_count(); ++column) {
     WriteOptions w = options;
     w.value = std::to_string(column);
     for (const View& v : kViews) {
       const Format& f = writer(v.writer);
-      if (f.check) f.check(w);
       warn_if_stacks_estimated(profile, f, w.granularity, diagnostics);
-      const std::string file = std::string(v.prefix) + std::to_string(column) + std::string(v.extension);
-      write_file(folder, file, f.binary, facts,
-                 [&](std::ostream& out) { f.write(profile, w, out, diagnostics); });
+      write_view(profile, f, w, v.prefix, v.extension, folder, facts, diagnostics);
     }
+    write_turned_views(profile, w, reverse, folder, facts, diagnostics);
   }
 }
 
@@ -340,6 +427,7 @@ void process(const std::string& baseline, const SharedBaseline* shared, const Ba
     if (!facts.group.empty()) groups.add(facts.group, profile);
     fs::create_directories(folder);
     write_pages(profile, options.write, folder, facts, diagnostics);
+    write_thread_tables(profile, folder, facts);
     if (!baseline.empty()) {
       facts.compared = true;
       compare(std::move(profile), baseline, shared, options, folder, facts, diagnostics);
@@ -469,13 +557,56 @@ std::vector<PartMerge> write_part_merges(const GroupMerges& merges, const fs::pa
   return out;
 }
 
+bool failed(const ProfileFacts& f) { return !f.error.empty() || !f.comparison.error.empty(); }
+
 void count_outcomes(BatchReportResult& result) {
   for (const ProfileFacts& f : result.profiles) {
-    if (!f.error.empty() || !f.comparison.error.empty()) ++result.failed;
+    if (failed(f)) ++result.failed;
     if (std::any_of(f.comparison.gate.begin(), f.comparison.gate.end(),
                     [](const GateVerdict& v) { return !v.tripped.empty(); }))
       ++result.tripped;
   }
+}
+
+// The inputs done and failed, told to options.progress, and whether
+// --fail-fast stops the run. Shared by the worker threads.
+class Progress {
+ public:
+  Progress(const BatchReportOptions& options, std::size_t total) : options_(options), total_(total) {}
+  void done(const ProfileFacts& facts) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    ++done_;
+    if (failed(facts)) {
+      ++failed_;
+      if (options_.fail_fast) stopped_ = true;
+    }
+    if (options_.progress) options_.progress(done_, total_, failed_);
+  }
+  bool stopped() const { return stopped_; }
+
+ private:
+  const BatchReportOptions& options_;
+  const std::size_t total_;
+  std::mutex mutex_;
+  std::size_t done_ = 0, failed_ = 0;
+  std::atomic<bool> stopped_ = false;
+};
+
+// process(), or the page of the site being replaced when its key (the
+// input's and baseline's bytes, the options) is unchanged; returns
+// whether the page was reused. A page drawn without failure records its
+// key for the next run.
+bool process_or_reuse(const std::string& baseline, const SharedBaseline* shared,
+                      const BatchReportOptions& options, const SiteFolder& site, ProfileFacts& facts,
+                      GroupMerges& groups) {
+  // A member of a group is read again: its group's merge needs its profile.
+  const std::string key = options.options_key.empty() || !facts.group.empty()
+                              ? ""
+                              : page_key(options.options_key, facts, baseline);
+  if (!key.empty() && reuse_page(site.target().string(), site.path().string(), key, facts)) return true;
+  process(baseline, shared, options, site.path(), facts, groups);
+  if (!key.empty() && !failed(facts)) save_page_facts(site.path().string(), key, facts);
+  return false;
 }
 
 // A shard's inputs: its indices in the batch (all of them unsharded).
@@ -512,11 +643,17 @@ BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
   // Two parts, each its own profiles, files and group merges: the same
   // site at any --jobs.
   GroupMerges groups[2];
+  Progress progress(options, mine.size());
+  std::vector<char> done(inputs.size(), 0);  // char, not bool: each thread writes its own elements
+  std::vector<char> reused(inputs.size(), 0);
   const auto run_part = [&](std::size_t part) {
-    for (std::size_t k = part; k < mine.size(); k += 2) {
+    for (std::size_t k = part; k < mine.size() && !progress.stopped(); k += 2) {
       const std::string& b = baselines[mine[k]];
       const bool for_all = shared && b == options.baselines[0];
-      process(b, for_all ? &*shared : nullptr, options, site.path(), all[mine[k]], groups[part]);
+      reused[mine[k]] =
+          process_or_reuse(b, for_all ? &*shared : nullptr, options, site, all[mine[k]], groups[part]);
+      done[mine[k]] = 1;
+      progress.done(all[mine[k]]);
     }
   };
   run_beside(
@@ -525,8 +662,11 @@ BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
   groups[0].absorb(std::move(groups[1]));
   BatchReportResult result;
   if (options.shards == 0) result.groups = write_groups(all, groups[0], options.write, site.path());
-  for (std::size_t i : mine) result.profiles.push_back(std::move(all[i]));
+  for (std::size_t i : mine)
+    if (done[i]) result.profiles.push_back(std::move(all[i])), result.reused += reused[i];
   count_outcomes(result);
+  result.stopped = progress.stopped();
+  if (result.stopped) return result;  // no site: the temporary folder goes
   if (options.shards == 0)
     write_site(result, site.path().string());
   else

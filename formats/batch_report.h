@@ -35,6 +35,18 @@ struct BatchReportOptions {
   /// order) is I-1 modulo N, and write a part (formats/batch_part.h) that
   /// merge_batch_report() makes a site of. shards 0: the whole site.
   std::size_t shard = 0, shards = 0;
+  /// The options that affect the pages, as text, with fg's version (the
+  /// tool's command line less inputs, -o, --jobs and -q): with it, an
+  /// unchanged profile's page is taken from the site being replaced
+  /// (formats/batch_reuse.h). "": every page is drawn.
+  std::string options_key;
+  /// --fail-fast: stop at the first input (or baseline) that fails; no
+  /// input is started after it, and no site (or part) is written.
+  bool fail_fast = false;
+  /// Called after each input is done, with the inputs done, the inputs
+  /// this run processes and those that failed so far; from the worker
+  /// threads, one call at a time. Empty: nothing is called.
+  std::function<void(std::size_t done, std::size_t total, std::size_t failed)> progress;
   /// Reads one input (a path) with the run's reader options and filters;
   /// throws as the tools' readers throw. Called from the worker threads
   /// of fg/parallel.h, each time with its own Diagnostics.
@@ -122,13 +134,19 @@ struct BatchReportResult {
   std::vector<GroupFacts> groups;      ///< in order of first appearance among the inputs
   std::size_t failed = 0;              ///< inputs (or baselines) that could not be read
   std::size_t tripped = 0;             ///< profiles whose gate tripped
+  std::size_t reused = 0;              ///< pages taken from the site replaced
+  /// --fail-fast stopped the run at a failure: profiles holds only the
+  /// inputs done, and no site was written.
+  bool stopped = false;
 };
 
 /// Reads every input, writes the site to options.output_dir (replacing one
 /// there, whole), and returns what it found. One input's failure is listed
 /// in the site and does not stop the others. Throws UsageError when no
 /// baseline pairs with the inputs as --baseline needs; Error when the site
-/// cannot be written (then nothing is left of it). Profiles are processed
+/// cannot be written (then nothing is left of it). With fail_fast, a
+/// failure stops the run before the site is written (see stopped).
+/// Profiles are processed
 /// through fg/parallel.h: the site is the same bytes at any job count.
 BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
                                      const BatchReportOptions& options);

@@ -257,9 +257,11 @@ constexpr std::string_view kPageScript = R"(<script>
     const tr = t.insertRow();
     tr.insertCell().textContent = v.type + '/' + v.unit + (i === p.default_value ? ' (default)' : '');
     tr.insertCell().textContent = 'total ' + v.total;
-    [['flame graph', 'flame-'], ['top table', 'top-'], ['call graph', 'callgraph-']].forEach(k => {
+    [['flame graph', 'flame-'], ['icicle', 'icicle-'], ['reversed', 'reversed-'], ['top table', 'top-'],
+     ['call graph', 'callgraph-'], ['busiest threads', 'threads-']].forEach(k => {
       const f = p.files.find(f => f.startsWith(k[1] + i + '.'));
-      if (f) link(f, k[0], tr.insertCell());
+      const cell = tr.insertCell();
+      if (f) link(f, k[0], cell);
     });
   });
   if (p.top.length) {

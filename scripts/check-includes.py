@@ -82,8 +82,8 @@ def check(root):
     problems = []
     for path in sources(root, "formats"):
         parts = path.split("/")
-        if len(parts) == 2 and parts[1].rsplit(".", 1)[0] in ("registry", "output", "plan", "batch_report",
-                                                           "batch_part", "batch_site"):
+        stem = parts[1].rsplit(".", 1)[0] if len(parts) == 2 else ""
+        if stem in ("registry", "output", "plan") or stem.startswith("batch_"):
             continue  # the registry (and plan() and fg-report's batch, over its rows) links every format
         # Interface headers and formats/common follow the rule with no folder of their own.
         own = parts[1] if len(parts) > 2 and parts[1] != "common" else None

@@ -14,6 +14,8 @@ import csv
 import io
 import json
 import os
+import pty
+import re
 import shutil
 import signal
 import subprocess
@@ -102,9 +104,12 @@ def case_mixed():
     expected = ["index.html", "junit.xml", "summary.json", "summary.md"]
     for name in FORMATS:
         n = len(by_name[name]["values"])
-        expected += [f"p/{name}/index.html"] + [f"p/{name}/{v}-{i}.{e}" for i in range(n)
+        expected += [f"p/{name}/index.html", f"p/{name}/fg-report-page.txt"] + [f"p/{name}/{v}-{i}.{e}" for i in range(n)
                                                  for v, e in (("flame", "html"), ("top", "txt"),
-                                                              ("callgraph", "svg"))]
+                                                              ("callgraph", "svg"), ("icicle", "svg"),
+                                                              ("reversed", "svg"))]
+    expected += [f"p/{name}/threads-{i}.txt" for name in ("lock", "small")  # thread labels
+                 for i in range(len(by_name[name]["values"]))]
     check(site_files(out) == sorted(expected), f"the site's files: {site_files(out)}")
     check(not [f for f in os.listdir(WORK) if ".tmp-" in f], "no temporary folder left")
     for page in ["index.html", "p/xss/index.html"]:
@@ -229,6 +234,221 @@ def case_shards():
         out = os.path.join(WORK, "bad-merge")
         r = report(["merge"] + args, out)
         check(r.returncode == 1 and what in r.stderr.decode() and not os.path.exists(out), f"merge: {what}")
+
+
+def deepflow_chain(depth):
+    """A DeepFlow tree: a chain `depth` nodes deep with a self value on every
+    node, which reversed spells out depth*(depth+1)/2 frames."""
+    rows = [{"profile_location_str": "root", "node_id": "r", "parent_node_id": "-1", "self_value": 0,
+             "total_value": depth}]
+    for i in range(depth):
+        rows.append({"profile_location_str": "f%d" % i, "node_id": "n%d" % i,
+                     "parent_node_id": "n%d" % (i - 1) if i else "r", "self_value": 1, "total_value": depth - i})
+    return json.dumps({"OPT_STATUS": "SUCCESS", "DESCRIPTION": "", "result": rows})
+
+
+def case_views():
+    """Each column's icicle and reversed views are fg-convert's --inverted
+    and --reverse SVGs, byte for byte; a chain that reversing would spell
+    out past fg's bounds (20,000 deep: 2e8 frames) loses only its reversed
+    view, with a warning, and the run succeeds."""
+    chain = os.path.join(WORK, "chain.json")
+    with open(chain, "w", encoding="utf-8") as f:
+        f.write(deepflow_chain(20_000))
+    heap = os.path.join(MIXED, "heap.pb.gz")
+    out = os.path.join(WORK, "views")
+    r = report([heap, chain], out)
+    check(r.returncode == 0, f"exit status {r.returncode}, expected 0 (a refused view is a warning)")
+    by_name = {p["name"]: p for p in summary(out)["profiles"]}
+    for i in range(4):
+        for view, flag in (("icicle", "--inverted"), ("reversed", "--reverse")):
+            ref = run("fg-convert", ["-q", "--to", "svg", flag, "--value", str(i), heap]).stdout
+            with open(os.path.join(out, "p", "heap", f"{view}-{i}.svg"), "rb") as f:
+                check(f.read() == ref, f"heap: {view}-{i}.svg as fg-convert --to svg {flag} --value {i}")
+    c = by_name["chain"]
+    check(c["status"] == "ok", f"chain: ok ({c.get('error')})")
+    check("reversed-0.svg" not in c["files"] and "icicle-0.svg" in c["files"] and "flame-0.html" in c["files"],
+          f"chain: every view but the reversed one ({c['files']})")
+    check(any("reversed view" in w and "refusing past" in w for w in c["warnings"]),
+          f"chain: the refusal is its warning ({c['warnings']})")
+    check("reversed view" in r.stderr.decode(), "the warning on stderr")
+
+
+def run_on_terminal(args):
+    """fg-report with standard error a pseudo-terminal: (status, seconds, what it wrote there)."""
+    master, slave = pty.openpty()
+    start = time.monotonic()
+    p = subprocess.Popen([os.path.join(BIN, "fg-report")] + args, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # EIO: the last writer is gone
+            break
+        if not data:
+            break
+        out += data
+    os.close(master)
+    return p.wait(timeout=300), time.monotonic() - start, out.decode()
+
+
+def case_progress():
+    """On a terminal, a progress line rewritten with \r, throttled, erased
+    at the end, notes on lines of their own; with -q or off a terminal,
+    none of it."""
+    out = os.path.join(WORK, "progress")
+    shutil.rmtree(out, ignore_errors=True)
+    status, seconds, err = run_on_terminal(["--jobs", "1", MIXED, "-o", out])
+    check(status == 1, f"terminal: exit 1 (the truncated gzip), got {status}")
+    bars = re.findall(r"\rfg-report: (\d+)/8 profiles, (\d+) failed\x1b\[K", err)
+    check(len(bars) >= 1, f"terminal: a progress line ({err!r})")
+    check(len(bars) <= seconds / 0.1 + 1, f"terminal: at most 10 a second ({len(bars)} in {seconds:.2f} s)")
+    check(all(0 < int(d) <= 8 and int(f) <= 1 for d, f in bars), f"terminal: counts {bars}")
+    last = err.rfind("profiles, ")
+    check(err.find("\r\x1b[K", last) > last, "terminal: the line erased at the end")
+    check("fg-report: warning:" in err[last:], "terminal: the warnings after it")
+    notes = [m.start() for m in re.finditer("fg-report: note:", err)]
+    check(notes and all(i == 0 or err[i - 1] == "\n" or err[i - 3:i] == "\x1b[K" for i in notes),
+          f"terminal: each note on a line of its own ({err!r})")
+    status, _, err = run_on_terminal(["-q", "--jobs", "1", MIXED, "-o", out])
+    check(status == 1 and "profiles," not in err and "\r" not in err.replace("\r\n", ""), f"-q: no progress ({err!r})")
+    r = report(["--jobs", "1", MIXED], out)
+    plain = r.stderr.decode()
+    check(r.returncode == 1 and "profiles," not in plain and "\r" not in plain and "\x1b" not in plain,
+          f"not a terminal: no progress ({plain!r})")
+
+
+def case_failfast():
+    """--fail-fast: the first failure stops the run (a FIFO after it is
+    never opened), exit 1, no site written, an earlier site kept whole;
+    --keep-going, the default, lists it and goes on."""
+    fifo = os.path.join(WORK, "never.folded")
+    if os.path.exists(fifo):
+        os.remove(fifo)
+    os.mkfifo(fifo)
+    out = os.path.join(WORK, "failfast")
+    basic, bad = os.path.join(MIXED, "basic.folded"), os.path.join(MIXED, "truncated.folded.gz")
+    r = report([basic], out)
+    check(r.returncode == 0, f"a first site: exit 0, got {r.returncode}")
+    before = {f: open(os.path.join(out, f), "rb").read() for f in site_files(out)}
+    # --jobs 1 does the second input first (then the first): the FIFO would
+    # block the run if it were opened after the failure.
+    r = run("fg-report", ["--jobs", "1", "--fail-fast", fifo, bad, "-o", out])
+    err = r.stderr.decode()
+    check(r.returncode == 1, f"--fail-fast: exit 1, got {r.returncode}")
+    check("failed: " + bad + ": truncated gzip" in err and "--fail-fast" in err and "no site written" in err,
+          f"--fail-fast: the failure and the stop on stderr ({err!r})")
+    after = {f: open(os.path.join(out, f), "rb").read() for f in site_files(out)}
+    check(after == before, "--fail-fast: the earlier site kept, byte for byte")
+    check(not [f for f in os.listdir(WORK) if f.startswith("failfast.")], "--fail-fast: no temporary left")
+    os.remove(fifo)
+    r = report(["--keep-going", bad, basic], out)
+    s = summary(out)
+    check(r.returncode == 1 and [p["status"] for p in s["profiles"]] == ["error", "ok"],
+          "--keep-going: the failure listed, the others done")
+    r = report(["--fail-fast", basic, os.path.join(MIXED, "heap.pb.gz")], out)
+    check(r.returncode == 0 and summary(out)["profiles_count"] == 2, "--fail-fast, nothing fails: the site")
+    r = run("fg-report", ["--fail-fast", "--keep-going", basic, "-o", out])
+    check(r.returncode == 2 and "choose one" in r.stderr.decode(), "--fail-fast --keep-going: exit 2")
+
+
+def case_threads():
+    """A JFR recording's page has the busiest threads of each column: the
+    sums by thread of fg-convert --threads (the thread as the root frame),
+    largest first; a profile without thread labels has none."""
+    lock, basic = os.path.join(MIXED, "lock.jfr.gz"), os.path.join(MIXED, "basic.folded")
+    out = os.path.join(WORK, "threads")
+    r = report([lock, basic], out)
+    check(r.returncode == 0, f"exit status {r.returncode}")
+    by_name = {p["name"]: p for p in summary(out)["profiles"]}
+    check(not [f for f in by_name["basic"]["files"] if f.startswith("threads-")], "basic: no thread table")
+    values = by_name["lock"]["values"]
+    check(len(values) == 2, f"lock: two columns ({values})")
+    for i, v in enumerate(values):
+        sums = {}
+        for line in run("fg-convert", ["-q", "--threads", "--to", "collapsed", "--value", str(i), lock]).stdout.decode().splitlines():
+            stack, n = line.rsplit(" ", 1)
+            thread = re.sub(r" tid=\d+\]$", "", stack.split(";")[0]).removeprefix("[")
+            sums[thread] = sums.get(thread, 0) + int(n)
+        expected = sorted(sums.items(), key=lambda kv: (-kv[1], kv[0]))
+        with open(os.path.join(out, "p", "lock", f"threads-{i}.txt"), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        check(lines[0] == f"Busiest threads by {v['type']} ({v['unit']}), of {v['total']} in all", f"header {lines[0]}")
+        rows = [l.split(None, 3) for l in lines[2:]]
+        got = [(r[3], int(r[0])) for r in rows]
+        check(got == expected, f"lock column {i}: threads {got}, expected {expected}")
+        share = [float(r[1].rstrip("%")) for r in rows]
+        check(all(abs(s - 100.0 * n / v["total"]) < 0.006 for s, (_, n) in zip(share, got)), f"shares {share}")
+
+
+def tree(site):
+    """{file: (bytes, inode)} of a site."""
+    out = {}
+    for f in site_files(site):
+        with open(os.path.join(site, f), "rb") as fh:
+            out[f] = (fh.read(), os.stat(os.path.join(site, f)).st_ino)
+    return out
+
+
+def case_reuse():
+    """A re-run over unchanged inputs and options takes the pages from the
+    earlier site (hard links: the same inodes) and writes the same bytes as
+    a fresh run; a changed input, baseline or option draws again; shards
+    reuse their own parts and still merge into the unsharded site."""
+    inputs_dir = os.path.join(WORK, "reuse-inputs")
+    shutil.rmtree(inputs_dir, ignore_errors=True)
+    shutil.copytree(MIXED, inputs_dir)
+    base = ["--baseline", os.path.join(INPUTS, "base", "svc.folded"), "--fail-if", "total>+5%"]
+    svc = os.path.join(WORK, "reuse-inputs", "svc.folded")
+    shutil.copy(os.path.join(INPUTS, "new", "svc.folded"), svc)
+    out, fresh = os.path.join(WORK, "reuse"), os.path.join(WORK, "reuse-fresh")
+    r = report(base + [inputs_dir], out)
+    check(r.returncode == 1, f"first run: exit 1, got {r.returncode}")
+    first = tree(out)
+    # A page whose input or comparison failed is drawn again each time.
+    good = [p["page"].removesuffix("index.html") for p in summary(out)["profiles"] if p["status"] != "error"]
+    check(len(good) >= 4 and "p/basic/" in good, f"pages without failure: {good}")
+    r = run("fg-report", base + [inputs_dir, "-o", out])
+    check(r.returncode == 1 and f"reused {len(good)} unchanged pages" in r.stderr.decode(),
+          f"re-run: {len(good)} pages reused ({r.stderr.decode()[-300:]!r})")
+    again = tree(out)
+    check({f: b for f, (b, _) in again.items()} == {f: b for f, (b, _) in first.items()}, "re-run: the same bytes")
+    for f, (_, ino) in again.items():
+        if f.startswith(tuple(good)) and not f.endswith("/index.html") and not f.endswith("fg-report-page.txt"):
+            check(ino == first[f][1], f"re-run: {f} reused (same inode)")
+    with open(os.path.join(inputs_dir, "basic.folded"), "a", encoding="utf-8") as f:
+        f.write("main;changed 7\n")
+    r = run("fg-report", base + [inputs_dir, "-o", out])
+    check(f"reused {len(good) - 1} unchanged pages" in r.stderr.decode(), "one input changed: the others reused")
+    changed = tree(out)
+    report(base + [inputs_dir], fresh)
+    check({f: b for f, (b, _) in changed.items()} == {f: b for f, (b, _) in tree(fresh).items()},
+          "one input changed: the same bytes as a fresh run")
+    differ = sorted(f for f in changed if f.startswith("p/") and changed[f][0] != again.get(f, (None,))[0])
+    check(differ and all(f.startswith("p/basic/") for f in differ), f"one input changed: only its page differs ({differ})")
+    check(all(changed[f][1] == again[f][1] for f in changed if f.startswith("p/svc/") and f.endswith(".svg")),
+          "one input changed: the others reused")
+    r = run("fg-report", base + ["--width", "800", inputs_dir, "-o", out])
+    check("reused" not in r.stderr.decode(), "an option changed: nothing reused")
+    r = run("fg-report", ["--baseline", os.path.join(INPUTS, "base", "other.folded"), inputs_dir, "-o", out])
+    r = run("fg-report", ["--baseline", os.path.join(INPUTS, "base", "svc.folded"), inputs_dir, "-o", out])
+    check("reused" not in r.stderr.decode(), "another baseline: nothing reused")
+    parts = [os.path.join(WORK, f"reuse-part{i}") for i in (1, 2, 3)]
+    reused = 0
+    for rounds in (1, 2):
+        for i, part in enumerate(parts, 1):
+            if rounds == 1:
+                shutil.rmtree(part, ignore_errors=True)
+            r = run("fg-report", ["--shard", f"{i}/3"] + base + [inputs_dir, "-o", part])
+            if rounds == 2:
+                reused += sum(int(n) for n in re.findall(r"reused (\d+) unchanged pages", r.stderr.decode()))
+    check(reused == len(good), f"shards again: each reuses its pages ({reused} of {len(good)})")
+    merged = os.path.join(WORK, "reuse-merged")
+    report(["merge"] + parts, merged)
+    check({f: b for f, (b, _) in tree(merged).items()} == {f: b for f, (b, _) in tree(fresh).items()},
+          "shards re-run and merged: the unsharded site, byte for byte")
 
 
 def case_failure():

@@ -2,12 +2,14 @@
 // made into one static site, compared with a baseline and gated for CI.
 #include <iostream>
 #include <limits>
+#include <set>
 
 #include "common/cli.h"
 #include "fg/error.h"
 #include "fg/regression_gate.h"
 #include "formats/batch_report.h"
 #include "formats/plan.h"
+#include "progress_line.h"
 
 namespace {
 
@@ -44,6 +46,7 @@ struct ReportCli {
   std::vector<std::string> baselines;
   std::vector<std::string> fail_if;
   std::vector<std::string> manifests;
+  bool keep_going = false;
 };
 
 fg::cli::po::options_description report_cli_options(ReportCli& r, fg::formats::BatchReportOptions& b,
@@ -68,7 +71,11 @@ fg::cli::po::options_description report_cli_options(ReportCli& r, fg::formats::B
       "inputs with names, groups, labels and baselines: TSV with a header line (path, name, group, baseline, "
       "any other column a label) or a JSON array of objects; repeatable; after the other inputs")(
       "shard", fg::cli::po::value<std::string>(&r.shard)->value_name("I/N"),
-      "process only inputs I-1, I-1+N, I-1+2N, ... (from 0, in input order) into a part for fg-report merge");
+      "process only inputs I-1, I-1+N, I-1+2N, ... (from 0, in input order) into a part for fg-report merge")(
+      "fail-fast", fg::cli::po::bool_switch(&b.fail_fast),
+      "stop at the first input that fails: exit 1, no site written (an earlier one at DIR is kept)")(
+      "keep-going", fg::cli::po::bool_switch(&r.keep_going),
+      "list a failed input and go on with the others (the default)");
   return o;
 }
 
@@ -104,8 +111,50 @@ int verdict(const fg::formats::BatchReportResult& result, const fg::cli::CommonO
     for (const fg::formats::GateVerdict& v : p.comparison.gate)
       if (!v.tripped.empty()) run.closing.push_back("regression: " + p.name + ": " + v.tripped);
   }
+  if (result.reused && !common.quiet)
+    run.closing.push_back("reused " + std::to_string(result.reused) + " unchanged pages of the earlier site");
+  if (result.stopped) run.closing.push_back("stopped at the first failure (--fail-fast); no site written");
   if (result.failed) return fg::cli::kExitBadData;
   return result.tripped ? fg::cli::kExitRegression : fg::cli::kExitOk;
+}
+
+// The options that affect the pages, for page reuse: fg's version and
+// every option as given, less the inputs, -o, --jobs, -q and those that
+// choose what is run (--shard, --fail-fast, --keep-going).
+std::string options_key(int argc, char** argv, const fg::cli::po::options_description& options) {
+  namespace po = fg::cli::po;
+  po::options_description all;
+  all.add(options).add_options()("input", po::value<std::vector<std::string>>());
+  po::positional_options_description positional;
+  positional.add("input", -1);
+  const po::parsed_options parsed =
+      po::command_line_parser(argc, argv).options(all).positional(positional).allow_unregistered().run();
+  static const std::set<std::string> kIgnored = {"input", "output",    "jobs",      "quiet",
+                                                 "shard", "fail-fast", "keep-going"};
+  std::string key = std::string("fg ") + FG_VERSION;
+  for (const po::option& o : parsed.options) {
+    if (kIgnored.count(o.string_key)) continue;
+    key += '\n' + o.string_key;
+    for (const std::string& v : o.value) key += '\t' + v;
+  }
+  return key;
+}
+
+// write_batch_report() with a progress bar on standard error when it is a
+// terminal (and not -q); a reader's note goes on a line of its own.
+fg::formats::BatchReportResult write_with_progress(const std::vector<std::string>& inputs,
+                                                   fg::formats::BatchReportOptions& report,
+                                                   fg::cli::CommonOptions& common) {
+  fg::cli::ProgressLine progress(std::cerr, !common.quiet && fg::cli::stderr_is_terminal());
+  report.progress = [&progress](std::size_t done, std::size_t total, std::size_t failed) {
+    progress.update(done, total, failed);
+  };
+  const auto note = common.read.note;
+  if (note) common.read.note = [&progress, note](const std::string& m) { progress.aside([&] { note(m); }); };
+  fg::formats::BatchReportResult result = fg::formats::write_batch_report(inputs, report);
+  common.read.note = note;
+  report.progress = nullptr;
+  return result;  // the line is erased as `progress` goes
 }
 
 }  // namespace
@@ -140,9 +189,11 @@ int main(int argc, char** argv) {
       return verdict(fg::formats::merge_batch_report(parts, r.output, report.write), common, run);
     }
     if (!r.shard.empty()) parse_shard(r.shard, report);
+    report.options_key = options_key(argc, argv, options);
+    if (report.fail_fast && r.keep_going) throw fg::UsageError("--fail-fast and --keep-going: choose one");
     std::vector<std::string> inputs = fg::formats::expand_report_inputs(common.inputs, std::cin);
     add_manifests(r.manifests, inputs, report);
     report.baselines = fg::formats::expand_report_inputs(r.baselines, std::cin);
-    return verdict(fg::formats::write_batch_report(inputs, report), common, run);
+    return verdict(write_with_progress(inputs, report, common), common, run);
   });
 }
