@@ -424,10 +424,12 @@ void process(const std::string& baseline, const SharedBaseline* shared, const Ba
     InterruptGuard::check();
     Profile profile = options.read(facts.path, diagnostics);
     describe(profile, facts);
-    if (!facts.group.empty()) groups.add(facts.group, profile);
     fs::create_directories(folder);
     write_pages(profile, options.write, folder, facts, diagnostics);
     write_thread_tables(profile, folder, facts);
+    // Merged once its pages are written: an input whose pages fail is
+    // listed as failed, and so as not merged into its group.
+    if (!facts.group.empty()) groups.add(facts.group, profile);
     if (!baseline.empty()) {
       facts.compared = true;
       compare(std::move(profile), baseline, shared, options, folder, facts, diagnostics);

@@ -118,7 +118,7 @@ TEST_CASE("PrefixStacks gives the ids ProfileBuilder::stack gives, whatever the 
   CHECK(b.stack_count() == 10);
 }
 
-TEST_CASE("samples with equal stack and labels merge; timestamps keep them apart") {
+TEST_CASE("samples with equal stack and labels merge, timestamps keep them apart") {
   ProfileBuilder b({{"samples", "count"}, {"cpu", "nanoseconds"}});
   StackId s = b.stack(kRootStack, b.frame("main"));
   LabelSetId t1 = b.labels({Label{b.intern("thread"), b.intern("t1")}});

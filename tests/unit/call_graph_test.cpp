@@ -67,7 +67,7 @@ TEST_CASE("call graph: edges among kept nodes skip dropped ones, then small ones
   CHECK(edges[0].weight == 99);  // 90 through the dropped mid, 9 direct; tiny's 1 is cut
 }
 
-TEST_CASE("top order: flat, then name; or cum, then name") {
+TEST_CASE("top order: flat, then name, or cum, then name") {
   Profile p = test::folded("a;c 2\nb 2\nd;c 1\n");
   CallGraph g = build_call_graph(p, {});
   std::vector<std::string> flat, cum;

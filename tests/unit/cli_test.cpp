@@ -42,7 +42,7 @@ std::pair<int, std::string> run(std::vector<std::string> args, const std::functi
 
 }  // namespace
 
-TEST_CASE("enum_value: names map to values, aliases too; others list the choices") {
+TEST_CASE("enum_value: names map to values, aliases too, others list the choices") {
   Colour c = Colour::kRed;
   po::options_description d;
   d.add_options()(

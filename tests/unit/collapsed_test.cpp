@@ -101,7 +101,7 @@ TEST_CASE("collapsed: two counts are two only one blank apart, as flamegraph.pl 
   CHECK(test::dump_samples(one) == "samples: 1\na 1  | 2\n");
 }
 
-TEST_CASE("collapsed: frames of every length up to three words split at each ';'") {
+TEST_CASE("collapsed: frames of every length up to three words split at each semicolon") {
   // Separators are found a word (8 bytes) at a time: one at every position
   // in a word, and names with bytes that differ from ';' by one bit.
   std::string text, expected;
@@ -159,7 +159,7 @@ TEST_CASE("collapsed: a file larger than the read buffer, and a line longer than
   CHECK(test::collapsed(p) == expect);
 }
 
-TEST_CASE("collapsed writer: ';' and newlines in names stay on one line") {
+TEST_CASE("collapsed writer: semicolons and newlines in names stay on one line") {
   ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
   std::vector<std::int64_t> v{3};
   b.add_sample(std::vector<FrameId>{b.frame("a;b"), b.frame("multi\nline")}, v);

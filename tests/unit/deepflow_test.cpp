@@ -209,7 +209,7 @@ TEST_CASE("deepflow: a total that is not self plus the children's totals is a wa
   CHECK(test::collapsed(p) == "main 5\nmain;f 1\n");
 }
 
-TEST_CASE("deepflow: --strict makes a total mismatch an error; gzip is read like plain JSON") {
+TEST_CASE("deepflow: --strict makes a total mismatch an error, gzip is read like plain JSON") {
   std::string doc = envelope({node("app", "", "-1", 0, 9), node("main", "a", "", 5, 5)});
   Diagnostics strict(true);
   auto in = formats::Input::from_bytes("t.json", doc);

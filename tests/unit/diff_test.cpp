@@ -23,7 +23,7 @@ const FunctionDelta& function(const std::vector<FunctionDelta>& fs, const std::s
 
 }  // namespace
 
-TEST_CASE("diff: aligned by call path; removed and new paths kept") {
+TEST_CASE("diff: aligned by call path, removed and new paths kept") {
   Profile base = test::folded("main;a 10\nmain;gone 5\n");
   Profile next = test::folded("main;a 10\nmain;fresh 5\n");
   DiffOptions o;
@@ -46,7 +46,7 @@ TEST_CASE("diff: the base is scaled to the new total by default, truncated per p
   CHECK(d.normalization == "base scaled to the new total (x2)");
 }
 
-TEST_CASE("diff: a zero base total is left alone; --normalize-by multiplies") {
+TEST_CASE("diff: a zero base total is left alone, --normalize-by multiplies") {
   Profile empty = test::folded("a 0\n");
   Profile next = test::folded("a 4\n");
   Diff d = diff_profiles(empty, next, {});

@@ -45,7 +45,7 @@ TEST_CASE("graph trim: pass-through nodes go first when --node-count cuts, leavi
   CHECK(edges_of(t) == "a..>c=10 main->a=10 ");
 }
 
-TEST_CASE("graph trim: node and edge fractions; a residual edge another path explains is removed") {
+TEST_CASE("graph trim: node and edge fractions, a residual edge another path explains is removed") {
   Profile p = test::folded("main;a;c 50\nmain;b;c 1\n");
   TrimOptions o;
   o.node_fraction = 0.05;  // cutoff 2: b (cum 1) goes

@@ -166,7 +166,7 @@ TEST_CASE("filter: min-percent cuts stacks at small frames") {
   CHECK_THROWS_AS(filtered("a 1\n", o), UsageError);
 }
 
-TEST_CASE("filter: threads as frames, folded, selected; time windows") {
+TEST_CASE("filter: threads as frames, folded, selected, time windows") {
   FilterOptions o;
   o.threads = ThreadMode::kFrame;
   CHECK(test::collapsed(apply_filters(threaded(), o)) ==

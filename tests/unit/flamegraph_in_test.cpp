@@ -65,7 +65,7 @@ TEST_CASE("async-profiler name table: an escaped shared-length character, escape
   CHECK(test::collapsed(read_page(page)) == "abcdefgX\\y 6\nabcdefgh 4\n");
 }
 
-TEST_CASE("async-profiler page: a missing width is the previous frame's; types 0, 2 and 6 are tiers") {
+TEST_CASE("async-profiler page: a missing width is the previous frame's, types 0, 2 and 6 are tiers") {
   Profile p = read_page(ap3_page("", kCpool, "n(3,9)\nu(8)\nu(18,3)\nn(30)\nn(21)\n"));
   // a[interpreted] 9: ab[inlined] 3, c[C1] 3, ab[kernel] 3.
   CHECK(test::collapsed(p) == "a_[0];ab_[i] 3\na_[0];ab_[k] 3\na_[0];c_[1] 3\n");
@@ -173,7 +173,7 @@ TEST_CASE("flamegraph.pl SVG: titles give counts, rows and spans the nesting, in
   CHECK(p.metadata().properties[1] == std::pair<std::string, std::string>{"title", "Custom "});
 }
 
-TEST_CASE("flamegraph.pl SVG: an icicle reads the right way round; counts and kinds") {
+TEST_CASE("flamegraph.pl SVG: an icicle reads the right way round, counts and kinds") {
   const std::string svg = svg_page(svg_frame("all (10 ns, 100%)", 10.0, 36, 1180.0) +
                                    svg_frame("sys_read_[k] (4 ns, 40.00%)", 10.0, 52, 472.0) +
                                    svg_frame("x (4 ns, 40.00%)", 10.0, 68, 472.0));

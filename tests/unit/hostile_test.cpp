@@ -63,7 +63,7 @@ void write_via_output(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("table text: control characters cannot start a row; CSV formulas are neutralised (#36.6)") {
+TEST_CASE("table text: control characters cannot start a row, CSV formulas are neutralised (#36.6)") {
   CHECK(formats::text_cell("main") == "main");
   CHECK(formats::text_cell("a\nb\rc\td") == "a\\nb\\rc\\td");
   CHECK(formats::text_cell(std::string("a\0b\x1b[31m\x7f", 9)) == "a\\x00b\\x1b[31m\\x7f");
@@ -175,7 +175,7 @@ TEST_CASE("output files keep the mode, owner and links of what they replace (#36
   CHECK(std::distance(std::filesystem::directory_iterator(dir.path), {}) == 4);  // no temporary left
 }
 
-TEST_CASE("output files: a name of 254 bytes works; the temporary's name is cut to fit (#36.9)") {
+TEST_CASE("output files: a name of 254 bytes works, the temporary's name is cut to fit (#36.9)") {
   TempDir dir;
   const std::string name(254, 'n');
   write_via_output((dir.path / name).string(), "long");

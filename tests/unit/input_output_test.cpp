@@ -76,7 +76,7 @@ TEST_CASE("gzip inflated whole: a first member larger than the room the last one
   CHECK(in->read(&c, 1) == 0);
 }
 
-TEST_CASE("gzip files opened by path are inflated whole; damage is reported at its offset") {
+TEST_CASE("gzip files opened by path are inflated whole, damage is reported at its offset") {
   auto dir = std::filesystem::temp_directory_path() / ("fg-gz-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   auto write = [&](const std::string& name, const std::string& bytes) {
@@ -130,7 +130,7 @@ TEST_CASE("output appears only when committed") {
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("output to a device stays a device; a symbolic link stays a link") {
+TEST_CASE("output to a device stays a device, a symbolic link stays a link") {
   {
     Output out("/dev/null", false);
     out.stream() << "discarded";

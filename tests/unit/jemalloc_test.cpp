@@ -298,7 +298,7 @@ TEST_CASE("jemalloc: symbolizes through MAPPED_LIBRARIES, drops the allocator's 
 }
 
 TEST_CASE(
-    "jemalloc: a missing module is one warning, an error with --strict; --symbol-path, the dump's "
+    "jemalloc: a missing module is one warning, an error with --strict, --symbol-path, the dump's "
     "directory") {
   formats::ReadOptions o;
   o.symbolize.sysroot = "/nonexistent-sysroot";

@@ -45,7 +45,7 @@ TEST_CASE("a line past 64 MiB is refused at its line, streamed or in place") {
   CHECK_NOTHROW(read_as("collapsed", longest + " 1\n", false));
 }
 
-TEST_CASE("read_all holds at most set_max_whole() bytes; gzip past it is refused before it is inflated") {
+TEST_CASE("read_all holds at most set_max_whole() bytes, gzip past it is refused before it is inflated") {
   const std::string text(5000, 'x');
   auto plain = Input::from_bytes("p", text);
   plain->set_max_whole(1000);
@@ -111,7 +111,7 @@ TEST_CASE("JSON read whole is refused at its first control character, as it arri
   CHECK_NOTHROW(read_as("json", doc, false));
 }
 
-TEST_CASE("--max-memory sizes: bytes or K, M, G, T; nothing else") {
+TEST_CASE("--max-memory sizes: bytes or K, M, G, T, nothing else") {
   CHECK(cli::parse_memory_size("4096", "--max-memory ") == 4096);
   CHECK(cli::parse_memory_size("8G", "--max-memory ") == std::uint64_t{8} << 30);
   CHECK(cli::parse_memory_size("512MiB", "--max-memory ") == std::uint64_t{512} << 20);

@@ -45,7 +45,7 @@ const fg::Work kLarge{.items = 1'000'000};
 
 }  // namespace
 
-TEST_CASE("jobs_from: --jobs wins over FG_JOBS; neither: the cores") {
+TEST_CASE("jobs_from: --jobs wins over FG_JOBS, neither: the cores") {
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   CHECK(fg::jobs_from(std::nullopt, nullptr) == cores);
   CHECK(fg::jobs_from(std::nullopt, "3") == 3);
@@ -80,7 +80,7 @@ TEST_CASE("parallel_min_from: unset is none, else a whole number") {
                        fg::UsageError);
 }
 
-TEST_CASE("worth_a_thread: one job never; else from each unit's threshold, or the testing minimum") {
+TEST_CASE("worth_a_thread: one job never, else from each unit's threshold, or the testing minimum") {
   {
     Settings one(1, 0);
     CHECK_FALSE(fg::worth_a_thread(kLarge));
@@ -107,7 +107,7 @@ TEST_CASE("worth_a_thread: one job never; else from each unit's threshold, or th
 }
 
 TEST_CASE(
-    "Beside: worth a thread, the work runs on its own; join() waits for it and rethrows its error once") {
+    "Beside: worth a thread, the work runs on its own, join() waits for it and rethrows its error once") {
   Settings two(2, std::nullopt);
   std::atomic<int> ran{0};
   std::thread::id where;
@@ -181,7 +181,7 @@ TEST_CASE("run_beside and handoff: with one job, everything runs on the calling 
   CHECK(seen == std::vector<std::thread::id>(4, here));
 }
 
-TEST_CASE("handoff: items arrive in order across threads; a producer's error after those before it") {
+TEST_CASE("handoff: items arrive in order across threads, a producer's error after those before it") {
   Settings two(2, 0);
   std::vector<int> got;
   std::thread::id producer;

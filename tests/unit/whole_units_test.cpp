@@ -38,7 +38,7 @@ TEST_CASE("whole units: a total of 335.2 stays 335, where rounding each line giv
   CHECK(test::collapsed(w) == "main;parse 1\nmain;run;work 334\n");
 }
 
-TEST_CASE("whole units: halves round the total up; negative values floor; whole columns stay") {
+TEST_CASE("whole units: halves round the total up, negative values floor, whole columns stay") {
   CHECK(whole_units(test::folded("a 0.5\n")).totals()[0] == 1);
   CHECK(whole_units(test::folded("a 0.25\nb 0.25\n")).totals()[0] == 1);  // 0.5: up
   CHECK(whole_units(test::folded("a 0.2\nb 0.2\n")).totals()[0] == 0);
@@ -57,7 +57,7 @@ TEST_CASE("whole units: halves round the total up; negative values floor; whole 
   CHECK(column(whole_units(whole)) == column(whole));
 }
 
-TEST_CASE("whole units: pprof gets whole numbers with one warning; the total is kept") {
+TEST_CASE("whole units: pprof gets whole numbers with one warning, the total is kept") {
   Profile p = test::folded("main;parse 0.5\nmain;parse;lex 0.5\nmain;run 0.5\nmain;run;work 333.7\n");
   std::vector<std::string> warnings;
   Diagnostics d(
