@@ -10,12 +10,17 @@
 #   runs on four threads with FG_PARALLEL_MIN=0 (the threaded readers and
 #   writers).
 # With FG_FUZZ_SECONDS=N, scripts/fuzz.sh then runs each fuzz target for N
-# seconds (when clang++ is there). .ci/run sets all of these.
-# Each stage prints the time it ended at.
+# seconds (when clang++ is there). .ci/run sets both (20 s a target).
+# Each stage prints the time it ended at and the CPU seconds of all it ran
+# so far.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools=(fg-convert fg-diff fg-filter fg-top fg-report)
-stamp() { echo "test.sh: $1 after $((SECONDS / 60)) min $((SECONDS % 60)) s"; }
+stamp() {  # the wall time, and the CPU seconds of the children waited for
+  local f
+  read -ra f <<<"$(cut -d')' -f2 /proc/$$/stat)"
+  echo "test.sh: $1 after $((SECONDS / 60)) min $((SECONDS % 60)) s, $(((f[13] + f[14]) / $(getconf CLK_TCK))) CPU s"
+}
 
 cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFG_BUILD_TESTS=ON
 cmake --build "$root/build"
