@@ -371,9 +371,12 @@ SharedBaseline read_shared_baseline(const std::string& path, const BatchReportOp
 // The baseline comparison: fg-diff's defaults (names made equal across
 // builds, the base scaled to the new total), its two views and the gate.
 // `shared`: the baseline already read, else it is read here.
+// `kind`: the kind of event of facts.format compared ("": the input's one
+// reading); `base_kinds`, when given, receives the baseline's kinds.
 void compare(Profile next, const std::string& baseline, const SharedBaseline* shared,
              const BatchReportOptions& options, const fs::path& folder, ProfileFacts& facts,
-             Diagnostics& diagnostics) {
+             Diagnostics& diagnostics, const std::string& kind = "",
+             std::vector<std::string>* base_kinds = nullptr) {
   ComparisonFacts& c = facts.comparison;
   c.baseline = baseline;
   try {
@@ -381,10 +384,13 @@ void compare(Profile next, const std::string& baseline, const SharedBaseline* sh
     if (shared) {
       facts.warnings.insert(facts.warnings.end(), shared->warnings.begin(), shared->warnings.end());
       if (!shared->error.empty()) throw Error(shared->error);
+    } else if (!kind.empty()) {
+      own = normalize_names(options.read_kind(baseline, facts.format, kind, diagnostics));
     } else {
       own = normalize_names(options.read(baseline, diagnostics));
     }
     const Profile& base = shared ? *shared->profile : *own;
+    if (base_kinds) *base_kinds = event_kinds(base);
     next = normalize_names(std::move(next));
     DiffOptions o;
     o.base_column = column_of(base, options.write.value);
@@ -415,6 +421,49 @@ void compare(Profile next, const std::string& baseline, const SharedBaseline* sh
   }
 }
 
+// The pages of one more kind of event of a recording (kind_facts.kind),
+// in its folder of the page, compared with the same kind of the baseline
+// when the baseline holds it (`base_kinds`), else with a note.
+void process_kind(const std::string& baseline, const std::vector<std::string>& base_kinds,
+                  const BatchReportOptions& options, const fs::path& folder, ProfileFacts& kind_facts,
+                  Diagnostics& diagnostics) {
+  const std::string& kind = kind_facts.kind;
+  Profile profile = options.read_kind(kind_facts.path, kind_facts.format, kind, diagnostics);
+  describe(profile, kind_facts);
+  fs::create_directories(folder / kind);
+  write_pages(profile, options.write, folder / kind, kind_facts, diagnostics);
+  write_thread_tables(profile, folder / kind, kind_facts);
+  if (!baseline.empty() && std::find(base_kinds.begin(), base_kinds.end(), kind) != base_kinds.end()) {
+    kind_facts.compared = true;
+    compare(std::move(profile), baseline, nullptr, options, folder / kind, kind_facts, diagnostics, kind);
+  } else if (!baseline.empty()) {
+    kind_facts.warnings.push_back("not compared: the baseline " + baseline + " holds no " + kind + " events");
+  }
+  for (std::string& f : kind_facts.files) f = kind + "/" + f;
+}
+
+// The recording's kinds of event after its first reading's (`kinds`,
+// from event_kinds()), each its own pages; a kind the baseline holds and
+// the input does not is a note.
+void process_kinds(const std::vector<std::string>& kinds, const std::string& baseline,
+                   const std::vector<std::string>& base_kinds, const BatchReportOptions& options,
+                   const fs::path& folder, ProfileFacts& facts, Diagnostics& diagnostics) {
+  for (std::size_t k = 1; k < kinds.size(); ++k) {
+    ProfileFacts& kind_facts = facts.kinds.emplace_back();
+    kind_facts.path = facts.path;
+    kind_facts.name = facts.name;
+    kind_facts.page = facts.page;
+    kind_facts.format = facts.format;
+    kind_facts.kind = kinds[k];
+    process_kind(baseline, base_kinds, options, folder, kind_facts, diagnostics);
+  }
+  if (baseline.empty() || kinds.empty()) return;
+  for (const std::string& b : base_kinds)
+    if (std::find(kinds.begin(), kinds.end(), b) == kinds.end())
+      facts.warnings.push_back("the baseline " + baseline + " holds " + b + " events, which " + facts.path +
+                               " does not: not compared");
+}
+
 // Reads one input and writes its pages; its failure is recorded, not thrown.
 void process(const std::string& baseline, const SharedBaseline* shared, const BatchReportOptions& options,
              const fs::path& site, ProfileFacts& facts, GroupMerges& groups) {
@@ -424,22 +473,32 @@ void process(const std::string& baseline, const SharedBaseline* shared, const Ba
     InterruptGuard::check();
     Profile profile = options.read(facts.path, diagnostics);
     describe(profile, facts);
+    const std::vector<std::string> kinds =
+        options.read_kind ? event_kinds(profile) : std::vector<std::string>{};
+    if (!kinds.empty()) facts.kind = kinds[0];
     fs::create_directories(folder);
     write_pages(profile, options.write, folder, facts, diagnostics);
     write_thread_tables(profile, folder, facts);
     // Merged once its pages are written: an input whose pages fail is
     // listed as failed, and so as not merged into its group.
     if (!facts.group.empty()) groups.add(facts.group, profile);
+    std::vector<std::string> base_kinds;
     if (!baseline.empty()) {
       facts.compared = true;
-      compare(std::move(profile), baseline, shared, options, folder, facts, diagnostics);
+      compare(std::move(profile), baseline, shared, options, folder, facts, diagnostics, "",
+              kinds.empty() ? nullptr : &base_kinds);
     }
+    if (!facts.comparison.error.empty()) base_kinds.clear();  // the baseline's kinds are unknown
+    if (kinds.size() > 1 || !base_kinds.empty())
+      process_kinds(kinds, facts.comparison.error.empty() ? baseline : "", base_kinds, options, folder, facts,
+                    diagnostics);
   } catch (const UsageError&) {
     throw;  // the run's options, not this input
   } catch (const std::exception& e) {
     if (g_signal) throw;
     facts.error = e.what();
     facts.files.clear();
+    facts.kinds.clear();
     std::error_code ec;
     fs::remove_all(folder, ec);
   }
@@ -559,14 +618,23 @@ std::vector<PartMerge> write_part_merges(const GroupMerges& merges, const fs::pa
   return out;
 }
 
-bool failed(const ProfileFacts& f) { return !f.error.empty() || !f.comparison.error.empty(); }
+// Whether reading `f`, or its comparison of any kind of event, failed.
+bool failed(const ProfileFacts& f) {
+  return !f.error.empty() || !f.comparison.error.empty() ||
+         std::any_of(f.kinds.begin(), f.kinds.end(), [](const ProfileFacts& k) { return failed(k); });
+}
+
+// Whether a gate condition tripped for `f`, of any kind of event.
+bool tripped(const ProfileFacts& f) {
+  return std::any_of(f.comparison.gate.begin(), f.comparison.gate.end(),
+                     [](const GateVerdict& v) { return !v.tripped.empty(); }) ||
+         std::any_of(f.kinds.begin(), f.kinds.end(), [](const ProfileFacts& k) { return tripped(k); });
+}
 
 void count_outcomes(BatchReportResult& result) {
   for (const ProfileFacts& f : result.profiles) {
     if (failed(f)) ++result.failed;
-    if (std::any_of(f.comparison.gate.begin(), f.comparison.gate.end(),
-                    [](const GateVerdict& v) { return !v.tripped.empty(); }))
-      ++result.tripped;
+    if (tripped(f)) ++result.tripped;
   }
 }
 
