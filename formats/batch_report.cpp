@@ -371,8 +371,11 @@ SharedBaseline read_shared_baseline(const std::string& path, const BatchReportOp
 // The baseline comparison: fg-diff's defaults (names made equal across
 // builds, the base scaled to the new total), its two views and the gate.
 // `shared`: the baseline already read, else it is read here.
-// `kind`: the kind of event of facts.format compared ("": the input's one
-// reading); `base_kinds`, when given, receives the baseline's kinds.
+// `kind`: the kind of event of facts.format read from the baseline (""
+// its one reading). `base_kinds`, when given, receives the baseline's
+// kinds; then, when the baseline's reading is of another kind than
+// facts.kind, its reading of facts.kind is compared, or, when it holds
+// none, nothing (a note).
 void compare(Profile next, const std::string& baseline, const SharedBaseline* shared,
              const BatchReportOptions& options, const fs::path& folder, ProfileFacts& facts,
              Diagnostics& diagnostics, const std::string& kind = "",
@@ -389,14 +392,25 @@ void compare(Profile next, const std::string& baseline, const SharedBaseline* sh
     } else {
       own = normalize_names(options.read(baseline, diagnostics));
     }
-    const Profile& base = shared ? *shared->profile : *own;
-    if (base_kinds) *base_kinds = event_kinds(base);
+    const Profile* base = shared ? &*shared->profile : &*own;
+    if (base_kinds) *base_kinds = event_kinds(*base);
+    if (base_kinds && !base_kinds->empty() && !facts.kind.empty() && (*base_kinds)[0] != facts.kind) {
+      if (std::find(base_kinds->begin(), base_kinds->end(), facts.kind) == base_kinds->end()) {
+        facts.compared = false;
+        facts.comparison = {};
+        facts.warnings.push_back("not compared: the baseline " + baseline + " holds no " + facts.kind +
+                                 " events");
+        return;
+      }
+      own = normalize_names(options.read_kind(baseline, facts.format, facts.kind, diagnostics));
+      base = &*own;
+    }
     next = normalize_names(std::move(next));
     DiffOptions o;
-    o.base_column = column_of(base, options.write.value);
+    o.base_column = column_of(*base, options.write.value);
     o.new_column = column_of(next, options.write.value);
     o.granularity = options.write.granularity;
-    const Diff diff = diff_profiles(base, next, o);
+    const Diff diff = diff_profiles(*base, next, o);
     c.base_total = diff.base_total_raw;
     c.new_total = diff.new_total;
     c.unit = next.value_types()[o.new_column].unit;
