@@ -440,13 +440,14 @@ void compare(Profile next, const std::string& baseline, const SharedBaseline* sh
 // when the baseline holds it (`base_kinds`), else with a note.
 void process_kind(const std::string& baseline, const std::vector<std::string>& base_kinds,
                   const BatchReportOptions& options, const fs::path& folder, ProfileFacts& kind_facts,
-                  Diagnostics& diagnostics) {
+                  const std::string& group, GroupMerges& groups, Diagnostics& diagnostics) {
   const std::string& kind = kind_facts.kind;
   Profile profile = options.read_kind(kind_facts.path, kind_facts.format, kind, diagnostics);
   describe(profile, kind_facts);
   fs::create_directories(folder / kind);
   write_pages(profile, options.write, folder / kind, kind_facts, diagnostics);
   write_thread_tables(profile, folder / kind, kind_facts);
+  if (!group.empty()) groups.add(group, profile);  // beside the merges of the group's other kinds
   if (!baseline.empty() && std::find(base_kinds.begin(), base_kinds.end(), kind) != base_kinds.end()) {
     kind_facts.compared = true;
     compare(std::move(profile), baseline, nullptr, options, folder / kind, kind_facts, diagnostics, kind);
@@ -461,7 +462,8 @@ void process_kind(const std::string& baseline, const std::vector<std::string>& b
 // the input does not is a note.
 void process_kinds(const std::vector<std::string>& kinds, const std::string& baseline,
                    const std::vector<std::string>& base_kinds, const BatchReportOptions& options,
-                   const fs::path& folder, ProfileFacts& facts, Diagnostics& diagnostics) {
+                   const fs::path& folder, ProfileFacts& facts, GroupMerges& groups,
+                   Diagnostics& diagnostics) {
   for (std::size_t k = 1; k < kinds.size(); ++k) {
     ProfileFacts& kind_facts = facts.kinds.emplace_back();
     kind_facts.path = facts.path;
@@ -469,7 +471,7 @@ void process_kinds(const std::vector<std::string>& kinds, const std::string& bas
     kind_facts.page = facts.page;
     kind_facts.format = facts.format;
     kind_facts.kind = kinds[k];
-    process_kind(baseline, base_kinds, options, folder, kind_facts, diagnostics);
+    process_kind(baseline, base_kinds, options, folder, kind_facts, facts.group, groups, diagnostics);
   }
   if (baseline.empty() || kinds.empty()) return;
   for (const std::string& b : base_kinds)
@@ -505,7 +507,7 @@ void process(const std::string& baseline, const SharedBaseline* shared, const Ba
     if (!facts.comparison.error.empty()) base_kinds.clear();  // the baseline's kinds are unknown
     if (kinds.size() > 1 || !base_kinds.empty())
       process_kinds(kinds, facts.comparison.error.empty() ? baseline : "", base_kinds, options, folder, facts,
-                    diagnostics);
+                    groups, diagnostics);
   } catch (const UsageError&) {
     throw;  // the run's options, not this input
   } catch (const std::exception& e) {
@@ -551,6 +553,11 @@ void pair_manifest_baselines(const std::vector<ManifestEntry>& described, std::v
     if (!described[i].baseline.empty()) paired[i] = described[i].baseline;
 }
 
+// The quantity of `p`'s default column, as GroupMerges::quantity() keys it.
+std::string quantity_of(const ProfileFacts& p) {
+  return p.columns.empty() ? "" : p.columns[p.default_column].type + "/" + p.columns[p.default_column].unit;
+}
+
 // The members of one group, and the quantity its merge keeps: that of its
 // first member read.
 GroupFacts group_members(const std::string& group, const std::vector<ProfileFacts>& profiles) {
@@ -564,8 +571,7 @@ GroupFacts group_members(const std::string& group, const std::vector<ProfileFact
       g.merged.warnings.push_back(p.name + ": not read, not merged");
       continue;
     }
-    const std::string q =
-        p.columns.empty() ? "" : p.columns[p.default_column].type + "/" + p.columns[p.default_column].unit;
+    const std::string q = quantity_of(p);
     if (quantity.empty()) quantity = q;
     if (q != quantity)
       g.merged.warnings.push_back(p.name + ": its default value is " + q + ", not the group's " + quantity +
@@ -590,6 +596,40 @@ Profile with_sorted_sources(const Profile& p) {
   return std::move(b).finish();
 }
 
+// Each more kind of event of the group's recordings (their readings of
+// it merged, as process() adds them), unless its quantity is the
+// merge's own (`quantity`): drawn in the kind's folder of the group's
+// page, as a recording's kinds are in its page.
+void write_group_kinds(const std::vector<ProfileFacts>& profiles, const GroupMerges& merges,
+                       const WriteOptions& options, const fs::path& site, const std::string& quantity,
+                       ProfileFacts& m, Diagnostics& diagnostics) {
+  std::vector<std::pair<std::string, std::string>> kinds;  // (kind, quantity), in order of appearance
+  for (const ProfileFacts& p : profiles) {
+    if (p.group != m.name || !p.error.empty()) continue;
+    if (m.kind.empty()) m.kind = p.kind;
+    for (const ProfileFacts& k : p.kinds) {
+      const std::pair<std::string, std::string> key{k.kind, quantity_of(k)};
+      if (key.second != quantity && std::find(kinds.begin(), kinds.end(), key) == kinds.end())
+        kinds.push_back(key);
+    }
+  }
+  for (const auto& [kind, q] : kinds) {
+    const Profile* profile = merges.find(m.name, q);
+    if (!profile) continue;
+    ProfileFacts& kind_facts = m.kinds.emplace_back();
+    kind_facts.name = m.name;
+    kind_facts.path = m.path;
+    kind_facts.page = m.page;
+    kind_facts.kind = kind;
+    const Profile canonical = with_sorted_sources(*profile);
+    describe(canonical, kind_facts);
+    fs::create_directories(site / m.page / kind);
+    write_pages(canonical, options, site / m.page / kind, kind_facts, diagnostics);
+    for (std::string& f : kind_facts.files) f = kind + "/" + f;
+  }
+  if (m.kinds.empty()) m.kind.clear();
+}
+
 // Each group's page from its merge, in order of first appearance.
 std::vector<GroupFacts> write_groups(const std::vector<ProfileFacts>& profiles, const GroupMerges& merges,
                                      const WriteOptions& options, const fs::path& site) {
@@ -603,7 +643,8 @@ std::vector<GroupFacts> write_groups(const std::vector<ProfileFacts>& profiles, 
     const std::size_t merged = g.members.size() - m.warnings.size();
     m.path = "the merge of " + std::to_string(merged) + " of the group's " +
              std::to_string(g.members.size()) + " profiles";
-    const Profile* profile = merges.find(m.name, m.format);
+    const std::string quantity = m.format;
+    const Profile* profile = merges.find(m.name, quantity);
     m.format.clear();
     if (!profile) {
       m.error = "group " + m.name + ": no profile of the group was read";
@@ -613,6 +654,7 @@ std::vector<GroupFacts> write_groups(const std::vector<ProfileFacts>& profiles, 
       describe(canonical, m);
       fs::create_directories(site / m.page);
       write_pages(canonical, options, site / m.page, m, diagnostics);
+      write_group_kinds(profiles, merges, options, site, quantity, m, diagnostics);
       for (const std::string& line : diagnostics.summary()) m.warnings.push_back(line);
     }
     out.push_back(std::move(g));

@@ -408,7 +408,7 @@ constexpr std::string_view kKindsPageScript = R"(<script>
     add('span', ', ', nav);
     link('#kind-' + k.kind, k.kind, nav);
   });
-  main.querySelector('p').after(nav);
+  main.querySelector('h1 ~ p:not(#manifest)').after(nav);
   p.kinds.forEach(k => {
     const h = add('h2', k.kind + ' (' + k.samples + ' samples)');
     h.id = 'kind-' + k.kind;
@@ -502,7 +502,7 @@ std::string profile_html(const ProfileFacts& p) {
 std::string group_html(const GroupFacts& g) {
   Json j(JsonEscaping::kScript);
   group(j, g);
-  return page_html(j, true);
+  return page_html(j, true, !g.merged.kinds.empty());
 }
 
 // The groups' table of summary.md: each group's merged total.

@@ -564,6 +564,25 @@ def case_kinds():
     r = report(["merge"] + parts, merged)
     check(r.returncode == 3, f"merge: exit 3 as unsharded, got {r.returncode}")
     same_sites(one, merged, "shards merged")
+    # A group of the two recordings: merged kind by kind (samples 733 + 888,
+    # alloc 3498 + 4274, lock 3 + none), the same when sharded and merged.
+    manifest = os.path.join(WORK, "kinds.tsv")
+    with open(manifest, "w", encoding="utf-8") as f:
+        f.write(f"path\tgroup\n{jdk}\tjava\n{mixb}\tjava\n{basic}\tfolded\n")
+    grouped = os.path.join(WORK, "kinds-group")
+    r = report(["--jobs", "1", "--manifest", manifest], grouped)
+    g = summary(grouped).get("groups", [{}])[0]
+    totals = [(k.get("kind"), k["values"][0]["total"]) for k in [g] + g.get("kinds", [])]
+    check(r.returncode == 0 and totals == [("samples", 1621), ("alloc", 7772), ("lock", 3)],
+          f"group java: merged per kind ({r.returncode}, {totals})")
+    check(all(os.path.exists(os.path.join(grouped, "g", "java", f)) for k in g.get("kinds", []) for f in k["files"])
+          and "alloc/flame-1.html" in g["kinds"][0]["files"], "group java: each kind's views")
+    gparts = [os.path.join(WORK, f"kinds-gpart{i}") for i in (1, 2)]
+    for i, part in enumerate(gparts, 1):
+        report(["--shard", f"{i}/2", "--manifest", manifest], part)
+    merged = os.path.join(WORK, "kinds-gmerged")
+    r = report(["merge", gparts[1], gparts[0]], merged)
+    same_sites(grouped, merged, "group shards merged")
     r = run("fg-report", ["--jobs", "1"] + inputs + ["-o", one])
     check("reused 4 unchanged pages" in r.stderr.decode(), f"re-run: reused ({r.stderr.decode()[-200:]!r})")
     same_sites(one, two, "re-run")
