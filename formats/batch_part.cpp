@@ -43,8 +43,8 @@ void line(std::string& out, std::string_view key, std::initializer_list<std::str
   values_line(out, key, values);
 }
 
-void profile_lines(std::string& out, std::size_t index, const ProfileFacts& p) {
-  line(out, "profile", {std::to_string(index)});
+// The facts of one reading: the profile's, or one more kind of its events'.
+void facts_lines(std::string& out, const ProfileFacts& p) {
   line(out, "path", {p.path});
   line(out, "name", {p.name});
   line(out, "page", {p.page});
@@ -59,6 +59,7 @@ void profile_lines(std::string& out, std::size_t index, const ProfileFacts& p) {
   line(out, "duration_ns", {std::to_string(p.duration_ns)});
   for (const TopFunction& t : p.top) line(out, "top", {t.name, t.self});
   for (const std::string& f : p.files) line(out, "file", {f});
+  if (!p.kind.empty()) line(out, "kind", {p.kind});
   if (!p.compared) return;
   const ComparisonFacts& c = p.comparison;
   line(out, "baseline", {c.baseline});
@@ -66,6 +67,17 @@ void profile_lines(std::string& out, std::size_t index, const ProfileFacts& p) {
   line(out, "totals", {std::to_string(c.base_total), std::to_string(c.new_total)});
   line(out, "unit", {c.unit});
   for (const GateVerdict& v : c.gate) line(out, "gate", {v.condition, v.tripped});
+}
+
+// A profile's facts, then those of each more kind of its events, each
+// after a line that opens it.
+void profile_lines(std::string& out, std::size_t index, const ProfileFacts& p) {
+  line(out, "profile", {std::to_string(index)});
+  facts_lines(out, p);
+  for (const ProfileFacts& k : p.kinds) {
+    line(out, "more_kind", {k.kind});
+    facts_lines(out, k);
+  }
 }
 
 // The fields of a value: tab-separated, each unescaped.
@@ -137,9 +149,12 @@ class PartParser : KeyedLines {
   }
 
  private:
+  // The facts the next field belongs to: the last profile's, or its last
+  // kind's once a more_kind line opened one.
   ProfileFacts& current(PartFacts& part) const {
     if (part.profiles.empty()) fail("a profile's field before its profile line");
-    return part.profiles.back();
+    ProfileFacts& p = part.profiles.back();
+    return p.kinds.empty() ? p : p.kinds.back();
   }
   void field(PartFacts& part, const std::string& key, const std::vector<std::string>& f);
 };
@@ -168,6 +183,11 @@ void PartParser::field(PartFacts& part, const std::string& key, const std::vecto
     if (key == "baseline") p.compared = true, p.comparison.baseline = v;
     if (key == "comparison_error") p.comparison.error = v;
     if (key == "unit") p.comparison.unit = v;
+  } else if (key == "kind") {
+    current(part).kind = at(f, 0);
+  } else if (key == "more_kind") {
+    current(part);  // a profile line before it
+    part.profiles.back().kinds.emplace_back().kind = at(f, 0);
   } else if (key == "group") {
     current(part).group = at(f, 0);
   } else if (key == "label") {

@@ -371,9 +371,15 @@ SharedBaseline read_shared_baseline(const std::string& path, const BatchReportOp
 // The baseline comparison: fg-diff's defaults (names made equal across
 // builds, the base scaled to the new total), its two views and the gate.
 // `shared`: the baseline already read, else it is read here.
+// `kind`: the kind of event of facts.format read from the baseline (""
+// its one reading). `base_kinds`, when given, receives the baseline's
+// kinds; then, when the baseline's reading is of another kind than
+// facts.kind, its reading of facts.kind is compared, or, when it holds
+// none, nothing (a note).
 void compare(Profile next, const std::string& baseline, const SharedBaseline* shared,
              const BatchReportOptions& options, const fs::path& folder, ProfileFacts& facts,
-             Diagnostics& diagnostics) {
+             Diagnostics& diagnostics, const std::string& kind = "",
+             std::vector<std::string>* base_kinds = nullptr) {
   ComparisonFacts& c = facts.comparison;
   c.baseline = baseline;
   try {
@@ -381,16 +387,30 @@ void compare(Profile next, const std::string& baseline, const SharedBaseline* sh
     if (shared) {
       facts.warnings.insert(facts.warnings.end(), shared->warnings.begin(), shared->warnings.end());
       if (!shared->error.empty()) throw Error(shared->error);
+    } else if (!kind.empty()) {
+      own = normalize_names(options.read_kind(baseline, facts.format, kind, diagnostics));
     } else {
       own = normalize_names(options.read(baseline, diagnostics));
     }
-    const Profile& base = shared ? *shared->profile : *own;
+    const Profile* base = shared ? &*shared->profile : &*own;
+    if (base_kinds) *base_kinds = event_kinds(*base);
+    if (base_kinds && !base_kinds->empty() && !facts.kind.empty() && (*base_kinds)[0] != facts.kind) {
+      if (std::find(base_kinds->begin(), base_kinds->end(), facts.kind) == base_kinds->end()) {
+        facts.compared = false;
+        facts.comparison = {};
+        facts.warnings.push_back("not compared: the baseline " + baseline + " holds no " + facts.kind +
+                                 " events");
+        return;
+      }
+      own = normalize_names(options.read_kind(baseline, facts.format, facts.kind, diagnostics));
+      base = &*own;
+    }
     next = normalize_names(std::move(next));
     DiffOptions o;
-    o.base_column = column_of(base, options.write.value);
+    o.base_column = column_of(*base, options.write.value);
     o.new_column = column_of(next, options.write.value);
     o.granularity = options.write.granularity;
-    const Diff diff = diff_profiles(base, next, o);
+    const Diff diff = diff_profiles(*base, next, o);
     c.base_total = diff.base_total_raw;
     c.new_total = diff.new_total;
     c.unit = next.value_types()[o.new_column].unit;
@@ -415,6 +435,51 @@ void compare(Profile next, const std::string& baseline, const SharedBaseline* sh
   }
 }
 
+// The pages of one more kind of event of a recording (kind_facts.kind),
+// in its folder of the page, compared with the same kind of the baseline
+// when the baseline holds it (`base_kinds`), else with a note.
+void process_kind(const std::string& baseline, const std::vector<std::string>& base_kinds,
+                  const BatchReportOptions& options, const fs::path& folder, ProfileFacts& kind_facts,
+                  const std::string& group, GroupMerges& groups, Diagnostics& diagnostics) {
+  const std::string& kind = kind_facts.kind;
+  Profile profile = options.read_kind(kind_facts.path, kind_facts.format, kind, diagnostics);
+  describe(profile, kind_facts);
+  fs::create_directories(folder / kind);
+  write_pages(profile, options.write, folder / kind, kind_facts, diagnostics);
+  write_thread_tables(profile, folder / kind, kind_facts);
+  if (!group.empty()) groups.add(group, profile);  // beside the merges of the group's other kinds
+  if (!baseline.empty() && std::find(base_kinds.begin(), base_kinds.end(), kind) != base_kinds.end()) {
+    kind_facts.compared = true;
+    compare(std::move(profile), baseline, nullptr, options, folder / kind, kind_facts, diagnostics, kind);
+  } else if (!baseline.empty()) {
+    kind_facts.warnings.push_back("not compared: the baseline " + baseline + " holds no " + kind + " events");
+  }
+  for (std::string& f : kind_facts.files) f = kind + "/" + f;
+}
+
+// The recording's kinds of event after its first reading's (`kinds`,
+// from event_kinds()), each its own pages; a kind the baseline holds and
+// the input does not is a note.
+void process_kinds(const std::vector<std::string>& kinds, const std::string& baseline,
+                   const std::vector<std::string>& base_kinds, const BatchReportOptions& options,
+                   const fs::path& folder, ProfileFacts& facts, GroupMerges& groups,
+                   Diagnostics& diagnostics) {
+  for (std::size_t k = 1; k < kinds.size(); ++k) {
+    ProfileFacts& kind_facts = facts.kinds.emplace_back();
+    kind_facts.path = facts.path;
+    kind_facts.name = facts.name;
+    kind_facts.page = facts.page;
+    kind_facts.format = facts.format;
+    kind_facts.kind = kinds[k];
+    process_kind(baseline, base_kinds, options, folder, kind_facts, facts.group, groups, diagnostics);
+  }
+  if (baseline.empty() || kinds.empty()) return;
+  for (const std::string& b : base_kinds)
+    if (std::find(kinds.begin(), kinds.end(), b) == kinds.end())
+      facts.warnings.push_back("the baseline " + baseline + " holds " + b + " events, which " + facts.path +
+                               " does not: not compared");
+}
+
 // Reads one input and writes its pages; its failure is recorded, not thrown.
 void process(const std::string& baseline, const SharedBaseline* shared, const BatchReportOptions& options,
              const fs::path& site, ProfileFacts& facts, GroupMerges& groups) {
@@ -424,22 +489,32 @@ void process(const std::string& baseline, const SharedBaseline* shared, const Ba
     InterruptGuard::check();
     Profile profile = options.read(facts.path, diagnostics);
     describe(profile, facts);
+    const std::vector<std::string> kinds =
+        options.read_kind ? event_kinds(profile) : std::vector<std::string>{};
+    if (!kinds.empty()) facts.kind = kinds[0];
     fs::create_directories(folder);
     write_pages(profile, options.write, folder, facts, diagnostics);
     write_thread_tables(profile, folder, facts);
     // Merged once its pages are written: an input whose pages fail is
     // listed as failed, and so as not merged into its group.
     if (!facts.group.empty()) groups.add(facts.group, profile);
+    std::vector<std::string> base_kinds;
     if (!baseline.empty()) {
       facts.compared = true;
-      compare(std::move(profile), baseline, shared, options, folder, facts, diagnostics);
+      compare(std::move(profile), baseline, shared, options, folder, facts, diagnostics, "",
+              kinds.empty() ? nullptr : &base_kinds);
     }
+    if (!facts.comparison.error.empty()) base_kinds.clear();  // the baseline's kinds are unknown
+    if (kinds.size() > 1 || !base_kinds.empty())
+      process_kinds(kinds, facts.comparison.error.empty() ? baseline : "", base_kinds, options, folder, facts,
+                    groups, diagnostics);
   } catch (const UsageError&) {
     throw;  // the run's options, not this input
   } catch (const std::exception& e) {
     if (g_signal) throw;
     facts.error = e.what();
     facts.files.clear();
+    facts.kinds.clear();
     std::error_code ec;
     fs::remove_all(folder, ec);
   }
@@ -478,6 +553,11 @@ void pair_manifest_baselines(const std::vector<ManifestEntry>& described, std::v
     if (!described[i].baseline.empty()) paired[i] = described[i].baseline;
 }
 
+// The quantity of `p`'s default column, as GroupMerges::quantity() keys it.
+std::string quantity_of(const ProfileFacts& p) {
+  return p.columns.empty() ? "" : p.columns[p.default_column].type + "/" + p.columns[p.default_column].unit;
+}
+
 // The members of one group, and the quantity its merge keeps: that of its
 // first member read.
 GroupFacts group_members(const std::string& group, const std::vector<ProfileFacts>& profiles) {
@@ -491,8 +571,7 @@ GroupFacts group_members(const std::string& group, const std::vector<ProfileFact
       g.merged.warnings.push_back(p.name + ": not read, not merged");
       continue;
     }
-    const std::string q =
-        p.columns.empty() ? "" : p.columns[p.default_column].type + "/" + p.columns[p.default_column].unit;
+    const std::string q = quantity_of(p);
     if (quantity.empty()) quantity = q;
     if (q != quantity)
       g.merged.warnings.push_back(p.name + ": its default value is " + q + ", not the group's " + quantity +
@@ -517,6 +596,40 @@ Profile with_sorted_sources(const Profile& p) {
   return std::move(b).finish();
 }
 
+// Each more kind of event of the group's recordings (their readings of
+// it merged, as process() adds them), unless its quantity is the
+// merge's own (`quantity`): drawn in the kind's folder of the group's
+// page, as a recording's kinds are in its page.
+void write_group_kinds(const std::vector<ProfileFacts>& profiles, const GroupMerges& merges,
+                       const WriteOptions& options, const fs::path& site, const std::string& quantity,
+                       ProfileFacts& m, Diagnostics& diagnostics) {
+  std::vector<std::pair<std::string, std::string>> kinds;  // (kind, quantity), in order of appearance
+  for (const ProfileFacts& p : profiles) {
+    if (p.group != m.name || !p.error.empty()) continue;
+    if (m.kind.empty()) m.kind = p.kind;
+    for (const ProfileFacts& k : p.kinds) {
+      const std::pair<std::string, std::string> key{k.kind, quantity_of(k)};
+      if (key.second != quantity && std::find(kinds.begin(), kinds.end(), key) == kinds.end())
+        kinds.push_back(key);
+    }
+  }
+  for (const auto& [kind, q] : kinds) {
+    const Profile* profile = merges.find(m.name, q);
+    if (!profile) continue;
+    ProfileFacts& kind_facts = m.kinds.emplace_back();
+    kind_facts.name = m.name;
+    kind_facts.path = m.path;
+    kind_facts.page = m.page;
+    kind_facts.kind = kind;
+    const Profile canonical = with_sorted_sources(*profile);
+    describe(canonical, kind_facts);
+    fs::create_directories(site / m.page / kind);
+    write_pages(canonical, options, site / m.page / kind, kind_facts, diagnostics);
+    for (std::string& f : kind_facts.files) f = kind + "/" + f;
+  }
+  if (m.kinds.empty()) m.kind.clear();
+}
+
 // Each group's page from its merge, in order of first appearance.
 std::vector<GroupFacts> write_groups(const std::vector<ProfileFacts>& profiles, const GroupMerges& merges,
                                      const WriteOptions& options, const fs::path& site) {
@@ -530,7 +643,8 @@ std::vector<GroupFacts> write_groups(const std::vector<ProfileFacts>& profiles, 
     const std::size_t merged = g.members.size() - m.warnings.size();
     m.path = "the merge of " + std::to_string(merged) + " of the group's " +
              std::to_string(g.members.size()) + " profiles";
-    const Profile* profile = merges.find(m.name, m.format);
+    const std::string quantity = m.format;
+    const Profile* profile = merges.find(m.name, quantity);
     m.format.clear();
     if (!profile) {
       m.error = "group " + m.name + ": no profile of the group was read";
@@ -540,6 +654,7 @@ std::vector<GroupFacts> write_groups(const std::vector<ProfileFacts>& profiles, 
       describe(canonical, m);
       fs::create_directories(site / m.page);
       write_pages(canonical, options, site / m.page, m, diagnostics);
+      write_group_kinds(profiles, merges, options, site, quantity, m, diagnostics);
       for (const std::string& line : diagnostics.summary()) m.warnings.push_back(line);
     }
     out.push_back(std::move(g));
@@ -559,14 +674,23 @@ std::vector<PartMerge> write_part_merges(const GroupMerges& merges, const fs::pa
   return out;
 }
 
-bool failed(const ProfileFacts& f) { return !f.error.empty() || !f.comparison.error.empty(); }
+// Whether reading `f`, or its comparison of any kind of event, failed.
+bool failed(const ProfileFacts& f) {
+  return !f.error.empty() || !f.comparison.error.empty() ||
+         std::any_of(f.kinds.begin(), f.kinds.end(), [](const ProfileFacts& k) { return failed(k); });
+}
+
+// Whether a gate condition tripped for `f`, of any kind of event.
+bool tripped(const ProfileFacts& f) {
+  return std::any_of(f.comparison.gate.begin(), f.comparison.gate.end(),
+                     [](const GateVerdict& v) { return !v.tripped.empty(); }) ||
+         std::any_of(f.kinds.begin(), f.kinds.end(), [](const ProfileFacts& k) { return tripped(k); });
+}
 
 void count_outcomes(BatchReportResult& result) {
   for (const ProfileFacts& f : result.profiles) {
     if (failed(f)) ++result.failed;
-    if (std::any_of(f.comparison.gate.begin(), f.comparison.gate.end(),
-                    [](const GateVerdict& v) { return !v.tripped.empty(); }))
-      ++result.tripped;
+    if (tripped(f)) ++result.tripped;
   }
 }
 

@@ -51,6 +51,13 @@ struct BatchReportOptions {
   /// throws as the tools' readers throw. Called from the worker threads
   /// of fg/parallel.h, each time with its own Diagnostics.
   std::function<Profile(const std::string& path, Diagnostics& diagnostics)> read;
+  /// Reads kind `kind` of the events of input `path` (formats/registry.h
+  /// event_kinds(), with_event_kind(); `format`: the reader's name), as
+  /// `read` reads the input otherwise. Empty: each input's one reading is
+  /// its only kind (no page per kind).
+  std::function<Profile(const std::string& path, const std::string& format, const std::string& kind,
+                        Diagnostics& diagnostics)>
+      read_kind;
   /// --manifest: the entry of each input (same index as the inputs);
   /// shorter than the inputs, or an entry with an empty path: none. An
   /// entry's name replaces report_name(), its baseline overrides pairing
@@ -105,6 +112,16 @@ struct ProfileFacts {
   std::vector<std::string> files;  ///< the page's files, in the page folder
   bool compared = false;           ///< a baseline applies (see comparison)
   ComparisonFacts comparison;
+  /// The kind of event these facts describe, for a reader that reads one
+  /// at a time (a JFR recording's "samples", "alloc", "lock", ...); "" for
+  /// the others.
+  std::string kind;
+  /// The recording's other kinds of event, each described as a profile
+  /// (its own columns, top, comparison with the same kind of the
+  /// baseline), whose files are in a folder of the page named after the
+  /// kind ("alloc/flame-0.html"). Empty for all but the first reading of a
+  /// recording with several kinds.
+  std::vector<ProfileFacts> kinds;
 };
 
 /// The inputs of a report: each file as given; each directory searched

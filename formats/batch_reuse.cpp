@@ -100,12 +100,17 @@ bool reuse_page(const std::string& old_site, const std::string& new_site, const 
   if (stored.profiles.size() != 1 || stored.profiles[0].path != facts.path ||
       stored.profiles[0].page != facts.page)
     return false;
-  for (const std::string& f : stored.profiles[0].files)
+  std::vector<std::string> files = stored.profiles[0].files;  // with those of its more kinds of events
+  for (const ProfileFacts& k : stored.profiles[0].kinds)
+    files.insert(files.end(), k.files.begin(), k.files.end());
+  for (const std::string& f : files)
     if (!fs::is_regular_file(from / f, ec)) return false;
   const fs::path to = fs::path(new_site) / facts.page;
   fs::create_directories(to, ec);
   if (ec) throw Error(to.string() + ": cannot create: " + ec.message());
-  for (const std::string& f : stored.profiles[0].files) {
+  for (const std::string& f : files) {
+    fs::create_directories((to / f).parent_path(), ec);
+    if (ec) throw Error((to / f).parent_path().string() + ": cannot create: " + ec.message());
     fs::create_hard_link(from / f, to / f, ec);
     if (ec) fs::copy_file(from / f, to / f, ec);
     if (ec) throw Error((to / f).string() + ": cannot copy from the earlier site: " + ec.message());

@@ -71,11 +71,19 @@ void strings(Json& j, std::string_view k, const std::vector<std::string>& list) 
   j.close(']');
 }
 
+// "error" when reading or a comparison (of any kind of event) failed, else
+// "regressed" when a condition tripped, else "ok".
 std::string status(const ProfileFacts& p) {
   if (!p.error.empty() || !p.comparison.error.empty()) return "error";
+  std::string worst = "ok";
+  for (const ProfileFacts& k : p.kinds) {
+    const std::string s = status(k);
+    if (s == "error") return s;
+    if (s == "regressed") worst = s;
+  }
   for (const GateVerdict& v : p.comparison.gate)
     if (!v.tripped.empty()) return "regressed";
-  return "ok";
+  return worst;
 }
 
 void comparison(Json& j, const ComparisonFacts& c) {
@@ -113,6 +121,7 @@ void profile_fields(Json& j, const ProfileFacts& p) {
   if (!p.error.empty()) j.key("error").value(p.error);
   if (p.error.empty()) {
     j.key("page").value(p.page + "/index.html").key("format").value(p.format);
+    if (!p.kind.empty()) j.key("kind").value(p.kind);
     j.key("samples")
         .number(std::to_string(p.samples))
         .key("duration_ns")
@@ -130,6 +139,14 @@ void profile_fields(Json& j, const ProfileFacts& p) {
   }
   strings(j, "warnings", p.warnings);
   if (p.compared) comparison(j, p.comparison);
+  if (p.kinds.empty()) return;
+  j.key("kinds").open('[');
+  for (const ProfileFacts& k : p.kinds) {
+    j.open('{');
+    profile_fields(j, k);
+    j.close('}');
+  }
+  j.close(']');
 }
 
 void profile(Json& j, const ProfileFacts& p) {
@@ -143,6 +160,11 @@ void group(Json& j, const GroupFacts& g) {
   profile_fields(j, g.merged);
   strings(j, "members", g.members);
   j.close('}');
+}
+
+bool has_kinds(const BatchReportResult& r) {
+  return std::any_of(r.profiles.begin(), r.profiles.end(),
+                     [](const ProfileFacts& p) { return !p.kinds.empty(); });
 }
 
 bool has_manifest_facts(const BatchReportResult& r) {
@@ -356,8 +378,83 @@ constexpr std::string_view kManifestPageScript = R"(<script>
 })();
 </script>)";
 
-std::string index_script(bool manifest) {
+// With a recording of several kinds of event: the index's column of each
+// profile's kinds (inserted before its values column), and on its page a
+// section per more kind, each with the views of its value columns, its top
+// functions and its comparison. Without one the pages keep their bytes.
+constexpr std::string_view kKindsColumn =
+    R"(['kinds', p => [p.kind].concat((p.kinds || []).map(k => k.kind)).filter(x => x).join(', ')],
+    )";
+
+constexpr std::string_view kKindsPageScript = R"(<script>
+(function () {
+  const p = JSON.parse(document.getElementById('fg-data').textContent);
+  const main = document.getElementById('main');
+  function add(tag, text, parent) {
+    const e = document.createElement(tag);
+    if (text !== undefined) e.textContent = text;
+    (parent || main).appendChild(e);
+    return e;
+  }
+  function link(href, text, parent) {
+    const a = add('a', text, parent);
+    a.href = href;
+    return a;
+  }
+  const nav = document.createElement('p');
+  nav.id = 'kinds';
+  add('span', 'kinds of event: ' + p.kind + ' (above)', nav);
+  p.kinds.forEach(k => {
+    add('span', ', ', nav);
+    link('#kind-' + k.kind, k.kind, nav);
+  });
+  main.querySelector('h1 ~ p:not(#manifest)').after(nav);
+  p.kinds.forEach(k => {
+    const h = add('h2', k.kind + ' (' + k.samples + ' samples)');
+    h.id = 'kind-' + k.kind;
+    const t = add('table');
+    t.className = 'kind';
+    k.values.forEach((v, i) => {
+      const tr = t.insertRow();
+      tr.insertCell().textContent = v.type + '/' + v.unit + (i === k.default_value ? ' (default)' : '');
+      tr.insertCell().textContent = 'total ' + v.total;
+      [['flame graph', 'flame-'], ['icicle', 'icicle-'], ['reversed', 'reversed-'], ['top table', 'top-'],
+       ['call graph', 'callgraph-'], ['busiest threads', 'threads-']].forEach(c => {
+        const f = k.files.find(f => f.startsWith(k.kind + '/' + c[1] + i + '.'));
+        const cell = tr.insertCell();
+        if (f) link(f, c[0], cell);
+      });
+    });
+    if (k.top.length) {
+      const ol = add('ol');
+      k.top.forEach(f => add('li', f.name + ': ' + f.self, ol));
+    }
+    if (k.baseline) {
+      const para = add('p', 'compared with the same kind of ' + k.baseline.path + ': ');
+      if (k.baseline.error) para.className = 'error', add('span', k.baseline.error, para);
+      else {
+        add('span', 'total ' + k.baseline.base_total + ' -> ' + k.baseline.new_total + ' ' + k.baseline.unit + ' ', para);
+        link(k.kind + '/diff.svg', 'differential flame graph', para);
+        add('span', ' ', para);
+        link(k.kind + '/delta.txt', 'delta table', para);
+        const ul = add('ul');
+        k.baseline.gate.forEach(g => {
+          add('li', (g.tripped ? 'TRIPPED ' : 'held ') + g.condition + (g.tripped ? ': ' + g.why : ''), ul)
+              .className = g.tripped ? 'regressed' : 'ok';
+        });
+      }
+    }
+    if (k.warnings.length) {
+      const ul = add('ul');
+      k.warnings.forEach(w => add('li', w, ul));
+    }
+  });
+})();
+</script>)";
+
+std::string index_script(bool manifest, bool kinds) {
   std::string script(kIndexScript);
+  if (kinds) script.insert(script.find("['values',"), kKindsColumn);
   if (!manifest) return script;
   script.insert(script.find("['format',"), kManifestColumns);
   return script + "\n" + std::string(kGroupsScript);
@@ -384,12 +481,13 @@ std::string index_html(const BatchReportResult& r) {
                    "<h1>fg-report</h1>\n<p id=\"counts\"></p>\n"
                    "<input id=\"filter\" type=\"search\" placeholder=\"filter\">\n"
                    "<table><thead><tr></tr></thead><tbody></tbody></table>",
-                   summary_json(r, JsonEscaping::kScript), index_script(has_manifest_facts(r)));
+                   summary_json(r, JsonEscaping::kScript), index_script(has_manifest_facts(r), has_kinds(r)));
 }
 
-std::string page_html(const Json& j, bool manifest) {
+std::string page_html(const Json& j, bool manifest, bool kinds = false) {
   std::string script(kPageScript);
   if (manifest) script += "\n" + std::string(kManifestPageScript);
+  if (kinds) script += "\n" + std::string(kKindsPageScript);
   return html_page("fg-report",
                    "<p><a href=\"../../index.html\">all profiles</a></p>\n<div id=\"main\"></div>", j.text(),
                    script);
@@ -398,13 +496,13 @@ std::string page_html(const Json& j, bool manifest) {
 std::string profile_html(const ProfileFacts& p) {
   Json j(JsonEscaping::kScript);
   profile(j, p);
-  return page_html(j, !p.group.empty() || !p.labels.empty());
+  return page_html(j, !p.group.empty() || !p.labels.empty(), !p.kinds.empty());
 }
 
 std::string group_html(const GroupFacts& g) {
   Json j(JsonEscaping::kScript);
   group(j, g);
-  return page_html(j, true);
+  return page_html(j, true, !g.merged.kinds.empty());
 }
 
 // The groups' table of summary.md: each group's merged total.
@@ -420,6 +518,37 @@ std::string groups_markdown(const BatchReportResult& r) {
            markdown_cell(total) + " | " + markdown_cell(problems) + " |\n";
   }
   return out;
+}
+
+// One row of the kinds' table of summary.md.
+std::string kind_row(const std::string& name, const ProfileFacts& k) {
+  std::string total, top;
+  if (!k.columns.empty()) total = k.columns[k.default_column].total + " " + k.columns[k.default_column].unit;
+  for (const TopFunction& t : k.top) top += (top.empty() ? "" : "; ") + t.name;
+  return "| " + markdown_cell(name) + " | " + markdown_cell(k.kind) + " | " + status(k) + " | " +
+         markdown_cell(total) + " | " + markdown_cell(top) + " |\n";
+}
+
+// The kinds' table of summary.md: each kind of event of the recordings
+// that have several, with its gate's trips.
+std::string kinds_markdown(const BatchReportResult& r) {
+  std::string out = "\n| profile | kind | status | total | top by self |\n|---|---|---|---|---|\n";
+  std::string problems;
+  for (const ProfileFacts& p : r.profiles) {
+    if (p.kinds.empty()) continue;
+    ProfileFacts own = p;  // its first reading's status, without the others'
+    own.kinds.clear();
+    out += kind_row(p.name, own);
+    for (const ProfileFacts& k : p.kinds) {
+      out += kind_row(p.name, k);
+      const std::string name = markdown_cell(p.name) + " (" + markdown_cell(k.kind) + ")";
+      if (!k.comparison.error.empty())
+        problems += "- " + name + ": " + markdown_cell(k.comparison.error) + "\n";
+      for (const GateVerdict& v : k.comparison.gate)
+        if (!v.tripped.empty()) problems += "- " + name + ": " + markdown_cell(v.tripped) + "\n";
+    }
+  }
+  return problems.empty() ? out : out + "\n" + problems;
 }
 
 std::string summary_markdown(const BatchReportResult& r) {
@@ -449,6 +578,7 @@ std::string summary_markdown(const BatchReportResult& r) {
   }
   if (!problems.empty()) out += "\n" + problems;
   if (groups) out += groups_markdown(r);
+  if (has_kinds(r)) out += kinds_markdown(r);
   return out;
 }
 
@@ -464,6 +594,21 @@ void testcase(std::string& out, const std::string& suite, const std::string& nam
          "\"/>\n    </testcase>\n";
 }
 
+// The test cases of one comparison (`prefix`: "" or the kind of event's "KIND: ").
+void comparison_cases(std::string& cases, const std::string& suite, const std::string& prefix,
+                      const ProfileFacts& p, std::size_t& tests, std::size_t& failures, std::size_t& errors) {
+  if (!p.compared) return;
+  if (!p.comparison.error.empty()) {
+    ++tests, ++errors;
+    testcase(cases, suite, prefix + "compare with " + p.comparison.baseline, "error", p.comparison.error);
+  }
+  for (const GateVerdict& v : p.comparison.gate) {
+    ++tests;
+    failures += !v.tripped.empty();
+    testcase(cases, suite, prefix + v.condition, "failure", v.tripped);
+  }
+}
+
 std::string junit_xml(const BatchReportResult& r) {
   std::string cases;
   std::size_t tests = 0, failures = 0, errors = 0;
@@ -472,16 +617,10 @@ std::string junit_xml(const BatchReportResult& r) {
     ++tests;
     errors += !p.error.empty();
     testcase(cases, suite, "read " + p.path, "error", p.error);
-    if (!p.compared || !p.error.empty()) continue;
-    if (!p.comparison.error.empty()) {
-      ++tests, ++errors;
-      testcase(cases, suite, "compare with " + p.comparison.baseline, "error", p.comparison.error);
-    }
-    for (const GateVerdict& v : p.comparison.gate) {
-      ++tests;
-      failures += !v.tripped.empty();
-      testcase(cases, suite, v.condition, "failure", v.tripped);
-    }
+    if (!p.error.empty()) continue;
+    comparison_cases(cases, suite, "", p, tests, failures, errors);
+    for (const ProfileFacts& k : p.kinds)
+      comparison_cases(cases, suite, k.kind + ": ", k, tests, failures, errors);
   }
   const std::string counts = " tests=\"" + std::to_string(tests) + "\" failures=\"" +
                              std::to_string(failures) + "\" errors=\"" + std::to_string(errors) + "\"";

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <ostream>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -54,6 +55,12 @@ struct Format {
   /// reads (ReadOptions::jfr), so the filters leave them out afterwards
   /// (remaining_filters()).
   bool reader_applies_filters = false;
+  /// A reader that reads one kind of event at a time (JFR): the kinds of
+  /// the input a profile it read came from, the profile's own first (see
+  /// jfr::event_kinds()); nullptr: every profile is its input's one kind.
+  std::vector<std::string> (*event_kinds)(const Profile& profile) = nullptr;
+  /// Sets the options that read kind `kind` of event_kinds().
+  void (*select_event_kind)(ReadOptions& options, std::string_view kind) = nullptr;
 };
 
 }  // namespace fg::formats

@@ -84,7 +84,9 @@ const std::vector<Format>& all_formats() {
                   "converter",
        .sniff = jfr::sniff,
        .read = jfr::read,
-       .reader_applies_filters = true},
+       .reader_applies_filters = true,
+       .event_kinds = jfr::event_kinds,
+       .select_event_kind = jfr::select_event_kind},
       {.name = "svg",
        .extensions = {".svg"},
        .summary = "flame graph SVG, as flamegraph.pl draws it; flamegraph.pl's, inferno's and fg's read back",
@@ -264,6 +266,19 @@ bool sniffs_as_profile(Input& input) {
   for (const Format& f : all_formats())
     if (f.read && f.sniff && f.sniff(head, input.name()) != Sniff::kNo) return true;
   return false;
+}
+
+std::vector<std::string> event_kinds(const Profile& profile) {
+  const Format* f = find_format(profile.metadata().source_format);
+  return f && f->event_kinds ? f->event_kinds(profile) : std::vector<std::string>{};
+}
+
+ReadOptions with_event_kind(ReadOptions options, std::string_view format, std::string_view kind) {
+  const Format* f = find_format(format);
+  if (!f || !f->select_event_kind)
+    throw UsageError(std::string(format) + ": no kind of event called " + std::string(kind));
+  f->select_event_kind(options, kind);
+  return options;
 }
 
 const Format& detect_input_format(Input& input, const std::optional<std::string>& from) {

@@ -33,6 +33,13 @@ const Format& detect_input_format(Input& input, const std::optional<std::string>
 /// format (yes or maybe), judging by content alone: how fg-report picks
 /// the profiles of a directory. Blank or empty input is no profile.
 bool sniffs_as_profile(Input& input);
+/// The kinds of event of the input `profile` was read from, its own first
+/// (Format::event_kinds of its reader, by its metadata's source format);
+/// empty when its reader reads every kind at once.
+std::vector<std::string> event_kinds(const Profile& profile);
+/// `options` set to read kind `kind` of event_kinds() with the reader
+/// `format`. Throws UsageError when that reader has no such kind.
+ReadOptions with_event_kind(ReadOptions options, std::string_view format, std::string_view kind);
 /// The writer: `to`, else from the extension of `output_path`, else
 /// `fallback` (standard output, a device such as /dev/null, or a name
 /// without an extension). Throws UsageError for an unknown or read-only

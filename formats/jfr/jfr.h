@@ -31,7 +31,9 @@
 // not the size of the file.
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "fg/diagnostics.h"
 #include "fg/profile.h"
@@ -50,5 +52,18 @@ Sniff sniff(std::string_view head, std::string_view filename);
 /// (what was counted, which other events the file holds) go to
 /// options.note, warnings to `diagnostics`.
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics);
+
+/// The kinds of event of the recording `profile` was read from, for a page
+/// of each (fg-report): `profile`'s own first, named by the option that
+/// reads it ("samples" for the default events; "cpu", "wall", "alloc",
+/// "live", "nativemem", "lock", "nativelock"); then, when `profile` is of
+/// the default events, each other kind the recording holds (by its
+/// events.* properties), in that order. An explicit choice (--alloc, ...)
+/// is thus the only kind. Empty when `profile` is not of a JFR reading.
+std::vector<std::string> event_kinds(const Profile& profile);
+
+/// Sets `options` to read the kind `kind` of event_kinds(). Throws
+/// UsageError for a name that is no kind.
+void select_event_kind(ReadOptions& options, std::string_view kind);
 
 }  // namespace fg::formats::jfr

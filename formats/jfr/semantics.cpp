@@ -4,6 +4,7 @@
 
 #include "fg/filter.h"
 #include "fg/time_bound.h"
+#include "formats/jfr/jfr.h"
 
 namespace fg::formats::jfr {
 
@@ -67,6 +68,67 @@ std::string_view events_option(Events e) {
   for (const auto& [group, events] : kByGroup)
     if (events == e) return group;
   return "";
+}
+
+// ---- Event kinds
+
+namespace {
+
+// The kinds fg-report draws, by the name event_kinds() gives them.
+constexpr std::pair<std::string_view, Events> kKinds[] = {
+    {"samples", Events::kDefault}, {"cpu", Events::kCpu},
+    {"wall", Events::kWall},       {"alloc", Events::kAlloc},
+    {"live", Events::kLive},       {"nativemem", Events::kNativeMem},
+    {"lock", Events::kLock},       {"nativelock", Events::kNativeLock},
+};
+
+// The kind a profile's columns say it was read as.
+std::optional<std::string_view> kind_of_columns(const std::vector<ValueType>& types) {
+  for (const auto& [name, events] : kKinds) {
+    const std::vector<ValueType> columns = columns_for(events);
+    if (types.size() == columns.size() &&
+        std::equal(types.begin(), types.end(), columns.begin(), [](const ValueType& a, const ValueType& b) {
+          return a.type == b.type && a.unit == b.unit;
+        }))
+      return name;
+  }
+  return std::nullopt;
+}
+
+// The other kinds (by kByGroup) whose events the recording holds.
+std::set<std::string_view> held_groups(const Metadata& m) {
+  constexpr std::string_view kPrefix = "events.";
+  std::set<std::string_view> held;
+  for (const auto& [key, count] : m.properties) {
+    if (key.rfind(kPrefix, 0) != 0) continue;
+    for (std::size_t t = 0; t < kEventTypes; ++t)
+      if (event_type_name(static_cast<EventType>(t)) == std::string_view(key).substr(kPrefix.size()))
+        held.insert(event_group(static_cast<EventType>(t)));
+  }
+  return held;
+}
+
+}  // namespace
+
+std::vector<std::string> event_kinds(const Profile& profile) {
+  if (profile.metadata().source_format != "jfr") return {};
+  const std::optional<std::string_view> own = kind_of_columns(profile.value_types());
+  if (!own) return {};
+  std::vector<std::string> kinds{std::string(*own)};
+  if (*own != "samples") return kinds;
+  const std::set<std::string_view> held = held_groups(profile.metadata());
+  for (const auto& [group, events] : kByGroup)
+    if (held.count(group)) kinds.emplace_back(group);
+  return kinds;
+}
+
+void select_event_kind(ReadOptions& options, std::string_view kind) {
+  for (const auto& [name, events] : kKinds)
+    if (name == kind) {
+      options.jfr.events = events;
+      return;
+    }
+  throw UsageError("no kind of JFR event called " + std::string(kind));
 }
 
 // ---- Time window

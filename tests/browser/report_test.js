@@ -67,6 +67,43 @@ async function checkGroups(browser) {
   await page.close();
 }
 
+// A JFR recording of several kinds of event (tests/parity's JDK
+// cpu-recursion: samples, alloc, lock) with a baseline of another run:
+// the page lists its kinds, each kind's section links views that exist,
+// and every kind's flame graph draws.
+async function checkKinds(browser) {
+  const recordings = path.join(args.inputs, '..', '..', '..', 'parity', 'jfr', 'recordings');
+  const site = path.resolve(args.out, 'report-kinds');
+  fs.rmSync(site, { recursive: true, force: true });
+  const run = spawnSync(args['fg-report'], ['-q', '--baseline', path.join(recordings, 'cpu-recursion-mixB.jdk.jfr.gz'),
+                                            path.join(recordings, 'cpu-recursion.jdk.jfr.gz'), '-o', site]);
+  check(run.status === 0, 'kinds: fg-report exit status ' + run.status);
+  const summary = JSON.parse(fs.readFileSync(path.join(site, 'summary.json'), 'utf8'));
+  const page = await browser.newPage();
+  page.on('pageerror', (e) => problems.push('kinds: script error: ' + e.message));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push('kinds: console error: ' + m.text()); });
+  page.on('request', (r) => { if (!r.url().startsWith('file:')) problems.push('network request: ' + r.url()); });
+  await page.goto('file://' + path.join(site, 'index.html'));
+  const kinds = await page.locator('tbody tr td:nth-child(4)').allTextContents();
+  check(JSON.stringify(kinds) === JSON.stringify(['samples, alloc, lock']), 'kinds: the index column: ' + kinds);
+  await page.goto('file://' + path.join(site, summary.profiles[0].page));
+  const nav = await page.locator('#kinds').textContent();
+  check(nav === 'kinds of event: samples (above), alloc, lock', 'kinds: the page lists them: ' + nav);
+  await page.locator('#kinds a', { hasText: 'alloc' }).click();
+  check(await page.locator('h2#kind-alloc').isVisible(), 'kinds: the alloc section');
+  const links = await page.locator('a').evaluateAll((as) => as.map((a) => a.href));
+  for (const l of links) check(fs.existsSync(decodeURI(new URL(l).pathname)), 'kinds: a link to a missing file: ' + l);
+  const flames = links.filter((l) => /flame-\d+\.html$/.test(l));
+  check(flames.length === 5 && flames.filter((l) => /\/alloc\/flame-/.test(l)).length === 2,
+        'kinds: a flame graph per column of each kind: ' + flames);
+  check(links.some((l) => l.endsWith('/alloc/diff.svg')), 'kinds: the alloc comparison links its diff');
+  for (const l of flames) {
+    await page.goto(l);
+    check(await page.locator('svg g, svg rect, canvas').count() > 0, 'kinds: the flame graph draws nothing: ' + l);
+  }
+  await page.close();
+}
+
 (async () => {
   fs.mkdirSync(args.out, { recursive: true });
   const site = path.resolve(args.out, 'report-site');
@@ -117,6 +154,7 @@ async function checkGroups(browser) {
     const top = await page.locator('li').allTextContents();
     check(top[0] === xss.top[0].name + ': ' + xss.top[0].self, 'a hostile name shown as text: ' + top[0]);
     await checkGroups(browser);
+    await checkKinds(browser);
   } finally {
     await browser.close();
   }

@@ -451,6 +451,147 @@ def case_reuse():
           "shards re-run and merged: the unsharded site, byte for byte")
 
 
+RECORDINGS = os.path.join(HERE, "..", "parity", "jfr", "recordings")
+VIEWS = (("flame", "html"), ("top", "txt"), ("callgraph", "svg"), ("icicle", "svg"), ("reversed", "svg"),
+         ("threads", "txt"))
+
+
+def kind_total(path, kind, column):
+    """A kind's column total: the sum of fg-convert --KIND --to collapsed."""
+    option = [] if kind == "samples" else ["--" + kind]
+    out = run("fg-convert", option + ["--to", "collapsed", "-q", "--value", str(column), path]).stdout.decode()
+    return sum(int(line.rsplit(" ", 1)[1]) for line in out.splitlines() if line)
+
+
+def same_sites(a, b, what):
+    check(site_files(a) == site_files(b), f"{what}: the same files")
+    for f in site_files(a):
+        with open(os.path.join(a, f), "rb") as x, open(os.path.join(b, f), "rb") as y:
+            check(x.read() == y.read(), f"{what}: {f} the same bytes")
+
+
+def case_kinds():
+    """A JFR recording with samples, allocations and locks (the JDK's
+    cpu-recursion: ExecutionSample 731, ObjectAllocationSample 3498,
+    JavaMonitorEnter 3, as jfr summary counts them) gets pages of each
+    kind, each flame graph fg-convert --KIND's; --alloc reads that kind
+    only; a folded input's page keeps its bytes; a baseline pair compares
+    and gates kind by kind; --jobs 1 = 2; shards merge into the same site;
+    a re-run reuses every kind's pages."""
+    jdk = os.path.join(RECORDINGS, "cpu-recursion.jdk.jfr.gz")
+    mixb = os.path.join(RECORDINGS, "cpu-recursion-mixB.jdk.jfr.gz")  # samples 888, alloc 4274, no locks
+    lock, basic = os.path.join(MIXED, "lock.jfr.gz"), os.path.join(MIXED, "basic.folded")
+    out = os.path.join(WORK, "kinds")
+    r = report([jdk, lock, basic], out)
+    check(r.returncode == 0, f"exit status {r.returncode}")
+    by_name = {p["name"]: p for p in summary(out)["profiles"]}
+    p = by_name["cpu-recursion"]
+    check(p.get("kind") == "samples" and [k["kind"] for k in p.get("kinds", [])] == ["alloc", "lock"],
+          f"cpu-recursion: samples, then alloc and lock ({p.get('kind')}, {p.get('kinds')})")
+    check(by_name["lock"].get("kind") == "lock" and "kinds" not in by_name["lock"], "lock-only: one kind")
+    check("kind" not in by_name["basic"] and "kinds" not in by_name["basic"], "folded: no kind")
+    expected = []
+    for k in [p] + p["kinds"]:
+        kind = k.get("kind")
+        prefix = "" if k is p else kind + "/"
+        check(k["status"] == "ok" and len(k["values"]) == (1 if k is p else 2), f"{kind}: ok, its columns")
+        for i, v in enumerate(k["values"]):
+            check(v["total"] == kind_total(jdk, kind, i), f"{kind} column {i}: total {v['total']} = collapsed sum")
+            option = [] if k is p else ["--" + kind]
+            ref = run("fg-convert", option + ["-q", "--to", "html", "--value", str(i), jdk]).stdout
+            with open(os.path.join(out, "p", "cpu-recursion", f"{prefix}flame-{i}.html"), "rb") as f:
+                check(f.read() == ref, f"{prefix}flame-{i}.html = fg-convert {' '.join(option)} --to html --value {i}")
+            ref = run("fg-convert", option + ["-q", "--to", "svg", "--inverted", "--value", str(i), jdk]).stdout
+            with open(os.path.join(out, "p", "cpu-recursion", f"{prefix}icicle-{i}.svg"), "rb") as f:
+                check(f.read() == ref, f"{prefix}icicle-{i}.svg = fg-convert {' '.join(option)} --inverted")
+            expected += [f"{prefix}{v}-{i}.{e}" for v, e in VIEWS]
+    check(sorted(p["files"] + [f for k in p["kinds"] for f in k["files"]]) == sorted(expected),
+          f"cpu-recursion: every kind's views ({p['files']}, {[k['files'] for k in p['kinds']]})")
+    check(all(os.path.exists(os.path.join(out, "p", "cpu-recursion", f)) for f in expected), "the files exist")
+    alone = os.path.join(WORK, "kinds-basic")
+    report([basic], alone)
+    for f in site_files(os.path.join(alone, "p")):
+        with open(os.path.join(alone, "p", f), "rb") as a, open(os.path.join(out, "p", f), "rb") as b:
+            check(a.read() == b.read(), f"basic's {f}: the same bytes beside a recording of several kinds")
+    with open(os.path.join(out, "summary.md"), encoding="utf-8") as f:
+        md = f.read()
+    check("| cpu-recursion | alloc | ok | 3498 count |" in md and "| cpu-recursion | lock | ok | 3 count |" in md,
+          "summary.md: a row per kind")
+    with open(os.path.join(out, "index.html"), encoding="utf-8") as f:
+        check("['kinds'," in f.read(), "index.html: the kinds column")
+    chosen = os.path.join(WORK, "kinds-alloc")
+    r = report(["--alloc", jdk], chosen)
+    q = summary(chosen)["profiles"][0]
+    check(r.returncode == 0 and q.get("kind") == "alloc" and "kinds" not in q and
+          not [f for f in site_files(chosen) if "/alloc/" in f or "/lock/" in f], f"--alloc: that kind only ({q})")
+    # The baseline pair: samples 733 -> 888 (+21.15%), alloc 3498 -> 4274
+    # (+22.18%) trip total>+5%; total>+25% holds; the baseline's locks have
+    # no counterpart: a note.
+    gated = os.path.join(WORK, "kinds-baseline")
+    r = report(["--baseline", jdk, "--fail-if", "total>+5%", "--fail-if", "total>+25%", mixb], gated)
+    check(r.returncode == 3, f"baseline: exit 3, got {r.returncode}")
+    q = summary(gated)["profiles"][0]
+    alloc = q["kinds"][0]
+    check([k["kind"] for k in q["kinds"]] == ["alloc"], f"mixB: samples and alloc ({q['kinds']})")
+    check((q["baseline"]["base_total"], q["baseline"]["new_total"]) == (733, 888), "samples: 733 -> 888")
+    check((alloc["baseline"]["base_total"], alloc["baseline"]["new_total"]) == (3498, 4274), "alloc: 3498 -> 4274")
+    check([g["tripped"] for g in alloc["baseline"]["gate"]] == [True, False], f"alloc: verdicts {alloc['baseline']}")
+    check(q["status"] == "regressed" and alloc["status"] == "regressed", "statuses: regressed")
+    check(any("holds lock events" in w for w in q["warnings"]), f"the baseline's lock kind: a note ({q['warnings']})")
+    check("alloc/diff.svg" in alloc["files"] and "alloc/delta.txt" in alloc["files"], "alloc: its diff views")
+    check("regression: cpu-recursion-mixB (alloc): total>+5%" in r.stderr.decode(), "stderr: the kind's regression")
+    with open(os.path.join(gated, "junit.xml"), encoding="utf-8") as f:
+        junit = f.read()
+    check('tests="5" failures="2" errors="0"' in junit and 'name="alloc: total&gt;+5%"' in junit,
+          "junit.xml: a read, two conditions per kind, two trips")
+    rev = os.path.join(WORK, "kinds-reverse")
+    r = report(["--baseline", mixb, jdk], rev)
+    lock_kind = summary(rev)["profiles"][0]["kinds"][1]
+    check(r.returncode == 0 and "baseline" not in lock_kind and
+          any("holds no lock events" in w for w in lock_kind["warnings"]), f"lock, not in the baseline: a note")
+    inputs = ["--baseline", jdk, "--fail-if", "total>+5%", mixb, jdk, lock, basic]
+    one, two = os.path.join(WORK, "kinds-jobs1"), os.path.join(WORK, "kinds-jobs2")
+    report(["--jobs", "1"] + inputs, one)
+    report(["--jobs", "2"] + inputs, two, env={"FG_PARALLEL_MIN": "0"})
+    same_sites(one, two, "--jobs 2")
+    q = {p["name"]: p for p in summary(one)["profiles"]}["lock"]
+    check((q["baseline"]["base_total"], q["baseline"]["new_total"]) == (3, 3094),
+          f"lock-only: compared with the baseline's locks, not its samples ({q['baseline']})")
+    parts = [os.path.join(WORK, f"kinds-part{i}") for i in (1, 2)]
+    for i, part in enumerate(parts, 1):
+        report(["--shard", f"{i}/2"] + inputs, part)
+    merged = os.path.join(WORK, "kinds-merged")
+    r = report(["merge"] + parts, merged)
+    check(r.returncode == 3, f"merge: exit 3 as unsharded, got {r.returncode}")
+    same_sites(one, merged, "shards merged")
+    # A group of the two recordings: merged kind by kind (samples 733 + 888,
+    # alloc 3498 + 4274, lock 3 + none), the same when sharded and merged.
+    manifest = os.path.join(WORK, "kinds.tsv")
+    with open(manifest, "w", encoding="utf-8") as f:
+        f.write(f"path\tgroup\n{jdk}\tjava\n{mixb}\tjava\n{basic}\tfolded\n")
+    grouped = os.path.join(WORK, "kinds-group")
+    r = report(["--jobs", "1", "--manifest", manifest], grouped)
+    g = summary(grouped).get("groups", [{}])[0]
+    totals = [(k.get("kind"), k["values"][0]["total"]) for k in [g] + g.get("kinds", [])]
+    check(r.returncode == 0 and totals == [("samples", 1621), ("alloc", 7772), ("lock", 3)],
+          f"group java: merged per kind ({r.returncode}, {totals})")
+    check(all(os.path.exists(os.path.join(grouped, "g", "java", f)) for k in g.get("kinds", []) for f in k["files"])
+          and "alloc/flame-1.html" in g["kinds"][0]["files"], "group java: each kind's views")
+    gparts = [os.path.join(WORK, f"kinds-gpart{i}") for i in (1, 2)]
+    for i, part in enumerate(gparts, 1):
+        report(["--shard", f"{i}/2", "--manifest", manifest], part)
+    merged = os.path.join(WORK, "kinds-gmerged")
+    r = report(["merge", gparts[1], gparts[0]], merged)
+    same_sites(grouped, merged, "group shards merged")
+    r = run("fg-report", ["--jobs", "1"] + inputs + ["-o", one])
+    check("reused 4 unchanged pages" in r.stderr.decode(), f"re-run: reused ({r.stderr.decode()[-200:]!r})")
+    same_sites(one, two, "re-run")
+    first = os.stat(os.path.join(two, "p", "cpu-recursion", "alloc", "flame-0.html")).st_ino
+    r = run("fg-report", ["--jobs", "1"] + inputs + ["-o", two])
+    check(os.stat(os.path.join(two, "p", "cpu-recursion", "alloc", "flame-0.html")).st_ino == first,
+          "re-run: a kind's file reused (the same inode)")
+
+
 def case_failure():
     """Usage errors and failures leave no site; an existing folder that is
     no report is refused; an interrupted run leaves nothing."""

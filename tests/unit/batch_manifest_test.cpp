@@ -120,3 +120,42 @@ TEST_CASE("part profile text: errors name the line") {
   CHECK_THROWS_WITH(parse_profile_part("x.txt", "nope\n"),
                     "x.txt:1: not an fg-report profile (expected \"fg-report profile 1\")");
 }
+
+TEST_CASE("part facts: a recording's kinds of event keep their own facts") {
+  ProfileFacts p;
+  p.path = "x.jfr";
+  p.name = p.page = "x";
+  p.format = "jfr";
+  p.kind = "samples";
+  p.columns = {{"samples", "count", "7"}};
+  p.files = {"flame-0.html"};
+  ProfileFacts& alloc = p.kinds.emplace_back();
+  alloc.path = p.path;
+  alloc.kind = "alloc";
+  alloc.columns = {{"alloc_objects", "count", "3"}, {"alloc_space", "bytes", "96"}};
+  alloc.default_column = 1;
+  alloc.files = {"alloc/flame-0.html", "alloc/diff.svg"};
+  alloc.warnings = {"a warning of the alloc reading"};
+  alloc.compared = true;
+  alloc.comparison = {"base.jfr", "", 2, 3, "count", {{"total>+5%", "up by 50%"}}};
+  p.kinds.push_back({});
+  p.kinds.back().kind = "lock";
+  const std::string text = part_text({1, 2, 4, {3}, {p}, {}});
+  const PartFacts back = parse_part("part.txt", text);
+  REQUIRE(back.profiles.size() == 1);
+  const ProfileFacts& q = back.profiles[0];
+  CHECK(q.kind == "samples");
+  CHECK(q.files == std::vector<std::string>{"flame-0.html"});  // the kinds' lines do not reach it
+  CHECK(q.warnings.empty());
+  REQUIRE(q.kinds.size() == 2);
+  CHECK(q.kinds[0].kind == "alloc");
+  CHECK(q.kinds[0].default_column == 1);
+  CHECK(q.kinds[0].files == std::vector<std::string>{"alloc/flame-0.html", "alloc/diff.svg"});
+  CHECK(q.kinds[0].warnings == std::vector<std::string>{"a warning of the alloc reading"});
+  CHECK(q.kinds[0].compared);
+  CHECK(q.kinds[0].comparison.gate[0].tripped == "up by 50%");
+  CHECK(q.kinds[1].kind == "lock");
+  CHECK(part_text(back) == text);
+  CHECK_THROWS_WITH(parse_part("part.txt", "fg-report part 1\nmore_kind alloc\n"),
+                    "part.txt:2: a profile's field before its profile line");
+}

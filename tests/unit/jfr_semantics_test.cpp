@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fg/java_frames.h"
+#include "formats/jfr/jfr.h"
 #include "formats/jfr/semantics.h"
 
 namespace {
@@ -345,4 +346,32 @@ TEST_CASE("jfr semantics: the summary as metadata and notes") {
   CHECK_NOTHROW(jfr::check_states_matched(states, {"RUNNABLE"}));
   CHECK_THROWS_WITH_AS(jfr::check_states_matched(states, {"RUNNABLE", "NOSUCH"}),
                        "--state NOSUCH: the recording has no such thread state", fg::UsageError);
+}
+
+TEST_CASE("jfr semantics: the kinds of event of a recording, and reading one") {
+  const auto profile = [](std::vector<fg::ValueType> columns, std::string format,
+                          std::vector<std::string> types) {
+    fg::ProfileBuilder b(std::move(columns));
+    b.metadata().source_format = std::move(format);
+    for (const std::string& t : types) b.metadata().properties.emplace_back("events." + t, "1");
+    return std::move(b).finish();
+  };
+  const std::vector<std::string> held = {"jdk.ExecutionSample", "jdk.GarbageCollection", "jdk.ThreadPark",
+                                         "jdk.ObjectAllocationSample", "jdk.JavaMonitorEnter"};
+  // The default events first, then the others in the options' order, each once.
+  CHECK(jfr::event_kinds(profile({{"samples", "count"}}, "jfr", held)) ==
+        std::vector<std::string>{"samples", "alloc", "lock"});
+  // Read for a chosen kind (or the one it holds): that kind alone.
+  CHECK(jfr::event_kinds(profile({{"alloc_objects", "count"}, {"alloc_space", "bytes"}}, "jfr", held)) ==
+        std::vector<std::string>{"alloc"});
+  CHECK(jfr::event_kinds(profile({{"wall", "count"}}, "jfr", held)) == std::vector<std::string>{"wall"});
+  CHECK(jfr::event_kinds(profile({{"samples", "count"}}, "collapsed", held)).empty());
+  CHECK(jfr::event_kinds(profile({{"samples", "count"}}, "jfr", {})) == std::vector<std::string>{"samples"});
+
+  fg::formats::ReadOptions o;
+  jfr::select_event_kind(o, "lock");
+  CHECK(o.jfr.events == Events::kLock);
+  jfr::select_event_kind(o, "samples");
+  CHECK(o.jfr.events == Events::kDefault);
+  CHECK_THROWS_WITH_AS(jfr::select_event_kind(o, "heap"), "no kind of JFR event called heap", fg::UsageError);
 }

@@ -9,6 +9,7 @@
 #include "fg/regression_gate.h"
 #include "formats/batch_report.h"
 #include "formats/plan.h"
+#include "formats/registry.h"
 #include "progress_line.h"
 
 namespace {
@@ -100,6 +101,13 @@ void add_manifests(const std::vector<std::string>& manifests, std::vector<std::s
     }
 }
 
+// The closing lines of one comparison of profile `name`.
+void closing_comparison(const fg::formats::ProfileFacts& p, const std::string& name, fg::cli::Run& run) {
+  if (!p.comparison.error.empty()) run.closing.push_back("failed: " + name + ": " + p.comparison.error);
+  for (const fg::formats::GateVerdict& v : p.comparison.gate)
+    if (!v.tripped.empty()) run.closing.push_back("regression: " + name + ": " + v.tripped);
+}
+
 // The exit status of a report, and its closing lines.
 int verdict(const fg::formats::BatchReportResult& result, const fg::cli::CommonOptions& common,
             fg::cli::Run& run) {
@@ -107,9 +115,9 @@ int verdict(const fg::formats::BatchReportResult& result, const fg::cli::CommonO
     if (!common.quiet)
       for (const std::string& w : p.warnings) std::cerr << "fg-report: warning: " << w << '\n';
     if (!p.error.empty()) run.closing.push_back("failed: " + p.error);
-    if (!p.comparison.error.empty()) run.closing.push_back("failed: " + p.name + ": " + p.comparison.error);
-    for (const fg::formats::GateVerdict& v : p.comparison.gate)
-      if (!v.tripped.empty()) run.closing.push_back("regression: " + p.name + ": " + v.tripped);
+    closing_comparison(p, p.name, run);
+    for (const fg::formats::ProfileFacts& k : p.kinds)
+      closing_comparison(k, p.name + " (" + k.kind + ")", run);
   }
   if (result.reused && !common.quiet)
     run.closing.push_back("reused " + std::to_string(result.reused) + " unchanged pages of the earlier site");
@@ -181,6 +189,13 @@ int main(int argc, char** argv) {
     common.read = fg::formats::plan(common.read, {.write = &report.write, .filters = &filters});
     report.read = [&](const std::string& path, fg::Diagnostics& diagnostics) {
       return fg::cli::apply_remaining_filters(fg::cli::read_input(path, common, diagnostics), filters,
+                                              diagnostics);
+    };
+    report.read_kind = [&](const std::string& path, const std::string& format, const std::string& kind,
+                           fg::Diagnostics& diagnostics) {
+      fg::cli::CommonOptions each = common;
+      each.read = fg::formats::with_event_kind(common.read, format, kind);
+      return fg::cli::apply_remaining_filters(fg::cli::read_input(path, each, diagnostics), filters,
                                               diagnostics);
     };
     if (!common.inputs.empty() && common.inputs[0] == "merge") {
