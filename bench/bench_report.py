@@ -2,14 +2,17 @@
 """Benchmark fg-report on a generated corpus, beside a loop of fg-convert.
 
   bench/bench_report.py --bin build/tools [--count 1000] [--rounds 3]
+      [--largest 50000000] [--mix 10k:40,100k:30,1M:20,10M:10] [--data DIR]
 
-Generates (once, into bench/data/report-COUNT/) COUNT profiles: folded
+Generates (once, into DIR/report-v3-COUNT-LARGEST[-MIX]/, DIR being
+--data, bench/data by default) COUNT profiles: folded
 stacks of three shapes (gen_folded.py's profile, deep and highcard), pprof
 made from such folded stacks by fg-convert --to pprof, and JFR recordings
 made by concatenating copies of tests/parity/jfr's recordings (a JFR file
 is a sequence of independent chunks, as bench_jfr.py --copies does). Sizes
 run from about 10 kB to --largest (50 MB): most profiles small, a few
-large, the largest folded. Every folded and pprof input is distinct (a
+large, the largest folded; --mix SIZE:WEIGHT,... sets the other sizes'
+shares instead (sizes as 10k, 3M, 1.5M; weights relative). Every folded and pprof input is distinct (a
 stack of its own); JFR inputs of one size repeat the same chunks.
 
 Then measures, in alternated rounds (so a slow spell of the machine falls on
@@ -31,6 +34,7 @@ import argparse
 import gzip
 import json
 import os
+import re
 import shlex
 import shutil
 import statistics
@@ -50,11 +54,29 @@ LADDER = [10_000, 30_000, 100_000, 300_000, 1_000_000, 3_000_000, 10_000_000, 50
 PAGES = (("flame", "html", "html"), ("top", "txt", "top"), ("callgraph", "svg", "callgraph-svg"))
 
 
-def size_plan(count, largest):
-    """The size class of each profile: about 3x fewer profiles per 3x larger
-    class (70% under 100 kB), the top class (one profile at `largest`) once."""
-    ladder = [s for s in LADDER if s < largest] + [largest]
-    weights = [1 / (s ** 0.9) for s in ladder[:-1]]
+def parse_mix(text):
+    """--mix "10k:40,1M:5": [(bytes, weight)]; sizes in decimal k/M/G."""
+    mix = []
+    for item in text.split(","):
+        size, _, weight = item.partition(":")
+        m = re.fullmatch(r"(\d+(?:\.\d+)?)([kMG]?)", size.strip())
+        if not m or not weight:
+            raise argparse.ArgumentTypeError(f"--mix {item}: expected SIZE:WEIGHT, e.g. 100k:20")
+        mix.append((int(float(m.group(1)) * {"": 1, "k": 10**3, "M": 10**6, "G": 10**9}[m.group(2)]),
+                    float(weight)))
+    return mix
+
+
+def size_plan(count, largest, mix=None):
+    """The size class of each profile: by default about 3x fewer profiles
+    per 3x larger class (70% under 100 kB); else the shares of `mix`
+    [(size, weight)]; the top class (one profile at `largest`) once."""
+    if mix:
+        ladder = sorted(s for s, _ in mix) + [largest]
+        weights = [w for _, w in sorted(mix)]
+    else:
+        ladder = [s for s in LADDER if s < largest] + [largest]
+        weights = [1 / (s ** 0.9) for s in ladder[:-1]]
     rest = count - 1
     plan = []
     for s, w in zip(ladder[:-1], weights):
@@ -94,9 +116,10 @@ def make_jfr(size, i, out):
             o.write(one)
 
 
-def make_corpus(bin_dir, data, count, largest):
-    """Writes the corpus into data/report-v2-COUNT-LARGEST (kept for the next run)."""
-    corpus = os.path.join(data, f"report-v2-{count}-{largest}")
+def make_corpus(bin_dir, data, count, largest, mix=None, mix_text=""):
+    """Writes the corpus into data/report-v3-COUNT-LARGEST[-MIX] (kept for the next run)."""
+    suffix = "-" + re.sub(r"[^0-9A-Za-z.]+", "_", mix_text) if mix else ""
+    corpus = os.path.join(data, f"report-v3-{count}-{largest}{suffix}")
     if os.path.exists(os.path.join(corpus, ".done")):
         return corpus
     pool = os.path.join(data, "report-pool")
@@ -104,8 +127,9 @@ def make_corpus(bin_dir, data, count, largest):
     shutil.rmtree(corpus, ignore_errors=True)
     os.makedirs(corpus)
     convert = os.path.join(bin_dir, "fg-convert")
-    for i, size in enumerate(size_plan(count, largest)):
-        kind = "jfr" if i % 3 == 2 and size >= 100_000 and size < largest else ("pprof" if i % 3 == 1 else "folded")
+    for i, size in enumerate(size_plan(count, largest, mix)):
+        kind = "folded" if size == largest else \
+            "jfr" if i % 3 == 2 and size >= 100_000 else "pprof" if i % 3 == 1 else "folded"
         name = os.path.join(corpus, f"p{i:05d}")
         if kind == "jfr":
             make_jfr(size, i, name + ".jfr")
@@ -152,12 +176,14 @@ def main():
     ap.add_argument("--bin", required=True, help="the build's tools folder (fg-report, fg-convert)")
     ap.add_argument("--count", type=int, default=1000, help="profiles in the corpus (default 1000)")
     ap.add_argument("--largest", type=int, default=50_000_000, help="bytes of the largest input (default 50 MB)")
+    ap.add_argument("--mix", default="", help="SIZE:WEIGHT,... the shares of the other sizes "
+                    "(default: 3x fewer per 3x larger, from 10k)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--data", default=os.path.join(HERE, "data"), help="where the corpus is kept")
     ap.add_argument("--out-dir", help="where outputs go (a temporary folder by default)")
     a = ap.parse_args()
     report, convert = os.path.join(a.bin, "fg-report"), os.path.join(a.bin, "fg-convert")
-    corpus = make_corpus(a.bin, a.data, a.count, a.largest)
+    corpus = make_corpus(a.bin, a.data, a.count, a.largest, parse_mix(a.mix) if a.mix else None, a.mix)
     inputs = sorted(os.path.join(corpus, f) for f in os.listdir(corpus) if not f.startswith("."))
     sizes = [os.path.getsize(f) for f in inputs]
     largest = inputs[sizes.index(max(sizes))]

@@ -160,9 +160,10 @@ class PartParser : KeyedLines {
 };
 
 void PartParser::field(PartFacts& part, const std::string& key, const std::vector<std::string>& f) {
-  if (key == "shard") {
+  if (key == "shard") {  // "shard FIRST N", or "shard FIRST N LAST" for a merge of parts
     part.shard = static_cast<std::size_t>(number(f, 0));
     part.shards = static_cast<std::size_t>(number(f, 1));
+    if (f.size() > 2) part.last_shard = static_cast<std::size_t>(number(f, 2));
   } else if (key == "inputs") {
     part.inputs = static_cast<std::size_t>(number(f));
   } else if (key == "profile") {
@@ -220,7 +221,11 @@ void PartParser::field(PartFacts& part, const std::string& key, const std::vecto
 std::string part_text(const PartFacts& part) {
   std::string out(kHeader);
   out += '\n';
-  line(out, "shard", {std::to_string(part.shard), std::to_string(part.shards)});
+  if (part.last_shard == 0 || part.last_shard == part.shard)
+    line(out, "shard", {std::to_string(part.shard), std::to_string(part.shards)});
+  else
+    line(out, "shard",
+         {std::to_string(part.shard), std::to_string(part.shards), std::to_string(part.last_shard)});
   line(out, "inputs", {std::to_string(part.inputs)});
   for (const PartMerge& m : part.merges) line(out, "merge", {m.group, m.quantity, m.file});
   for (std::size_t i = 0; i < part.profiles.size(); ++i)

@@ -25,14 +25,16 @@ struct PartMerge {
   std::string file;  ///< relative to the part's folder
 };
 
-/// One shard's facts: which shard of how many, the batch's input count,
-/// and its profiles with their index in the batch.
+/// One part's facts: which shards of how many it covers (one shard's run,
+/// or `fg-report merge --part` of adjacent parts: shards shard..last_shard),
+/// the batch's input count, and its profiles with their index in the batch.
 struct PartFacts {
   std::size_t shard = 1, shards = 1;
   std::size_t inputs = 0;
   std::vector<std::size_t> indices;  ///< of each profile, in the whole batch
   std::vector<ProfileFacts> profiles;
   std::vector<PartMerge> merges;  ///< in the order GroupMerges::merges() gives
+  std::size_t last_shard = 0;     ///< the last shard covered; 0: `shard` alone
 };
 
 /// The facts file's text.

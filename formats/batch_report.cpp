@@ -805,49 +805,91 @@ BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
 
 namespace {
 
-// Reads each part's facts into their places in the batch, checking that
-// the parts are the shards of one batch, each once.
-std::vector<ProfileFacts> read_parts(const std::vector<std::string>& parts, GroupMerges& merges) {
-  std::vector<ProfileFacts> all;
-  std::vector<std::vector<PartMerge>> merges_of;  // each shard's, with its folder
-  std::vector<std::string> shard_of;              // the part that gave each shard
-  for (const std::string& dir : parts) {
-    const fs::path file = fs::path(dir) / kPartFacts;
-    std::string text;
-    {
-      auto in = Input::open(file.string());
-      text = std::string(read_all(*in).view());
-    }
-    PartFacts part = parse_part(file.string(), text);
-    if (shard_of.empty()) {
-      shard_of.resize(part.shards);
-      merges_of.resize(part.shards);
-      all.resize(part.inputs);
-    }
-    if (part.shards != shard_of.size() || part.inputs != all.size() || part.shard < 1 ||
-        part.shard > part.shards)
-      throw Error(dir + ": a part of another batch (shard " + std::to_string(part.shard) + "/" +
-                  std::to_string(part.shards) + " of " + std::to_string(part.inputs) + " inputs)");
-    if (!shard_of[part.shard - 1].empty())
-      throw Error(dir + ": shard " + std::to_string(part.shard) + " again (first in " +
-                  shard_of[part.shard - 1] + ")");
-    shard_of[part.shard - 1] = dir;
-    for (PartMerge& m : part.merges) m.file = (fs::path(dir) / m.file).string();
-    merges_of[part.shard - 1] = std::move(part.merges);
-    for (std::size_t k = 0; k < part.profiles.size(); ++k) {
-      if (part.indices[k] >= all.size()) throw Error(file.string() + ": a profile beyond the batch");
-      all[part.indices[k]] = std::move(part.profiles[k]);
-    }
+// One part given to merge: its folder and facts.
+struct LoadedPart {
+  std::string dir;
+  PartFacts facts;
+  /// The last shard it covers.
+  std::size_t last() const { return facts.last_shard ? facts.last_shard : facts.shard; }
+  /// "shard 2/4", or "shards 2-3/4".
+  std::string shards() const {
+    const std::string n = "/" + std::to_string(facts.shards);
+    if (last() == facts.shard) return "shard " + std::to_string(facts.shard) + n;
+    return "shards " + std::to_string(facts.shard) + "-" + std::to_string(last()) + n;
   }
-  for (std::size_t s = 0; s < shard_of.size(); ++s)
-    if (shard_of[s].empty())
-      throw Error("merge: shard " + std::to_string(s + 1) + "/" + std::to_string(shard_of.size()) +
-                  " is missing");
-  for (const std::vector<PartMerge>& shard : merges_of)  // in shard order, one profile read at a time
-    for (const PartMerge& m : shard) {
-      auto in = Input::open(m.file);
-      merges.add_merge(m.group, m.quantity, parse_profile_part(m.file, std::string(read_all(*in).view())));
+};
+
+LoadedPart load_part(const std::string& dir) {
+  const fs::path file = fs::path(dir) / kPartFacts;
+  std::string text;
+  {
+    auto in = Input::open(file.string());
+    text = std::string(read_all(*in).view());
+  }
+  LoadedPart part{dir, parse_part(file.string(), text)};
+  const PartFacts& f = part.facts;
+  if (f.shard < 1 || part.last() < f.shard || part.last() > f.shards || f.indices.size() != f.profiles.size())
+    throw Error(dir + ": not a part of a batch (" + part.shards() + ")");
+  for (const std::size_t i : f.indices)
+    if (i >= f.inputs) throw Error(file.string() + ": a profile beyond the batch");
+  return part;
+}
+
+// The parts in shard order, checked to be of one batch with no shard
+// twice, each adjacent to the next; `whole`: covering every shard.
+std::vector<LoadedPart> load_parts(const std::vector<std::string>& dirs, bool whole) {
+  std::vector<LoadedPart> parts;
+  for (const std::string& dir : dirs) {
+    parts.push_back(load_part(dir));
+    const PartFacts &first = parts.front().facts, &part = parts.back().facts;
+    if (part.shards != first.shards || part.inputs != first.inputs)
+      throw Error(dir + ": a part of another batch (" + parts.back().shards() + " of " +
+                  std::to_string(part.inputs) + " inputs)");
+  }
+  std::stable_sort(parts.begin(), parts.end(), [](const LoadedPart& a, const LoadedPart& b) {
+    return std::make_pair(a.facts.shard, a.last()) < std::make_pair(b.facts.shard, b.last());
+  });
+  const std::size_t n = parts.front().facts.shards;
+  const auto missing = [n](std::size_t s) {
+    return "shard " + std::to_string(s) + "/" + std::to_string(n) + " is missing";
+  };
+  for (std::size_t k = 1; k < parts.size(); ++k) {
+    const LoadedPart &before = parts[k - 1], &part = parts[k];
+    if (part.facts.shard <= before.last())
+      throw Error(part.dir + ": shard " + std::to_string(part.facts.shard) + " again (first in " +
+                  before.dir + ")");
+    if (part.facts.shard > before.last() + 1)
+      throw Error((whole ? "merge: " : part.dir + ": does not follow " + before.dir + ": ") +
+                  missing(before.last() + 1));
+  }
+  if (whole && parts.front().facts.shard != 1) throw Error("merge: " + missing(1));
+  if (whole && parts.back().last() != n) throw Error("merge: " + missing(parts.back().last() + 1));
+  return parts;
+}
+
+// The parts' profiles in their places in the batch (`given`: the indices
+// the parts cover, ascending), their group merges combined in shard
+// order, and their page folders copied into `site`.
+std::vector<ProfileFacts> combine_parts(std::vector<LoadedPart>& parts, const fs::path& site,
+                                        std::vector<std::size_t>& given, GroupMerges& merges) {
+  std::vector<ProfileFacts> all(parts.front().facts.inputs);
+  for (LoadedPart& part : parts) {
+    for (std::size_t k = 0; k < part.facts.profiles.size(); ++k) {
+      given.push_back(part.facts.indices[k]);
+      all[part.facts.indices[k]] = std::move(part.facts.profiles[k]);
     }
+    for (const PartMerge& m : part.facts.merges) {  // one profile read at a time
+      const std::string file = (fs::path(part.dir) / m.file).string();
+      auto in = Input::open(file);
+      merges.add_merge(m.group, m.quantity, parse_profile_part(file, std::string(read_all(*in).view())));
+    }
+    std::error_code ec;
+    if (!fs::exists(fs::path(part.dir) / "p", ec)) continue;
+    fs::copy(fs::path(part.dir) / "p", site / "p", fs::copy_options::recursive, ec);
+    if (ec) throw Error(part.dir + ": cannot copy its pages: " + ec.message());
+    InterruptGuard::check();
+  }
+  std::sort(given.begin(), given.end());
   return all;
 }
 
@@ -858,19 +900,41 @@ BatchReportResult merge_batch_report(const std::vector<std::string>& parts, cons
   if (parts.empty()) throw UsageError("merge: name the parts (folders written with --shard)");
   InterruptGuard interrupts;
   SiteFolder site(output_dir);
+  std::vector<LoadedPart> loaded = load_parts(parts, true);
   BatchReportResult result;
   GroupMerges merges;
-  result.profiles = read_parts(parts, merges);
+  std::vector<std::size_t> given;
+  result.profiles = combine_parts(loaded, site.path(), given, merges);
   count_outcomes(result);
-  for (const std::string& dir : parts) {
-    std::error_code ec;
-    if (!fs::exists(fs::path(dir) / "p", ec)) continue;
-    fs::copy(fs::path(dir) / "p", site.path() / "p", fs::copy_options::recursive, ec);
-    if (ec) throw Error(dir + ": cannot copy its pages: " + ec.message());
-  }
   InterruptGuard::check();
   result.groups = write_groups(result.profiles, merges, write, site.path());
   write_site(result, site.path().string());
+  site.commit();
+  return result;
+}
+
+BatchReportResult merge_batch_parts(const std::vector<std::string>& parts, const std::string& output_dir) {
+  if (parts.empty()) throw UsageError("merge --part: name the parts (folders written with --shard)");
+  InterruptGuard interrupts;
+  SiteFolder site(output_dir);
+  std::vector<LoadedPart> loaded = load_parts(parts, false);
+  BatchReportResult result;
+  GroupMerges merges;
+  std::vector<std::size_t> given;
+  std::vector<ProfileFacts> all = combine_parts(loaded, site.path(), given, merges);
+  for (const std::size_t i : given) result.profiles.push_back(std::move(all[i]));
+  count_outcomes(result);
+  InterruptGuard::check();
+  const PartFacts& first = loaded.front().facts;
+  PartFacts part{.shard = first.shard,
+                 .shards = first.shards,
+                 .inputs = first.inputs,
+                 .indices = std::move(given),
+                 .profiles = std::move(result.profiles),
+                 .merges = write_part_merges(merges, site.path()),
+                 .last_shard = loaded.back().last()};
+  write_site_file((site.path() / kPartFacts).string(), part_text(part));
+  result.profiles = std::move(part.profiles);
   site.commit();
   return result;
 }

@@ -170,12 +170,24 @@ BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
 
 /// fg-report merge: the site that one run over every input would have
 /// written, byte for byte, from the parts of its shards (`parts`, each a
-/// folder written with --shard, all of one batch), into `output_dir`.
+/// folder written with --shard or merge_batch_parts(), all of one batch,
+/// in any order), into `output_dir`.
 /// Throws Error naming a part that is not one, or a shard that is missing
 /// or given twice.
 /// The group pages are drawn from the parts' group merges (combined in
 /// shard order) with `write`, which should be the shards' page options.
 BatchReportResult merge_batch_report(const std::vector<std::string>& parts, const std::string& output_dir,
                                      const WriteOptions& write = {});
+
+/// fg-report merge --part: one part covering the shards of `parts` (each
+/// a folder written with --shard or by this function, all of one batch,
+/// in any order, covering adjacent shards, none twice), written to
+/// `output_dir`: their page folders, their facts, and each group's merges
+/// combined in shard order. Merging such parts level by level gives the
+/// site merge_batch_report() makes of all the shards, byte for byte.
+/// Throws Error naming a part that is not one, of another batch, or
+/// overlapping or not adjacent to another. The result holds the profiles
+/// of the part (no groups), for the exit status.
+BatchReportResult merge_batch_parts(const std::vector<std::string>& parts, const std::string& output_dir);
 
 }  // namespace fg::formats

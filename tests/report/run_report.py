@@ -236,6 +236,79 @@ def case_shards():
         check(r.returncode == 1 and what in r.stderr.decode() and not os.path.exists(out), f"merge: {what}")
 
 
+def same_site(site, other, what):
+    """Checks that `other` has the files of `site`, byte for byte."""
+    check(site_files(site) == site_files(other), f"{what}: the same files")
+    for f in set(site_files(site)) & set(site_files(other)):
+        with open(os.path.join(site, f), "rb") as a, open(os.path.join(other, f), "rb") as b:
+            check(a.read() == b.read(), f"{what}: {f} the same bytes")
+
+
+def case_tree():
+    """Four shards merged as a tree with merge --part, ((1,2),(3,4)) and
+    (1,(2,3),4), equal the unsharded site and the flat merge byte for byte,
+    with groups spread over shards, a failed input and a gate; a part merge
+    repeats its shards' verdict; overlapping, repeated, non-adjacent parts
+    and parts of another batch are refused, naming the part, leaving nothing."""
+    args = ["--baseline", os.path.join(INPUTS, "base", "svc.folded"), "--fail-if", "total>+5%",
+            "--manifest", os.path.join(MANIFESTS, "hosts.tsv"), "--manifest", os.path.join(MANIFESTS, "more.json"),
+            os.path.join(MIXED, "basic.folded"), os.path.join(MIXED, "truncated.folded.gz"),
+            os.path.join(INPUTS, "new", "svc.folded")]
+    whole = os.path.join(WORK, "whole")
+    r = report(args, whole)
+    check(r.returncode == 1, f"unsharded: exit 1 (the truncated input), got {r.returncode}")
+    # Inputs 0..8 (plain ones first, then the manifests') over 4 shards:
+    # web (inputs 3, 4, 5) spans shards 4, 1, 2 and db (6, 7) shards 3, 4,
+    # so every tree merges partial group merges.
+    check(all(f"g/{g}/flame-0.html" in site_files(whole) for g in ("web", "db")), "unsharded: both groups")
+    parts, codes = {}, {}
+    for i in (1, 2, 3, 4):
+        parts[i] = os.path.join(WORK, f"part{i}")
+        codes[i] = report(["--shard", f"{i}/4"] + args, parts[i]).returncode
+        check(codes[i] in (0, 1, 3), f"shard {i}/4: exit 0, 1 or 3, got {codes[i]}")
+
+    def verdict(shards):  # the exit status a merge of these shards repeats
+        return 1 if any(codes[i] == 1 for i in shards) else 3 if any(codes[i] == 3 for i in shards) else 0
+
+    def merge_part(name, inputs, shards):
+        out = os.path.join(WORK, name)
+        r = report(["merge", "--part"] + inputs, out)
+        check(r.returncode == verdict(shards), f"merge --part {name}: exit {verdict(shards)}, got {r.returncode} "
+                                                f"({r.stderr.decode().strip()})")
+        return out
+
+    p12 = merge_part("p12", [parts[2], parts[1]], (1, 2))  # any order of the inputs
+    p34 = merge_part("p34", [parts[3], parts[4]], (3, 4))
+    p23 = merge_part("p23", [parts[2], parts[3]], (2, 3))
+    p1234 = merge_part("p1234", [p34, p12], (1, 2, 3, 4))
+    with open(os.path.join(p12, "fg-report-part.txt"), encoding="utf-8") as f:
+        check(f.read().split("\n")[1] == "shard 1\t4\t2", "p12: a part of shards 1 to 2 of 4")
+    check(any(f.startswith("merges/") for f in site_files(p23)), "p23: carries its group merges")
+    for name, inputs in (("flat", [parts[4], parts[3], parts[2], parts[1]]), ("tree-12-34", [p12, p34]),
+                         ("tree-1-23-4", [parts[1], p23, parts[4]]), ("tree-1234", [p1234])):
+        site = os.path.join(WORK, name)
+        r = report(["merge"] + inputs, site)
+        check(r.returncode == 1, f"merge {name}: exit 1 as the unsharded run, got {r.returncode}")
+        same_site(whole, site, name)
+    for args_, what in ((["--part", p12, p23], f"{p23}: shard 2 again (first in {p12})"),
+                        ([p12, p23, parts[4]], f"{p23}: shard 2 again (first in {p12})"),
+                        (["--part", parts[1], parts[1]], f"{parts[1]}: shard 1 again (first in {parts[1]})"),
+                        (["--part", parts[1], parts[3]], f"{parts[3]}: does not follow {parts[1]}: shard 2/4 is missing"),
+                        ([p12, parts[4]], "merge: shard 3/4 is missing"),
+                        ([p34], "merge: shard 1/4 is missing")):
+        out = os.path.join(WORK, "bad-merge")
+        r = report(["merge"] + args_, out)
+        err = r.stderr.decode()
+        check(r.returncode == 1 and what in err and not os.path.exists(out), f"merge {args_}: {what} ({err.strip()})")
+    other = os.path.join(WORK, "other-batch")
+    report(["--shard", "2/3"] + args, other)
+    r = report(["merge", "--part", parts[1], other], os.path.join(WORK, "bad-merge"))
+    check(r.returncode == 1 and f"{other}: a part of another batch" in r.stderr.decode(),
+          f"merge --part of another batch: refused ({r.stderr.decode().strip()})")
+    r = report(["--part"] + args, os.path.join(WORK, "bad-merge"))
+    check(r.returncode == 2 and "--part belongs to merge" in r.stderr.decode(), "--part without merge: usage, exit 2")
+
+
 def deepflow_chain(depth):
     """A DeepFlow tree: a chain `depth` nodes deep with a self value on every
     node, which reversed spells out depth*(depth+1)/2 frames."""

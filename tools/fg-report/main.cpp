@@ -17,6 +17,7 @@ namespace {
 const char* kUsage = R"(Usage: fg-report [options] INPUT... -o DIR
        fg-report --shard I/N [options] INPUT... -o PART
        fg-report merge PART... -o DIR
+       fg-report merge --part PART... -o PART
 
 Reads each profile (any format fg reads, mixed; a folder is searched
 recursively for files whose content is a profile; - reads a list of paths,
@@ -31,7 +32,8 @@ baseline (the one of the same name, or the only one) and --fail-if gates
 the run. Exit status: 0 all good, 1 some input failed, 3 a gate tripped.
 With --shard I/N, only every Nth input from the Ith is processed, into a
 part; merge makes the parts of all N shards into the site one run would
-have written, byte for byte.
+have written, byte for byte. merge --part makes parts of adjacent shards
+into one part, so that parts merge as a tree.
 
 Examples:
   fg-report profiles/ -o report
@@ -39,6 +41,7 @@ Examples:
   fg-report --baseline base/ --fail-if 'total>+5%' new/ -o ci-report
   fg-report --manifest hosts.tsv -o nightly
   fg-report --shard 2/3 profiles/ -o part2 && fg-report merge part1 part2 part3 -o report
+  fg-report merge --part part1 part2 -o part12 && fg-report merge part12 part3 -o report
 )";
 
 struct ReportCli {
@@ -48,6 +51,7 @@ struct ReportCli {
   std::vector<std::string> fail_if;
   std::vector<std::string> manifests;
   bool keep_going = false;
+  bool part = false;
 };
 
 fg::cli::po::options_description report_cli_options(ReportCli& r, fg::formats::BatchReportOptions& b,
@@ -73,6 +77,9 @@ fg::cli::po::options_description report_cli_options(ReportCli& r, fg::formats::B
       "any other column a label) or a JSON array of objects; repeatable; after the other inputs")(
       "shard", fg::cli::po::value<std::string>(&r.shard)->value_name("I/N"),
       "process only inputs I-1, I-1+N, I-1+2N, ... (from 0, in input order) into a part for fg-report merge")(
+      "part", fg::cli::po::bool_switch(&r.part),
+      "with merge: write one part of the parts' shards (adjacent, none twice), not the site, to merge "
+      "again later: parts merge as a tree")(
       "fail-fast", fg::cli::po::bool_switch(&b.fail_fast),
       "stop at the first input that fails: exit 1, no site written (an earlier one at DIR is kept)")(
       "keep-going", fg::cli::po::bool_switch(&r.keep_going),
@@ -201,8 +208,10 @@ int main(int argc, char** argv) {
     if (!common.inputs.empty() && common.inputs[0] == "merge") {
       if (!r.shard.empty()) throw fg::UsageError("merge: --shard belongs to the shards' runs");
       const std::vector<std::string> parts(common.inputs.begin() + 1, common.inputs.end());
+      if (r.part) return verdict(fg::formats::merge_batch_parts(parts, r.output), common, run);
       return verdict(fg::formats::merge_batch_report(parts, r.output, report.write), common, run);
     }
+    if (r.part) throw fg::UsageError("--part belongs to merge: fg-report merge --part PART... -o PART");
     if (!r.shard.empty()) parse_shard(r.shard, report);
     report.options_key = options_key(argc, argv, options);
     if (report.fail_fast && r.keep_going) throw fg::UsageError("--fail-fast and --keep-going: choose one");
