@@ -226,7 +226,7 @@ TEST_CASE("layout budget: each node's first edge in, then the heaviest within th
   CHECK(small.edges.size() == 10);
 }
 
-TEST_CASE("layout_dot: a dense graph keeps its heaviest edges and says so; a small one is call_graph_dot") {
+TEST_CASE("layout_dot: a dense graph keeps its heaviest edges and says so, a small one is call_graph_dot") {
   // main calls f0..f19, each f_i calls every other f_j with weight 20i+j+1:
   // 21 nodes; 329 edges over the edge fraction (71 of the 380 calls weigh
   // under 0.001 of 76190).
