@@ -1,6 +1,8 @@
 // --to callgraph-svg: the DOT call graph laid out in-process with
 // Graphviz's libraries (cgraph reads it, gvc lays it out with "dot" and
-// renders SVG), so no `dot` process is needed.
+// renders SVG), so no `dot` process is needed. The graph is bounded first
+// (layout_dot()): dot's work grows with edges times the ranks they span,
+// and one dense profile must not stall a batch.
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
@@ -28,7 +30,7 @@ GVC_t* shared_context() {
 }  // namespace
 
 void write_svg(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics&) {
-  const std::string text = call_graph_dot(profile, options);
+  const std::string text = layout_dot(profile, options);
   GraphvizSession session;
   GVC_t* const gvc = shared_context();
   if (!gvc) throw Error("callgraph-svg: Graphviz could not start");

@@ -47,7 +47,8 @@ std::string color(double score, bool background) {
 
 class Writer {
  public:
-  Writer(const Profile& p, const WriteOptions& o);
+  /// `budget`: bound the graph for a layout engine (layout_dot()).
+  Writer(const Profile& p, const WriteOptions& o, const LayoutBudget* budget = nullptr);
   std::string text();
 
  private:
@@ -62,16 +63,21 @@ class Writer {
 
   const Profile& p_;
   const WriteOptions& o_;
+  LayoutBudget budget_;  // when layout_ (layout_dot())
+  bool layout_ = false;
   std::size_t column_;
   TrimmedGraph t_;
   std::string unit_, output_unit_;
   int decimals_ = 0;             // of the column (fractional counts)
   std::vector<std::size_t> id_;  // per graph node: 1-based DOT id, 0 if not drawn
   std::vector<bool> has_out_, has_nodelets_;
+  std::size_t layout_edges_ = 0;    // edges before bound_for_layout()
+  std::size_t layout_dropped_ = 0;  // and how many it left out
   std::string out_;
 };
 
-Writer::Writer(const Profile& p, const WriteOptions& o) : p_(p), o_(o) {
+Writer::Writer(const Profile& p, const WriteOptions& o, const LayoutBudget* budget)
+    : p_(p), o_(o), budget_(budget ? *budget : LayoutBudget{}), layout_(budget != nullptr) {
   if (!(o.node_fraction >= 0 && o.node_fraction <= 1 && o.edge_fraction >= 0 && o.edge_fraction <= 1))
     throw UsageError("--node-fraction and --edge-fraction take fractions from 0 to 1");
   column_ = o.value ? p.find_value(*o.value) : p.default_value_index();
@@ -81,6 +87,7 @@ Writer::Writer(const Profile& p, const WriteOptions& o) : p_(p), o_(o) {
   go.edges = false;  // trim_call_graph() redraws them among the kept nodes
   TrimOptions to;
   to.node_count = o.node_count == 0 ? 80 : o.node_count;
+  if (layout_) to.node_count = std::min(to.node_count, budget_.nodes);
   to.node_fraction = o.node_fraction;
   to.edge_fraction = o.edge_fraction;
   t_ = trim_call_graph(p, go, to);
@@ -94,6 +101,9 @@ Writer::Writer(const Profile& p, const WriteOptions& o) : p_(p), o_(o) {
   has_out_.assign(t_.graph.nodes.size(), false);
   for (const CallGraphEdge& e : t_.edges) has_out_[e.caller] = true;
   has_nodelets_.assign(t_.graph.nodes.size(), false);
+  // After has_out_: a node shows the same tags whichever of its edges are drawn.
+  layout_edges_ = t_.edges.size();
+  if (layout_) layout_dropped_ = bound_for_layout(t_, budget_);
 }
 
 // pprof's NameComponents: [address] name [file:line], the file by its
@@ -138,6 +148,9 @@ std::vector<std::string> Writer::legend() const {
       l.push_back("Showing top " + std::to_string(t_.nodes.size()) + " nodes out of " +
                   std::to_string(t_.candidates));
   }
+  if (layout_dropped_ > 0)
+    l.push_back("Drawing " + std::to_string(t_.edges.size()) + " of " + std::to_string(layout_edges_) +
+                " edges, the heaviest (a dense graph: layout bounded)");
   return l;
 }
 
@@ -336,6 +349,14 @@ std::string Writer::text() {
   const std::string title = binary.empty() ? "" : escape(base_name(binary));
   out_ = "digraph \"" + (title.empty() ? std::string("unnamed") : title) + "\" {\n";
   out_ += "node [style=filled fillcolor=\"#f8f8f8\"]\n";
+  // dot's network simplex and crossing reduction iterate until nothing
+  // improves; a dense graph gets a bounded number of rounds of each.
+  // Beyond the edge budget (every node's first edge in stays),
+  // straight edges: routing splines around the ranks' virtual nodes is
+  // the next cost.
+  if (layout_dropped_ > 0)
+    out_ += std::string("graph [nslimit=1 nslimit1=1 mclimit=0.5") +
+            (t_.edges.size() > budget_.edges ? " splines=line" : "") + "]\n";
   const std::vector<std::string> lines = legend();
   out_ += "subgraph cluster_L { \"" + escape(lines[0]) + "\" [shape=box fontsize=16 label=\"";
   for (const std::string& line : lines) out_ += escape(line) + "\\l";
@@ -356,12 +377,21 @@ std::string Writer::text() {
   return std::move(out_);
 }
 
+std::string dot_text(const Profile& profile, const WriteOptions& options, const LayoutBudget* budget) {
+  WriteOptions o = options;
+  const std::optional<Profile> deltas = delta_view(profile, o);
+  return Writer(deltas ? *deltas : profile, o, budget).text();
+}
+
 }  // namespace
 
 std::string call_graph_dot(const Profile& profile, const WriteOptions& options) {
-  WriteOptions o = options;
-  const std::optional<Profile> deltas = delta_view(profile, o);
-  return Writer(deltas ? *deltas : profile, o).text();
+  return dot_text(profile, options, nullptr);
+}
+
+std::string layout_dot(const Profile& profile, const WriteOptions& options) {
+  const LayoutBudget budget;
+  return dot_text(profile, options, &budget);
 }
 
 void write(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics&) {

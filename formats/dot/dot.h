@@ -27,6 +27,13 @@ std::string escape(std::string_view text);
 /// fractions outside 0..1.
 std::string call_graph_dot(const Profile& profile, const WriteOptions& options);
 
+/// call_graph_dot() for a layout engine, which must not stall on a dense
+/// graph: at most LayoutBudget's nodes, and beyond its edges the lighter
+/// ones left out (bound_for_layout(); the legend says how many) and dot
+/// asked for its cheaper layout. Equal to call_graph_dot() for a graph
+/// within the budget.
+std::string layout_dot(const Profile& profile, const WriteOptions& options);
+
 /// Writes call_graph_dot().
 void write(const Profile& profile, const WriteOptions& options, std::ostream& out, Diagnostics& diagnostics);
 

@@ -398,4 +398,28 @@ TrimmedGraph trim_call_graph(const Profile& p, const CallGraphOptions& go, const
   return t;
 }
 
+std::size_t bound_for_layout(TrimmedGraph& t, const LayoutBudget& budget) {
+  if (t.edges.size() <= budget.edges) return 0;
+  std::vector<std::size_t> in(t.graph.nodes.size(), 0), out(t.graph.nodes.size(), 0);
+  std::vector<bool> keep(t.edges.size(), false);
+  std::size_t kept = 0;
+  const auto take = [&](std::size_t e) {
+    keep[e] = true;
+    ++kept;
+    ++in[t.edges[e].callee];
+    ++out[t.edges[e].caller];
+  };
+  for (std::size_t e = 0; e < t.edges.size(); ++e)
+    if (in[t.edges[e].callee] == 0) take(e);
+  for (std::size_t e = 0; e < t.edges.size() && kept < budget.edges; ++e)
+    if (!keep[e] && in[t.edges[e].callee] < budget.degree && out[t.edges[e].caller] < budget.degree) take(e);
+  std::vector<CallGraphEdge> edges;
+  edges.reserve(kept);
+  for (std::size_t e = 0; e < t.edges.size(); ++e)
+    if (keep[e]) edges.push_back(t.edges[e]);
+  const std::size_t dropped = t.edges.size() - kept;
+  t.edges = std::move(edges);
+  return dropped;
+}
+
 }  // namespace fg

@@ -241,6 +241,43 @@ const cases = {
     return { browser, page, problems };
   },
 
+  // Reversing a chain 15,000 deep with a self value on every frame would
+  // spell out 1+2+...+15000 = 112,507,500 frames (over 1e8, and 7,500 per
+  // call path, over 256): the page refuses as fg-convert --reverse does,
+  // with a note, and stays on the forward view, quickly and drawn.
+  async 'reversed-bound'() {
+    const depth = 15000, rows = [{ profile_location_str: 'root', node_id: 'r', parent_node_id: '-1', self_value: 0, total_value: depth }];
+    for (let i = 0; i < depth; i++) {
+      rows.push({ profile_location_str: 'f' + i, node_id: 'n' + i, parent_node_id: i ? 'n' + (i - 1) : 'r', self_value: 1, total_value: depth - i });
+    }
+    const input = path.join(args.out, 'chain.json'), out = path.join(args.out, 'reversed-bound.html');
+    fs.writeFileSync(input, JSON.stringify({ OPT_STATUS: 'SUCCESS', DESCRIPTION: '', result: rows }));
+    execFileSync(args['fg-convert'], ['--to', 'html', input, '-o', out]);
+    const { browser, page, problems } = await open(out);
+    check(await page.locator('#notice').isHidden(), 'a note shows before reversing');
+    const t0 = Date.now();
+    await page.click('#reversed');
+    await page.waitForFunction(() => !document.getElementById('notice').hidden, null, { timeout: 10000 });
+    check(Date.now() - t0 < 10000, 'refusing took ' + (Date.now() - t0) + ' ms');
+    const note = await page.locator('#notice').textContent();
+    check(note.includes('112,507,500 frames for 15,000 call paths') && note.includes('refusing past 100,000,000 frames and 256 per call path'),
+          'the note: ' + note);
+    check(!(await state(page)).rev && !(await page.isChecked('#reversed')) && await page.isDisabled('#reversed'),
+          'the reversed view is still on or can be asked for again');
+    check(!page.url().includes('rev=1'), 'the refused view is in the URL: ' + page.url());
+    check(await page.evaluate(() => fgPage.tree().n) === depth + 1, 'not the forward tree of ' + (depth + 1) + ' nodes');
+    // and a link that asks for it directly is refused the same way
+    const again = await browser.newPage();
+    again.on('pageerror', (e) => problems.push('script error: ' + e.message));
+    await again.goto('file://' + path.resolve(out) + '#rev=1');
+    await again.waitForFunction(() => window.fgPage && window.fgPage.timings.firstDraw, null, { timeout: 10000 });
+    check(!(await state(again)).rev && (await again.locator('#notice').textContent()) === note, '#rev=1 is not refused');
+    await again.close();
+    // The screenshot shows the note: a full page of 15,000 rows takes a minute.
+    await page.evaluate(() => { document.getElementById('chart').hidden = true; });
+    return { browser, page, problems };
+  },
+
   // Names and a title made of markup show as text; nothing runs.
   async 'xss'() {
     const title = '</title><script>alert(1)</script>';

@@ -341,6 +341,41 @@ def _callgraph_long_name(d):
     return ["fg-convert", "--to", "callgraph-svg", "-o", os.path.join(d, "out.svg"), write(d, "long.folded", "main;%s 5\nmain;b 3\n" % name)]
 
 
+# ---- a dense call graph: Graphviz's layout bounded (issue 35) -----------
+# bench/gen_folded.py's profile shape gives 80 nodes and 533 edges over
+# about 100 ranks: minutes of dot layout before the graph was bounded.
+
+
+def dense_folded(d):
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
+    import gen_folded  # in this process: its CPU time is not the tool's
+
+    path = os.path.join(d, "dense.folded")
+    with open(os.devnull, "w") as quiet:
+        stdout, sys.stdout = sys.stdout, quiet
+        try:
+            gen_folded.main(["profile", "--seed", "1", "--size", "300000", "-o", path])
+        finally:
+            sys.stdout = stdout
+    return path
+
+
+@case("dense-callgraph-svg", 0, seconds=5)
+def _dense_callgraph(d):
+    return ["fg-convert", "--to", "callgraph-svg", "-o", os.path.join(d, "out.svg"), dense_folded(d)]
+
+
+@case("dense-callgraph-svg-all-nodes", 0, seconds=5)
+def _dense_callgraph_all(d):
+    return ["fg-convert", "--to", "callgraph-svg", "--node-count", "100000", "--node-fraction", "0",
+            "--edge-fraction", "0", "-o", os.path.join(d, "out.svg"), dense_folded(d)]
+
+
+@case("dense-report", 0, seconds=10)
+def _dense_report(d):
+    return ["fg-report", "-o", os.path.join(d, "site"), dense_folded(d)]
+
+
 # ---- options: no wrap-around, no nan or inf (findings 7, 8) -------------
 
 USAGE = r"error: --[a-z-]+ [^\n]*: expected "

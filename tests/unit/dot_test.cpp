@@ -4,6 +4,7 @@
 
 #include <pugixml.hpp>
 #include <sstream>
+#include <tuple>
 
 #include "fg/builder.h"
 #include "fg/graph_trim.h"
@@ -177,4 +178,95 @@ TEST_CASE("callgraph-svg fits the window, pans and zooms, and refers to nothing 
 
 TEST_CASE("with_pan_zoom refuses what is not SVG") {
   CHECK_THROWS_AS(formats::dot::with_pan_zoom("<html></html>"), Error);
+}
+
+namespace {
+
+// A TrimmedGraph of the named nodes and caller->callee=weight edges, the
+// edges given heaviest first as trim_call_graph() orders them.
+TrimmedGraph graph_of(const std::vector<std::string>& names,
+                      const std::vector<std::tuple<std::uint32_t, std::uint32_t, std::int64_t>>& edges) {
+  TrimmedGraph t;
+  for (const std::string& name : names) {
+    CallGraphNode n;
+    n.name = name;
+    t.graph.nodes.push_back(n);
+    t.nodes.push_back(static_cast<std::uint32_t>(t.nodes.size()));
+  }
+  for (const auto& [caller, callee, weight] : edges) {
+    CallGraphEdge e;
+    e.caller = caller;
+    e.callee = callee;
+    e.weight = weight;
+    t.edges.push_back(e);
+  }
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("layout budget: each node's first edge in, then the heaviest within the degree") {
+  // main=0 b=1 c=2 d=3 e=4
+  const std::vector<std::tuple<std::uint32_t, std::uint32_t, std::int64_t>> edges = {
+      {0, 1, 100}, {0, 2, 90}, {1, 2, 80}, {2, 3, 70}, {1, 3, 60},
+      {3, 4, 50},  {0, 3, 40}, {2, 4, 30}, {1, 4, 20}, {0, 4, 10}};
+  TrimmedGraph t = graph_of({"main", "b", "c", "d", "e"}, edges);
+  LayoutBudget budget;
+  budget.edges = 6;
+  budget.degree = 2;
+  // First into each node: main->b, main->c, c->d, d->e; then the heaviest
+  // others with both ends under 2 edges, b->c and b->d, make 6. main->d
+  // would be main's third edge out.
+  CHECK(bound_for_layout(t, budget) == 4);
+  CHECK(edges_of(t) == "main->b=100 main->c=90 b->c=80 c->d=70 b->d=60 d->e=50 ");
+
+  TrimmedGraph small = graph_of({"main", "b", "c", "d", "e"}, edges);
+  budget.edges = 10;  // within the budget: every edge stays
+  CHECK(bound_for_layout(small, budget) == 0);
+  CHECK(small.edges.size() == 10);
+}
+
+TEST_CASE("layout_dot: a dense graph keeps its heaviest edges and says so, a small one is call_graph_dot") {
+  // main calls f0..f19, each f_i calls every other f_j with weight 20i+j+1:
+  // 21 nodes; 329 edges over the edge fraction (71 of the 380 calls weigh
+  // under 0.001 of 76190).
+  std::string text;
+  for (int i = 0; i < 20; ++i)
+    for (int j = 0; j < 20; ++j)
+      if (i != j)
+        text += "main;f" + std::to_string(i) + ";f" + std::to_string(j) + " " +
+                std::to_string(20 * i + j + 1) + "\n";
+  const Profile p = test::folded(text);
+  const std::string full = formats::dot::call_graph_dot(p, {}), bounded = formats::dot::layout_dot(p, {});
+  const auto count = [](const std::string& s, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+    return n;
+  };
+  const auto has = [](const std::string& dot, const std::string& edge) {
+    return dot.find("tooltip=\"" + edge + "\"") != std::string::npos;
+  };
+  REQUIRE(count(full, " -> N") == 329);
+  const std::size_t drawn = count(bounded, " -> N");
+  CHECK(drawn <= 150);
+  CHECK(bounded.find("Drawing " + std::to_string(drawn) + " of 329 edges, the heaviest") !=
+        std::string::npos);
+  CHECK(bounded.find("graph [nslimit=1 nslimit1=1 mclimit=0.5]") != std::string::npos);
+  // The heaviest edge, and the heaviest call between the f's.
+  CHECK(has(bounded, "main -> f19 (7410)"));
+  CHECK(has(bounded, "f19 -> f18 (399)"));
+  // main -> f_i (i >= 1) outweighs every call into f_i, so each is first in
+  // and stays; into f0 f19 (381) comes first, so main -> f0 (209) meets main
+  // with 19 edges out, beyond the degree of 8.
+  for (int i = 1; i < 20; ++i)
+    CHECK(has(bounded, "main -> f" + std::to_string(i) + " (" + std::to_string(380 * i + 209 - i) + ")"));
+  CHECK(has(bounded, "f19 -> f0 (381)"));
+  CHECK(has(full, "main -> f0 (209)"));
+  CHECK_FALSE(has(bounded, "main -> f0 (209)"));
+  // f19 draws 8 calls, f18..f12 and f0, so f19 -> f11 (392) is left out.
+  CHECK(has(full, "f19 -> f11 (392)"));
+  CHECK_FALSE(has(bounded, "f19 -> f11 (392)"));
+
+  const Profile small = test::folded("main;a;b 5\nmain;c 3\n");
+  CHECK(formats::dot::layout_dot(small, {}) == formats::dot::call_graph_dot(small, {}));
 }

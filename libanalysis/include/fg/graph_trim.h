@@ -58,4 +58,22 @@ struct TrimmedGraph {
 TrimmedGraph trim_call_graph(const Profile& profile, const CallGraphOptions& graph_options,
                              const TrimOptions& options);
 
+/// What a layout engine (Graphviz's dot) is given at most: its work grows
+/// with the edges and the ranks they span, so a dense graph is laid out
+/// with the heaviest of its edges only.
+struct LayoutBudget {
+  std::size_t nodes = 2000;  ///< nodes and tag boxes, whatever --node-count asks
+  std::size_t edges = 150;   ///< edges in all, beyond those that keep each node reachable
+  std::size_t degree = 8;    ///< edges into or out of one node, as jeprof's --maxdegree
+};
+
+/// When `t` has more than `budget.edges` edges, leaves the lighter ones out
+/// as jeprof does for its --maxdegree: in the order of `t.edges` (heaviest
+/// first), each node's first edge in stays, so that every node stays
+/// reachable (a forest, which dot lays out in tight ranks); then the
+/// heaviest others while fewer than `budget.edges` stay and neither end
+/// has `budget.degree` edges. The kept edges keep their order. Returns how
+/// many were left out.
+std::size_t bound_for_layout(TrimmedGraph& t, const LayoutBudget& budget = {});
+
 }  // namespace fg
