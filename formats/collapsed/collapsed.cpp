@@ -132,18 +132,20 @@ struct NotClean {};
 
 class Reader {
  public:
-  Reader(Input& input, const ReadOptions& options, Diagnostics& diag, std::size_t chunk_bytes)
+  Reader(Input& input, const ReadOptions& options, Diagnostics& diag, std::size_t chunk_bytes,
+         const std::function<void(std::size_t)>* before_split = nullptr)
       : input_(input),
         diag_(diag),
         sequence_(options.sequence),
         ordinal_(options.first_ordinal),
-        chunk_bytes_(chunk_bytes ? chunk_bytes : kChunkBytes) {}
+        chunk_bytes_(chunk_bytes ? chunk_bytes : kChunkBytes),
+        before_split_(before_split) {}
   Profile run();
 
  private:
-  // A reader of one chunk, into tables of its own, with `columns` (of
-  // the whole input, 0 while unknown): timestamps (with sequence) count
-  // from 0.
+  // A reader of one chunk, with `columns` (of the whole input, 0 while
+  // unknown): it splits the lines and hashes their frames (split_lines_,
+  // tokens_, pointing into the chunk's text), which merge() interns.
   Reader(Input& input, Diagnostics& diag, bool sequence, int columns)
       : input_(input), diag_(diag), sequence_(sequence), ordinal_(0), chunk_(true) {
     if (columns) start(columns);
@@ -155,13 +157,22 @@ class Reader {
   void cut_chunk(Chunks& c, Chunk& chunk);
   void cut_stream_chunk(Chunks& c, Chunk& chunk);
   void read_ahead(Chunks& c);
+  void split_ahead(Chunks& c);
   void take_chunks(Chunks& c);
   void take_chunk(Chunks& c, Chunk& chunk);
   bool merge(const Reader& chunk);
-  std::vector<StackId> merge_stacks(const Profile& from, std::span<const FrameId> frames);
   void line(const char* b, const char* e);
   bool parse_counts(const char* b, const char* e, const char** stack_end, std::int64_t* values);
+  // A frame's text in a line and its hash_bytes().
+  struct Token {
+    const char* text;
+    std::uint32_t size;
+    std::uint64_t hash;
+  };
   StackId intern_stack(const char* b, const char* e);
+  std::size_t split_stack(const char* b, const char* e, std::vector<Token>& tokens);
+  StackId intern_tokens(std::size_t shared, std::span<const Token> tokens);
+  void add(StackId s, const std::int64_t* values, std::uint64_t line_no);
   FrameId intern_frame(std::string_view token, std::uint64_t hash);
   FrameId make_frame(std::string_view token, StringId token_id);
   void warn(const char* at, const std::string& kind, const std::string& message) {
@@ -216,7 +227,19 @@ class Reader {
 
   std::vector<FrameId> token_frames_;  // by the token's string id
   std::size_t expected_bytes_ = 0;     // input size when known
-  std::vector<std::uint64_t> hashes_;  // of the current line's new frames
+  // Tests': called with a chunk's number before a thread splits it.
+  const std::function<void(std::size_t)>* before_split_ = nullptr;
+  std::vector<Token> tokens_;  // the current line's new frames (a chunk's reader: its lines')
+  // A chunk's reader splits its lines and hashes their frames; the merge
+  // interns them. A line: its number in the chunk, how many frames it
+  // shares with the line before, its new frames (the next `count` of
+  // tokens_) and its counts.
+  struct SplitLine {
+    std::uint64_t line_no;
+    std::uint32_t shared, count;
+    std::int64_t values[2];
+  };
+  std::vector<SplitLine> split_lines_;
   // The start of the mapped file when this reader reads it in file order:
   // it gives the pages behind it back as it goes.
   const char* mapped_ = nullptr;
@@ -228,6 +251,7 @@ class Reader {
 
 void Reader::start(int columns) {
   columns_ = columns;
+  if (chunk_) return;  // a chunk's reader makes no tables (merge() interns its lines)
   std::vector<ValueType> types;
   if (columns == 1) {
     types.push_back({"samples", "count", ValueRole::kPlain});
@@ -305,6 +329,15 @@ FrameId Reader::make_frame(std::string_view token, StringId token_id) {
 }
 
 StackId Reader::intern_stack(const char* b, const char* e) {
+  tokens_.clear();
+  const std::size_t shared = split_stack(b, e, tokens_);
+  return intern_tokens(shared, tokens_);
+}
+
+// Finds the frames of the stack [b, e) that it does not share with the
+// previous line, appends them to `tokens` with their hashes, and returns
+// how many frames it shares.
+std::size_t Reader::split_stack(const char* b, const char* e, std::vector<Token>& tokens) {
   const std::size_t len = static_cast<std::size_t>(e - b);
   // Perl's split drops trailing empty fields: "a;b;;" is "a;b".
   std::size_t used = len;
@@ -319,36 +352,49 @@ StackId Reader::intern_stack(const char* b, const char* e) {
   if (shared < prev_ends_.size() && prev_ends_[shared] == common && (common == used || b[common] == ';'))
     ++shared;
   prev_ends_.resize(shared);
-  prev_stacks_.resize(shared);
 
-  StackId s = shared ? prev_stacks_[shared - 1] : kRootStack;
   std::size_t pos = shared ? prev_ends_[shared - 1] + 1 : 0;
   if (used > 0) {
-    // The new frames of a line are interned in passes (find and hash all,
-    // then the cache hints of bulk::prefetch_slot() and the two after it, then intern), so the
-    // cache misses of one frame's lookup overlap with the others'.
-    hashes_.clear();
     while (pos <= used) {
       const auto end = static_cast<std::size_t>(find_semicolon(b + pos, b + used) - b);
-      std::uint64_t h = hash_bytes(std::string_view(b + pos, end - pos));
-      bulk::prefetch_slot(bulk::strings(*builder_), h);
-      hashes_.push_back(h);
+      const std::string_view t(b + pos, end - pos);
+      tokens.push_back({t.data(), static_cast<std::uint32_t>(t.size()), hash_bytes(t)});
       prev_ends_.push_back(end);
       pos = end + 1;
-    }
-    const StringPool& pool = bulk::strings(*builder_);
-    for (std::uint64_t h : hashes_) bulk::prefetch_entry(pool, h);
-    for (std::uint64_t h : hashes_) bulk::prefetch_bytes(pool, h);
-    for (std::size_t i = shared; i < prev_ends_.size(); ++i) {
-      std::size_t start = i == 0 ? 0 : prev_ends_[i - 1] + 1;
-      FrameId f = intern_frame(std::string_view(b + start, prev_ends_[i] - start), hashes_[i - shared]);
-      s = builder_->stack(s, f);
-      prev_stacks_.push_back(s);
     }
   }
   prev_ = b;
   prev_len_ = used;
+  return shared;
+}
+
+// The stack of the previous line's first `shared` frames, then `tokens`.
+StackId Reader::intern_tokens(std::size_t shared, std::span<const Token> tokens) {
+  prev_stacks_.resize(shared);
+  StackId s = shared ? prev_stacks_[shared - 1] : kRootStack;
+  // Interned in passes (the cache hints of bulk::prefetch_slot() and the
+  // two after it, then intern), so the cache misses of one frame's lookup
+  // overlap with the others'.
+  const StringPool& pool = bulk::strings(*builder_);
+  for (const Token& t : tokens) bulk::prefetch_slot(pool, t.hash);
+  for (const Token& t : tokens) bulk::prefetch_entry(pool, t.hash);
+  for (const Token& t : tokens) bulk::prefetch_bytes(pool, t.hash);
+  for (const Token& t : tokens) {
+    s = builder_->stack(s, intern_frame(std::string_view(t.text, t.size), t.hash));
+    prev_stacks_.push_back(s);
+  }
   return s;
+}
+
+void Reader::add(StackId s, const std::int64_t* values, std::uint64_t line_no) {
+  try {
+    builder_->add_sample(s, std::span<const std::int64_t>(values, static_cast<std::size_t>(columns_)), {},
+                         sequence_ ? ordinal_++ : kNoTimestamp);
+  } catch (const ParseError&) {
+    throw;
+  } catch (const Error& e) {
+    throw ParseError(SourcePosition::text(input_.name(), line_no), e.what());
+  }
 }
 
 void Reader::line(const char* b, const char* e) {
@@ -360,15 +406,14 @@ void Reader::line(const char* b, const char* e) {
   std::int64_t values[2];
   const char* stack_end;
   if (!parse_counts(b, trimmed, &stack_end, values)) return;
-  StackId s = intern_stack(b, stack_end);
-  try {
-    builder_->add_sample(s, std::span<const std::int64_t>(values, static_cast<std::size_t>(columns_)), {},
-                         sequence_ ? ordinal_++ : kNoTimestamp);
-  } catch (const ParseError&) {
-    throw;
-  } catch (const Error& e) {
-    throw ParseError(SourcePosition::text(input_.name(), line_no_), e.what());
+  if (chunk_) {
+    const std::size_t before = tokens_.size();
+    const auto shared = static_cast<std::uint32_t>(split_stack(b, stack_end, tokens_));
+    split_lines_.push_back(
+        {line_no_, shared, static_cast<std::uint32_t>(tokens_.size() - before), {values[0], values[1]}});
+    return;
   }
+  add(intern_stack(b, stack_end), values, line_no_);
 }
 
 // The lines of [b, end), in place: no copies. A reader of the mapped file
@@ -401,7 +446,7 @@ struct Reader::Chunk {
   std::size_t capacity = 0;        // of buffer
   int columns = 0;                 // the input's, as known when the chunk was cut (0: not yet)
   std::exception_ptr error;        // the input failed after text: thrown once text is read
-  std::unique_ptr<Reader> tables;  // read by another thread (nullptr: to read in file order)
+  std::unique_ptr<Reader> tables;  // split by another thread (nullptr: to read in file order)
   bool ready = false;              // cut and, by its thread, read
 };
 
@@ -423,7 +468,8 @@ struct Reader::Chunks {
   std::deque<Chunk> slots;                                             // chunks [merged, merged + size)
   std::vector<std::pair<std::unique_ptr<char[]>, std::size_t>> spare;  // stream buffers to reuse
   std::size_t merged = 0;
-  bool stopped = false;  // take_chunks() failed: the others stop
+  bool stopped = false;       // a thread failed: the others stop
+  std::exception_ptr failed;  // a read_ahead() thread's error
 };
 
 // Cuts the next chunk (under c.cut_m): at least c.chunk_bytes, to the end
@@ -499,8 +545,8 @@ void Reader::cut_stream_chunk(Chunks& c, Chunk& chunk) {
 }
 
 // The input in chunks shared by `parts` threads. This one takes them in
-// file order (take_chunks()); the others cut chunks ahead and read them
-// into tables of their own (read_ahead()).
+// file order (take_chunks()); the others cut chunks ahead and split their
+// lines (read_ahead()).
 void Reader::read_chunks(Chunks& c, std::size_t parts) {
   c.ahead = parts;
   for_each_part(parts, [&](std::size_t part) {
@@ -518,10 +564,25 @@ void Reader::read_chunks(Chunks& c, std::size_t parts) {
   });
 }
 
-// Cuts the next chunk and reads it into tables of its own, while chunks
+// Cuts the next chunk and splits its lines, while chunks
 // are left and at most c.ahead are cut past those merged, so memory holds
 // a few chunks, not the input.
 void Reader::read_ahead(Chunks& c) {
+  try {
+    split_ahead(c);
+  } catch (...) {
+    // Failed outside a chunk (an allocation, say): the merging thread,
+    // which may be waiting for this thread's chunk, fails with its error.
+    {
+      std::lock_guard lock(c.m);
+      c.stopped = true;
+      if (!c.failed) c.failed = std::current_exception();
+    }
+    c.changed.notify_all();
+  }
+}
+
+void Reader::split_ahead(Chunks& c) {
   for (;;) {
     {
       std::unique_lock lock(c.m);
@@ -536,14 +597,18 @@ void Reader::read_ahead(Chunks& c) {
       i = c.cut.load();
       cut_chunk(c, chunk);
     }
+    if (before_split_ && *before_split_) (*before_split_)(i);
     if (!chunk.error) {
       chunk.tables.reset(new Reader(input_, diag_, sequence_, chunk.columns));
+      // Enough for frames of 32 bytes and lines of 256 (pages never
+      // written are never taken), so that they do not grow by copies.
+      chunk.tables->tokens_.reserve(chunk.text.size() / 32);
+      chunk.tables->split_lines_.reserve(chunk.text.size() / 256);
       try {
         chunk.tables->read_lines(chunk.text.data(), chunk.text.data() + chunk.text.size());
       } catch (...) {
         chunk.tables->clean_ = false;  // read again in order
       }
-      if (c.whole) input_.drop_mapped(chunk.end - chunk.text.size(), chunk.end);  // its tables hold it
     }
     chunk.ready = true;
     {
@@ -573,7 +638,8 @@ void Reader::take_chunks(Chunks& c) {
     }
     if (!mine) {
       std::unique_lock lock(c.m);
-      c.changed.wait(lock, [&] { return !c.slots.empty() && c.slots.front().ready; });
+      c.changed.wait(lock, [&] { return c.failed || (!c.slots.empty() && c.slots.front().ready); });
+      if (c.slots.empty() || !c.slots.front().ready) std::rethrow_exception(c.failed);
       chunk = &c.slots.front();
     }
     take_chunk(c, *chunk);
@@ -587,8 +653,8 @@ void Reader::take_chunks(Chunks& c) {
   }
 }
 
-// Adds one chunk, in file order, to the profile: its tables when another
-// thread read it cleanly, else its lines read here.
+// Adds one chunk, in file order, to the profile: its lines as another
+// thread split them cleanly, else its lines read here.
 void Reader::take_chunk(Chunks& c, Chunk& chunk) {
   forget_previous();
   const char* text = chunk.text.data();
@@ -601,66 +667,22 @@ void Reader::take_chunk(Chunks& c, Chunk& chunk) {
   if (chunk.error) std::rethrow_exception(chunk.error);
 }
 
-// Adds a clean chunk's tables to this reader's profile as if this reader had
-// read its lines: its strings, functions, frames, stacks and samples, each
-// in the order the chunk made them, which is the order in which a one-thread
-// read makes those that are new. False (nothing added) for a chunk that was
-// not clean, or whose counts need the lines before them: decimals, or a sum
-// past the profile's bound.
+// Adds a clean chunk's lines, split by another thread, to this reader's
+// profile as if this reader had read them: in file order, interning each
+// line's new frames after those it shares with the line before. False
+// (nothing added) for a chunk that was not clean, or whose counts need the
+// lines before them (decimals).
 bool Reader::merge(const Reader& chunk) {
   if (!chunk.clean_ || decimals_ != 0) return false;
-  if (chunk.builder_) {
-    if (!builder_) start(chunk.columns_);
-    const Profile& from = bulk::peek(*chunk.builder_);
-    std::int64_t sum;
-    if (__builtin_add_overflow(bulk::peek(*builder_).magnitude(), from.magnitude(), &sum)) return false;
-    const StringPool& pool = bulk::strings(*chunk.builder_);
-    std::vector<StringId> strings(pool.size());
-    for (const StringId s : id_range<StringId>(pool.size()))
-      strings[s.index()] = builder_->intern(pool.view(s));
-    std::vector<FunctionId> functions(from.function_count());
-    for (const FunctionId f : id_range<FunctionId>(from.function_count()))
-      functions[f.index()] = builder_->function(strings[from.function(f).name.index()]);
-    std::vector<FrameId> frames(from.frame_count());
-    for (const FrameId f : id_range<FrameId>(from.frame_count()))
-      frames[f.index()] = builder_->frame(functions[from.frame(f).function.index()], from.frame(f).kind);
-    const std::vector<StackId> stacks = merge_stacks(from, frames);
-    for (std::size_t i = 0; i < from.sample_count(); ++i) {
-      const Sample& sample = from.sample(i);
-      const std::int64_t t = sample.timestamp == kNoTimestamp ? kNoTimestamp : sample.timestamp + ordinal_;
-      builder_->add_sample(stacks[sample.stack.index()], from.values(i), {}, t);
-    }
+  if (!chunk.split_lines_.empty() && !builder_) start(chunk.columns_);
+  std::span<const Token> tokens(chunk.tokens_);
+  for (const SplitLine& l : chunk.split_lines_) {
+    const StackId s = intern_tokens(l.shared, tokens.first(l.count));
+    tokens = tokens.subspan(l.count);
+    add(s, l.values, line_no_ + l.line_no);
   }
   line_no_ += chunk.line_no_;
-  ordinal_ += chunk.ordinal_;
   return true;
-}
-
-// The stacks of a chunk's profile `from` in this reader's, by the chunk's
-// stack: each made in the chunk's order. Below a stack new to the profile
-// all are new: a chain of them (each the child of the one before, as a
-// line's new frames are made) is made in one run, with ids in order.
-std::vector<StackId> Reader::merge_stacks(const Profile& from, std::span<const FrameId> frames) {
-  const std::size_t n = from.stack_count();
-  std::vector<StackId> stacks(n, kRootStack);
-  std::vector<FrameId> run;
-  for (std::size_t s = 1; s < n;) {
-    const StackId parent = stacks[from.parent(StackId{static_cast<std::uint32_t>(s)}).index()];
-    const FrameId frame = frames[from.stack(StackId{static_cast<std::uint32_t>(s)}).frame.index()];
-    if (const StackId found = bulk::find_stack(*builder_, parent, frame); found != kNoId<StackId>) {
-      stacks[s++] = found;
-      continue;
-    }
-    run.assign(1, frame);
-    std::size_t e = s + 1;
-    for (; e < n && from.parent(StackId{static_cast<std::uint32_t>(e)}).index() == e - 1; ++e)
-      run.push_back(frames[from.stack(StackId{static_cast<std::uint32_t>(e)}).frame.index()]);
-    const auto first = static_cast<std::uint32_t>(builder_->stack_count());
-    bulk::extend(*builder_, parent, run);
-    for (std::size_t k = s; k < e; ++k) stacks[k] = StackId{first + static_cast<std::uint32_t>(k - s)};
-    s = e;
-  }
-  return stacks;
 }
 
 Profile Reader::run() {
@@ -735,8 +757,8 @@ Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics)
 }
 
 Profile read_in_chunks(Input& input, const ReadOptions& options, Diagnostics& diagnostics,
-                       std::size_t chunk_bytes) {
-  return Reader(input, options, diagnostics, chunk_bytes).run();
+                       std::size_t chunk_bytes, const std::function<void(std::size_t)>& before_split) {
+  return Reader(input, options, diagnostics, chunk_bytes, &before_split).run();
 }
 
 namespace {
