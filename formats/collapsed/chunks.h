@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 
 #include "fg/diagnostics.h"
 #include "fg/profile.h"
@@ -15,8 +16,12 @@
 namespace fg::formats::collapsed {
 
 /// read() with chunks of `chunk_bytes` (cut to the end of a line; 0: the
-/// reader's own size), so that tests put chunk boundaries anywhere.
+/// reader's own size), so that tests put chunk boundaries anywhere. A
+/// thread that splits chunks ahead calls `before_split` (when set) with the
+/// chunk's number (from 0) before it splits it, outside its own handling of
+/// a chunk's errors: what it throws is the read's error, as an allocation
+/// failing there would be.
 Profile read_in_chunks(Input& input, const ReadOptions& options, Diagnostics& diagnostics,
-                       std::size_t chunk_bytes);
+                       std::size_t chunk_bytes, const std::function<void(std::size_t)>& before_split = {});
 
 }  // namespace fg::formats::collapsed

@@ -1,15 +1,10 @@
 #include "formats/collapsed/collapsed.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
-#include <exception>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -21,7 +16,7 @@
 #include "fg/error.h"
 #include "fg/granularity.h"
 #include "fg/parallel.h"
-#include "formats/collapsed/chunks.h"
+#include "formats/collapsed/reader.h"
 
 namespace fg::formats::collapsed {
 
@@ -109,6 +104,8 @@ const char* skip_back_blanks(const char* b, const char* e) {
   return e;
 }
 
+}  // namespace
+
 // How many columns a one-thread read gives the profile: those of the first
 // line that ends in a count (0 when none does).
 int first_columns(std::string_view text) {
@@ -125,109 +122,9 @@ int first_columns(std::string_view text) {
   return 0;
 }
 
-// A chunk read on its own thread met something (a warning, an error,
-// fractional counts) whose outcome depends on the lines before it: the
-// chunk is read again on the reader's own, in file order.
-struct NotClean {};
-
-class Reader {
- public:
-  Reader(Input& input, const ReadOptions& options, Diagnostics& diag, std::size_t chunk_bytes)
-      : input_(input),
-        diag_(diag),
-        sequence_(options.sequence),
-        ordinal_(options.first_ordinal),
-        chunk_bytes_(chunk_bytes ? chunk_bytes : kChunkBytes) {}
-  Profile run();
-
- private:
-  // A reader of one chunk, into tables of its own, with `columns` (of
-  // the whole input, 0 while unknown): timestamps (with sequence) count
-  // from 0.
-  Reader(Input& input, Diagnostics& diag, bool sequence, int columns)
-      : input_(input), diag_(diag), sequence_(sequence), ordinal_(0), chunk_(true) {
-    if (columns) start(columns);
-  }
-  void read_lines(const char* b, const char* end);
-  struct Chunk;
-  struct Chunks;
-  void read_chunks(Chunks& c, std::size_t parts);
-  void cut_chunk(Chunks& c, Chunk& chunk);
-  void cut_stream_chunk(Chunks& c, Chunk& chunk);
-  void read_ahead(Chunks& c);
-  void take_chunks(Chunks& c);
-  void take_chunk(Chunks& c, Chunk& chunk);
-  bool merge(const Reader& chunk);
-  std::vector<StackId> merge_stacks(const Profile& from, std::span<const FrameId> frames);
-  void line(const char* b, const char* e);
-  bool parse_counts(const char* b, const char* e, const char** stack_end, std::int64_t* values);
-  StackId intern_stack(const char* b, const char* e);
-  FrameId intern_frame(std::string_view token, std::uint64_t hash);
-  FrameId make_frame(std::string_view token, StringId token_id);
-  void warn(const char* at, const std::string& kind, const std::string& message) {
-    if (chunk_) throw NotClean{};
-    diag_.warn(
-        SourcePosition::text(input_.name(), line_no_, static_cast<std::uint64_t>(at - line_start_) + 1), kind,
-        message);
-  }
-  void start(int columns);
-  // Keeps counts with `decimals` digits after the point from now on.
-  void set_decimals(int decimals) {
-    if (decimals <= decimals_) return;
-    if (chunk_) throw NotClean{};
-    try {
-      builder_->set_decimals(decimals);
-    } catch (const Error& e) {
-      throw ParseError(SourcePosition::text(input_.name(), line_no_), e.what());
-    }
-    decimals_ = decimals;
-  }
-  void forget_previous() {
-    prev_ = nullptr;
-    prev_len_ = 0;
-    prev_ends_.clear();
-    prev_stacks_.clear();
-  }
-
-  Input& input_;
-  Diagnostics& diag_;
-  bool sequence_;  // each line its own sample, numbered from ordinal_ as its timestamp
-  std::int64_t ordinal_;
-  // The input is read in chunks of this size (to the end of a line), on
-  // several threads when it is worth them.
-  static constexpr std::size_t kChunkBytes = 1 << 20;
-  std::size_t chunk_bytes_ = kChunkBytes;
-  std::optional<ProfileBuilder> builder_;
-  int columns_ = 0;  // 0 until the first data line decides between 1 and 2
-  // Fractional counts are kept exactly: the decimals of the counts so far
-  // (at most kMaxDecimals; the columns have them).
-  int decimals_ = 0;
-  static constexpr int kMaxDecimals = 9;
-  std::uint64_t line_no_ = 0;
-  const char* line_start_ = nullptr;
-
-  // The previous stack's bytes (still in the buffer), the end offset of each
-  // of its frames and the stack after each frame: a line that shares a byte
-  // prefix with the previous one reuses those frames without hashing them.
-  const char* prev_ = nullptr;
-  std::size_t prev_len_ = 0;
-  std::vector<std::size_t> prev_ends_;
-  std::vector<StackId> prev_stacks_;
-
-  std::vector<FrameId> token_frames_;  // by the token's string id
-  std::size_t expected_bytes_ = 0;     // input size when known
-  std::vector<std::uint64_t> hashes_;  // of the current line's new frames
-  // The start of the mapped file when this reader reads it in file order:
-  // it gives the pages behind it back as it goes.
-  const char* mapped_ = nullptr;
-
-  // A chunk's reader: throws NotClean where the reader would warn; clean_
-  // until it has.
-  bool chunk_ = false, clean_ = true;
-};
-
 void Reader::start(int columns) {
   columns_ = columns;
+  if (chunk_) return;  // a chunk's reader makes no tables (merge() interns its lines)
   std::vector<ValueType> types;
   if (columns == 1) {
     types.push_back({"samples", "count", ValueRole::kPlain});
@@ -305,6 +202,15 @@ FrameId Reader::make_frame(std::string_view token, StringId token_id) {
 }
 
 StackId Reader::intern_stack(const char* b, const char* e) {
+  tokens_.clear();
+  const std::size_t shared = split_stack(b, e, tokens_);
+  return intern_tokens(shared, tokens_);
+}
+
+// Finds the frames of the stack [b, e) that it does not share with the
+// previous line, appends them to `tokens` with their hashes, and returns
+// how many frames it shares.
+std::size_t Reader::split_stack(const char* b, const char* e, std::vector<Token>& tokens) {
   const std::size_t len = static_cast<std::size_t>(e - b);
   // Perl's split drops trailing empty fields: "a;b;;" is "a;b".
   std::size_t used = len;
@@ -319,36 +225,49 @@ StackId Reader::intern_stack(const char* b, const char* e) {
   if (shared < prev_ends_.size() && prev_ends_[shared] == common && (common == used || b[common] == ';'))
     ++shared;
   prev_ends_.resize(shared);
-  prev_stacks_.resize(shared);
 
-  StackId s = shared ? prev_stacks_[shared - 1] : kRootStack;
   std::size_t pos = shared ? prev_ends_[shared - 1] + 1 : 0;
   if (used > 0) {
-    // The new frames of a line are interned in passes (find and hash all,
-    // then the cache hints of bulk::prefetch_slot() and the two after it, then intern), so the
-    // cache misses of one frame's lookup overlap with the others'.
-    hashes_.clear();
     while (pos <= used) {
       const auto end = static_cast<std::size_t>(find_semicolon(b + pos, b + used) - b);
-      std::uint64_t h = hash_bytes(std::string_view(b + pos, end - pos));
-      bulk::prefetch_slot(bulk::strings(*builder_), h);
-      hashes_.push_back(h);
+      const std::string_view t(b + pos, end - pos);
+      tokens.push_back({t.data(), static_cast<std::uint32_t>(t.size()), hash_bytes(t)});
       prev_ends_.push_back(end);
       pos = end + 1;
-    }
-    const StringPool& pool = bulk::strings(*builder_);
-    for (std::uint64_t h : hashes_) bulk::prefetch_entry(pool, h);
-    for (std::uint64_t h : hashes_) bulk::prefetch_bytes(pool, h);
-    for (std::size_t i = shared; i < prev_ends_.size(); ++i) {
-      std::size_t start = i == 0 ? 0 : prev_ends_[i - 1] + 1;
-      FrameId f = intern_frame(std::string_view(b + start, prev_ends_[i] - start), hashes_[i - shared]);
-      s = builder_->stack(s, f);
-      prev_stacks_.push_back(s);
     }
   }
   prev_ = b;
   prev_len_ = used;
+  return shared;
+}
+
+// The stack of the previous line's first `shared` frames, then `tokens`.
+StackId Reader::intern_tokens(std::size_t shared, std::span<const Token> tokens) {
+  prev_stacks_.resize(shared);
+  StackId s = shared ? prev_stacks_[shared - 1] : kRootStack;
+  // Interned in passes (the cache hints of bulk::prefetch_slot() and the
+  // two after it, then intern), so the cache misses of one frame's lookup
+  // overlap with the others'.
+  const StringPool& pool = bulk::strings(*builder_);
+  for (const Token& t : tokens) bulk::prefetch_slot(pool, t.hash);
+  for (const Token& t : tokens) bulk::prefetch_entry(pool, t.hash);
+  for (const Token& t : tokens) bulk::prefetch_bytes(pool, t.hash);
+  for (const Token& t : tokens) {
+    s = builder_->stack(s, intern_frame(std::string_view(t.text, t.size), t.hash));
+    prev_stacks_.push_back(s);
+  }
   return s;
+}
+
+void Reader::add(StackId s, const std::int64_t* values, std::uint64_t line_no) {
+  try {
+    builder_->add_sample(s, std::span<const std::int64_t>(values, static_cast<std::size_t>(columns_)), {},
+                         sequence_ ? ordinal_++ : kNoTimestamp);
+  } catch (const ParseError&) {
+    throw;
+  } catch (const Error& e) {
+    throw ParseError(SourcePosition::text(input_.name(), line_no), e.what());
+  }
 }
 
 void Reader::line(const char* b, const char* e) {
@@ -360,15 +279,14 @@ void Reader::line(const char* b, const char* e) {
   std::int64_t values[2];
   const char* stack_end;
   if (!parse_counts(b, trimmed, &stack_end, values)) return;
-  StackId s = intern_stack(b, stack_end);
-  try {
-    builder_->add_sample(s, std::span<const std::int64_t>(values, static_cast<std::size_t>(columns_)), {},
-                         sequence_ ? ordinal_++ : kNoTimestamp);
-  } catch (const ParseError&) {
-    throw;
-  } catch (const Error& e) {
-    throw ParseError(SourcePosition::text(input_.name(), line_no_), e.what());
+  if (chunk_) {
+    const std::size_t before = tokens_.size();
+    const auto shared = static_cast<std::uint32_t>(split_stack(b, stack_end, tokens_));
+    split_lines_.push_back(
+        {line_no_, shared, static_cast<std::uint32_t>(tokens_.size() - before), {values[0], values[1]}});
+    return;
   }
+  add(intern_stack(b, stack_end), values, line_no_);
 }
 
 // The lines of [b, end), in place: no copies. A reader of the mapped file
@@ -393,300 +311,7 @@ void Reader::read_lines(const char* b, const char* end) {
   }
 }
 
-// One chunk of a chunked read: whole lines of the input, in file order.
-struct Reader::Chunk {
-  std::string_view text;
-  std::size_t end = 0;             // a mapped file's: the offset of text's end
-  std::unique_ptr<char[]> buffer;  // a stream's: text's bytes
-  std::size_t capacity = 0;        // of buffer
-  int columns = 0;                 // the input's, as known when the chunk was cut (0: not yet)
-  std::exception_ptr error;        // the input failed after text: thrown once text is read
-  std::unique_ptr<Reader> tables;  // read by another thread (nullptr: to read in file order)
-  bool ready = false;              // cut and, by its thread, read
-};
-
-// What the threads of a chunked read share. Chunks are cut in file order
-// under `cut_m`; those cut and not yet merged wait in `slots`, under `m`.
-struct Reader::Chunks {
-  Chunks(std::optional<std::string_view> w, std::size_t bytes) : whole(w), chunk_bytes(bytes) {}
-  std::optional<std::string_view> whole;  // a mapped file's bytes; else a stream's, read as cut
-  std::size_t chunk_bytes;
-  std::size_t ahead = 1;  // chunks cut past the one being merged, at most
-  std::mutex cut_m;
-  std::atomic<std::size_t> cut{0};  // chunks cut so far
-  std::size_t offset = 0;           // a mapped file's: where the next chunk starts
-  std::string carry;                // a stream's: the partial line after the last chunk
-  bool at_end = false;              // nothing left to cut
-  int columns = 0;                  // of the input: its first line that ends in a count decides
-  std::mutex m;
-  std::condition_variable changed;
-  std::deque<Chunk> slots;                                             // chunks [merged, merged + size)
-  std::vector<std::pair<std::unique_ptr<char[]>, std::size_t>> spare;  // stream buffers to reuse
-  std::size_t merged = 0;
-  bool stopped = false;  // take_chunks() failed: the others stop
-};
-
-// Cuts the next chunk (under c.cut_m): at least c.chunk_bytes, to the end
-// of a line.
-void Reader::cut_chunk(Chunks& c, Chunk& chunk) {
-  if (c.whole) {
-    const std::string_view w = *c.whole;
-    const std::size_t from = c.offset;
-    std::size_t to = std::min(w.size(), from + c.chunk_bytes);
-    if (to < w.size()) {
-      const std::size_t nl = w.find('\n', to - 1);
-      to = nl == std::string_view::npos ? w.size() : nl + 1;
-    }
-    chunk.text = w.substr(from, to - from);
-    chunk.end = to;
-    c.offset = to;
-    c.at_end = to == w.size();
-  } else {
-    cut_stream_chunk(c, chunk);
-  }
-  if (c.columns == 0) c.columns = first_columns(chunk.text);
-  chunk.columns = c.columns;
-  c.cut.store(c.cut.load() + 1);
-}
-
-// A stream's next chunk: the partial line left by the last one, then
-// blocks read up to the last line break. A line longer than a chunk grows
-// the buffer; one longer than kMaxLineBytes is cut, and fails where it is
-// read. A read error ends the input after the chunk's whole lines.
-void Reader::cut_stream_chunk(Chunks& c, Chunk& chunk) {
-  {
-    std::lock_guard lock(c.m);
-    if (!c.spare.empty()) {
-      chunk.buffer = std::move(c.spare.back().first);
-      chunk.capacity = c.spare.back().second;
-      c.spare.pop_back();
-    }
-  }
-  if (chunk.capacity < c.chunk_bytes + c.carry.size()) {
-    chunk.capacity = c.chunk_bytes + c.carry.size();
-    chunk.buffer.reset(new char[chunk.capacity]);
-  }
-  std::size_t n = c.carry.size();
-  std::memcpy(chunk.buffer.get(), c.carry.data(), n);
-  c.carry.clear();
-  const char* nl = nullptr;
-  try {
-    while (!c.at_end) {
-      for (std::size_t k = 1; n < chunk.capacity && k > 0; n += k) {
-        k = input_.read(chunk.buffer.get() + n, chunk.capacity - n);
-        c.at_end = k == 0;
-      }
-      if (c.at_end) break;
-      nl = static_cast<const char*>(memrchr(chunk.buffer.get(), '\n', n));
-      if (nl || n > kMaxLineBytes) break;
-      std::unique_ptr<char[]> bigger(new char[chunk.capacity * 2]);
-      std::memcpy(bigger.get(), chunk.buffer.get(), n);
-      chunk.buffer = std::move(bigger);
-      chunk.capacity *= 2;
-    }
-  } catch (...) {
-    chunk.error = std::current_exception();
-    c.at_end = true;
-    nl = static_cast<const char*>(memrchr(chunk.buffer.get(), '\n', n));
-    n = nl ? static_cast<std::size_t>(nl - chunk.buffer.get()) + 1 : 0;
-  }
-  std::size_t size = n;
-  if (!c.at_end && nl) {
-    size = static_cast<std::size_t>(nl - chunk.buffer.get()) + 1;
-    c.carry.assign(chunk.buffer.get() + size, n - size);
-  }
-  chunk.text = std::string_view(chunk.buffer.get(), size);
-}
-
-// The input in chunks shared by `parts` threads. This one takes them in
-// file order (take_chunks()); the others cut chunks ahead and read them
-// into tables of their own (read_ahead()).
-void Reader::read_chunks(Chunks& c, std::size_t parts) {
-  c.ahead = parts;
-  for_each_part(parts, [&](std::size_t part) {
-    if (part > 0) return read_ahead(c);
-    try {
-      take_chunks(c);
-    } catch (...) {
-      {
-        std::lock_guard lock(c.m);
-        c.stopped = true;
-      }
-      c.changed.notify_all();
-      throw;
-    }
-  });
-}
-
-// Cuts the next chunk and reads it into tables of its own, while chunks
-// are left and at most c.ahead are cut past those merged, so memory holds
-// a few chunks, not the input.
-void Reader::read_ahead(Chunks& c) {
-  for (;;) {
-    {
-      std::unique_lock lock(c.m);
-      c.changed.wait(lock, [&] { return c.stopped || c.cut.load() < c.merged + c.ahead; });
-      if (c.stopped) return;
-    }
-    Chunk chunk;
-    std::size_t i;
-    {
-      std::lock_guard lock(c.cut_m);
-      if (c.at_end) return;
-      i = c.cut.load();
-      cut_chunk(c, chunk);
-    }
-    if (!chunk.error) {
-      chunk.tables.reset(new Reader(input_, diag_, sequence_, chunk.columns));
-      try {
-        chunk.tables->read_lines(chunk.text.data(), chunk.text.data() + chunk.text.size());
-      } catch (...) {
-        chunk.tables->clean_ = false;  // read again in order
-      }
-      if (c.whole) input_.drop_mapped(chunk.end - chunk.text.size(), chunk.end);  // its tables hold it
-    }
-    chunk.ready = true;
-    {
-      std::lock_guard lock(c.m);
-      while (c.slots.size() <= i - c.merged) c.slots.emplace_back();
-      c.slots[i - c.merged] = std::move(chunk);
-    }
-    c.changed.notify_all();
-  }
-}
-
-// Takes the chunks in file order: reads each chunk nobody has cut yet (and
-// each that is not clean) into the profile itself, and merges each chunk
-// another thread read.
-void Reader::take_chunks(Chunks& c) {
-  for (std::size_t i = 0;; ++i) {
-    Chunk own;
-    Chunk* chunk = &own;
-    bool mine = false;
-    {
-      std::lock_guard lock(c.cut_m);
-      if (c.cut.load() == i) {
-        if (c.at_end) return;
-        cut_chunk(c, own);
-        mine = true;
-      }
-    }
-    if (!mine) {
-      std::unique_lock lock(c.m);
-      c.changed.wait(lock, [&] { return !c.slots.empty() && c.slots.front().ready; });
-      chunk = &c.slots.front();
-    }
-    take_chunk(c, *chunk);
-    {
-      std::lock_guard lock(c.m);
-      if (chunk->buffer) c.spare.emplace_back(std::move(chunk->buffer), chunk->capacity);
-      if (!c.slots.empty()) c.slots.pop_front();
-      c.merged = i + 1;
-    }
-    c.changed.notify_all();
-  }
-}
-
-// Adds one chunk, in file order, to the profile: its tables when another
-// thread read it cleanly, else its lines read here.
-void Reader::take_chunk(Chunks& c, Chunk& chunk) {
-  forget_previous();
-  const char* text = chunk.text.data();
-  if (!chunk.tables || !merge(*chunk.tables)) {
-    mapped_ = c.whole ? c.whole->data() : nullptr;
-    read_lines(text, text + chunk.text.size());
-  }
-  chunk.tables.reset();
-  if (c.whole) input_.release_mapped(chunk.end);
-  if (chunk.error) std::rethrow_exception(chunk.error);
-}
-
-// Adds a clean chunk's tables to this reader's profile as if this reader had
-// read its lines: its strings, functions, frames, stacks and samples, each
-// in the order the chunk made them, which is the order in which a one-thread
-// read makes those that are new. False (nothing added) for a chunk that was
-// not clean, or whose counts need the lines before them: decimals, or a sum
-// past the profile's bound.
-bool Reader::merge(const Reader& chunk) {
-  if (!chunk.clean_ || decimals_ != 0) return false;
-  if (chunk.builder_) {
-    if (!builder_) start(chunk.columns_);
-    const Profile& from = bulk::peek(*chunk.builder_);
-    std::int64_t sum;
-    if (__builtin_add_overflow(bulk::peek(*builder_).magnitude(), from.magnitude(), &sum)) return false;
-    const StringPool& pool = bulk::strings(*chunk.builder_);
-    std::vector<StringId> strings(pool.size());
-    for (const StringId s : id_range<StringId>(pool.size()))
-      strings[s.index()] = builder_->intern(pool.view(s));
-    std::vector<FunctionId> functions(from.function_count());
-    for (const FunctionId f : id_range<FunctionId>(from.function_count()))
-      functions[f.index()] = builder_->function(strings[from.function(f).name.index()]);
-    std::vector<FrameId> frames(from.frame_count());
-    for (const FrameId f : id_range<FrameId>(from.frame_count()))
-      frames[f.index()] = builder_->frame(functions[from.frame(f).function.index()], from.frame(f).kind);
-    const std::vector<StackId> stacks = merge_stacks(from, frames);
-    for (std::size_t i = 0; i < from.sample_count(); ++i) {
-      const Sample& sample = from.sample(i);
-      const std::int64_t t = sample.timestamp == kNoTimestamp ? kNoTimestamp : sample.timestamp + ordinal_;
-      builder_->add_sample(stacks[sample.stack.index()], from.values(i), {}, t);
-    }
-  }
-  line_no_ += chunk.line_no_;
-  ordinal_ += chunk.ordinal_;
-  return true;
-}
-
-// The stacks of a chunk's profile `from` in this reader's, by the chunk's
-// stack: each made in the chunk's order. Below a stack new to the profile
-// all are new: a chain of them (each the child of the one before, as a
-// line's new frames are made) is made in one run, with ids in order.
-std::vector<StackId> Reader::merge_stacks(const Profile& from, std::span<const FrameId> frames) {
-  const std::size_t n = from.stack_count();
-  std::vector<StackId> stacks(n, kRootStack);
-  std::vector<FrameId> run;
-  for (std::size_t s = 1; s < n;) {
-    const StackId parent = stacks[from.parent(StackId{static_cast<std::uint32_t>(s)}).index()];
-    const FrameId frame = frames[from.stack(StackId{static_cast<std::uint32_t>(s)}).frame.index()];
-    if (const StackId found = bulk::find_stack(*builder_, parent, frame); found != kNoId<StackId>) {
-      stacks[s++] = found;
-      continue;
-    }
-    run.assign(1, frame);
-    std::size_t e = s + 1;
-    for (; e < n && from.parent(StackId{static_cast<std::uint32_t>(e)}).index() == e - 1; ++e)
-      run.push_back(frames[from.stack(StackId{static_cast<std::uint32_t>(e)}).frame.index()]);
-    const auto first = static_cast<std::uint32_t>(builder_->stack_count());
-    bulk::extend(*builder_, parent, run);
-    for (std::size_t k = s; k < e; ++k) stacks[k] = StackId{first + static_cast<std::uint32_t>(k - s)};
-    s = e;
-  }
-  return stacks;
-}
-
-Profile Reader::run() {
-  if (auto whole = input_.map_whole()) {
-    expected_bytes_ = whole->size();
-    const std::size_t parts = parts_for({.bytes = whole->size()});
-    if (parts > 1) {
-      // At least a chunk per thread.
-      Chunks c(whole, std::min(chunk_bytes_, std::max<std::size_t>(1, (whole->size() + parts - 1) / parts)));
-      read_chunks(c, parts);
-    } else {
-      mapped_ = whole->data();
-      read_lines(whole->data(), whole->data() + whole->size());
-    }
-  } else {
-    // A stream in chunks: the first, cut here, tells whether it is worth
-    // more threads.
-    Chunks c(std::nullopt, chunk_bytes_);
-    c.slots.emplace_back();
-    cut_chunk(c, c.slots.back());
-    c.slots.back().ready = true;
-    read_chunks(c, c.at_end ? 1 : parts_for({.bytes = c.slots.back().text.size() + 1}));
-  }
-  if (columns_ == 0) start(1);
-  return std::move(*builder_).finish();
-}
+namespace {
 
 // Text of a frame in a folded line: ';' in a name becomes '|' (the
 // separator), line breaks become spaces, and the kind's suffix follows.
@@ -732,11 +357,6 @@ Sniff sniff(std::string_view head, std::string_view) {
 
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics) {
   return Reader(input, options, diagnostics, 0).run();
-}
-
-Profile read_in_chunks(Input& input, const ReadOptions& options, Diagnostics& diagnostics,
-                       std::size_t chunk_bytes) {
-  return Reader(input, options, diagnostics, chunk_bytes).run();
 }
 
 namespace {

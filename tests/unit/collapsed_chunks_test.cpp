@@ -6,6 +6,8 @@
 // the chunked path: one chunk per job, or chunks of a given size.
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <new>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -209,4 +211,42 @@ TEST_CASE("collapsed chunks: a stream cut short fails after the lines before the
     CHECK(read_at(2, text, false, false, Via::kGzipCut, bytes) == one);
     CHECK(read_at(3, text, false, false, Via::kGzipCut, bytes) == one);
   }
+}
+
+TEST_CASE("collapsed chunks: a thread failing outside a chunk fails the read instead of hanging it") {
+  // An allocation failing where a chunk thread cuts or sets up a chunk (the
+  // hook throws there) reaches the caller; the merging thread, waiting for
+  // that chunk, must not wait forever. The merging thread may read every
+  // chunk itself before another thread takes one: the read is tried until
+  // one does.
+  std::string text;
+  for (int i = 0; i < 20000; ++i)
+    text += "a;b" + std::to_string(i % 97) + ";c " + std::to_string(i + 1) + "\n";
+  set_jobs(3);
+  set_parallel_min(0);
+  for (const bool mapped : {true, false}) {
+    CAPTURE(mapped);
+    int failed_reads = 0;
+    for (int attempt = 0; attempt < 50 && failed_reads == 0; ++attempt) {
+      Diagnostics d(
+          false, [](const std::string&) {}, 100);
+      auto in = formats::Input::from_bytes("t.folded", text, formats::kDefaultMaxInflated, mapped);
+      std::atomic<int> calls{0};
+      const auto fail = [&](std::size_t) {
+        ++calls;
+        throw std::bad_alloc();
+      };
+      bool threw = false;
+      try {
+        formats::collapsed::read_in_chunks(*in, formats::ReadOptions{}, d, 64, fail);
+      } catch (const std::bad_alloc&) {
+        threw = true;
+      }
+      CHECK(threw == (calls.load() > 0));
+      failed_reads += threw;
+    }
+    CHECK(failed_reads == 1);
+  }
+  set_jobs(jobs_from(std::nullopt, nullptr));
+  set_parallel_min(std::nullopt);
 }
