@@ -256,7 +256,9 @@ constexpr std::string_view kIndexScript = R"(<script>
 })();
 </script>)";
 
-constexpr std::string_view kPageScript = R"(<script>
+// The start of a page's scripts: the data, and helpers that add elements to
+// the page's main part.
+constexpr std::string_view kPageScriptStart = R"(<script>
 (function () {
   const p = JSON.parse(document.getElementById('fg-data').textContent);
   const main = document.getElementById('main');
@@ -271,7 +273,9 @@ constexpr std::string_view kPageScript = R"(<script>
     a.href = href;
     return a;
   }
-  document.title = p.name + ' - fg-report';
+)";
+
+constexpr std::string_view kPageScript = R"(  document.title = p.name + ' - fg-report';
   add('h1', p.name);
   add('p', p.path + ' (' + p.format + ', ' + p.samples + ' samples)');
   const t = add('table');
@@ -386,22 +390,7 @@ constexpr std::string_view kKindsColumn =
     R"(['kinds', p => [p.kind].concat((p.kinds || []).map(k => k.kind)).filter(x => x).join(', ')],
     )";
 
-constexpr std::string_view kKindsPageScript = R"(<script>
-(function () {
-  const p = JSON.parse(document.getElementById('fg-data').textContent);
-  const main = document.getElementById('main');
-  function add(tag, text, parent) {
-    const e = document.createElement(tag);
-    if (text !== undefined) e.textContent = text;
-    (parent || main).appendChild(e);
-    return e;
-  }
-  function link(href, text, parent) {
-    const a = add('a', text, parent);
-    a.href = href;
-    return a;
-  }
-  const nav = document.createElement('p');
+constexpr std::string_view kKindsPageScript = R"(  const nav = document.createElement('p');
   nav.id = 'kinds';
   add('span', 'kinds of event: ' + p.kind + ' (above)', nav);
   p.kinds.forEach(k => {
@@ -485,9 +474,9 @@ std::string index_html(const BatchReportResult& r) {
 }
 
 std::string page_html(const Json& j, bool manifest, bool kinds = false) {
-  std::string script(kPageScript);
+  std::string script = std::string(kPageScriptStart) + std::string(kPageScript);
   if (manifest) script += "\n" + std::string(kManifestPageScript);
-  if (kinds) script += "\n" + std::string(kKindsPageScript);
+  if (kinds) script += "\n" + std::string(kPageScriptStart) + std::string(kKindsPageScript);
   return html_page("fg-report",
                    "<p><a href=\"../../index.html\">all profiles</a></p>\n<div id=\"main\"></div>", j.text(),
                    script);
