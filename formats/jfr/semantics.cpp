@@ -1,6 +1,7 @@
 #include "formats/jfr/semantics.h"
 
 #include <algorithm>
+#include <span>
 
 #include "fg/filter.h"
 #include "fg/time_bound.h"
@@ -54,13 +55,16 @@ bool selected(Events events, EventType t) {
 
 namespace {
 
-// The kinds of event other than the default, by their event_group() (the
-// option that selects them, without its "--").
-constexpr std::pair<std::string_view, Events> kByGroup[] = {
-    {"alloc", Events::kAlloc},           {"live", Events::kLive},
-    {"nativemem", Events::kNativeMem},   {"lock", Events::kLock},
-    {"nativelock", Events::kNativeLock},
+// The kinds of event, each by the option that selects it (without its
+// "--"); fg-report draws a page of each, "samples" being the default events.
+constexpr std::pair<std::string_view, Events> kKinds[] = {
+    {"samples", Events::kDefault}, {"cpu", Events::kCpu},
+    {"wall", Events::kWall},       {"alloc", Events::kAlloc},
+    {"live", Events::kLive},       {"nativemem", Events::kNativeMem},
+    {"lock", Events::kLock},       {"nativelock", Events::kNativeLock},
 };
+// The kinds other than the default's events, by their event_group().
+constexpr std::span<const std::pair<std::string_view, Events>> kByGroup = std::span(kKinds).subspan(3);
 
 }  // namespace
 
@@ -73,14 +77,6 @@ std::string_view events_option(Events e) {
 // ---- Event kinds
 
 namespace {
-
-// The kinds fg-report draws, by the name event_kinds() gives them.
-constexpr std::pair<std::string_view, Events> kKinds[] = {
-    {"samples", Events::kDefault}, {"cpu", Events::kCpu},
-    {"wall", Events::kWall},       {"alloc", Events::kAlloc},
-    {"live", Events::kLive},       {"nativemem", Events::kNativeMem},
-    {"lock", Events::kLock},       {"nativelock", Events::kNativeLock},
-};
 
 // The kind a profile's columns say it was read as.
 std::optional<std::string_view> kind_of_columns(const std::vector<ValueType>& types) {
@@ -426,8 +422,8 @@ std::optional<Events> sole_other_kind(const ReadSummary& s, Events e) {
     const EventType type = static_cast<EventType>(t);
     if (!s.type_counts.count(std::string(event_type_name(type)))) continue;
     // Default events filtered out (--state, a time window) are not absent.
-    const auto* g = std::find_if(std::begin(kByGroup), std::end(kByGroup),
-                                 [&](const auto& k) { return k.first == event_group(type); });
+    const auto g = std::find_if(std::begin(kByGroup), std::end(kByGroup),
+                                [&](const auto& k) { return k.first == event_group(type); });
     if (g == std::end(kByGroup) || (found && *found != g->second)) return std::nullopt;
     found = g->second;
   }
