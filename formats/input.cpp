@@ -180,6 +180,7 @@ std::size_t Input::read_raw_inflated(char* buf, std::size_t n) {
     return m.read_source(buf, n, name_);
   }
   // Inflate, concatenated gzip members included.
+  if (n == 0) return 0;
   for (;;) {
     if (m.raw.empty() && !m.raw_eof) {
       m.raw.resize(1 << 16);
@@ -187,10 +188,10 @@ std::size_t Input::read_raw_inflated(char* buf, std::size_t n) {
       m.raw.resize(k);
       if (k == 0) m.raw_eof = true;
     }
-    if (m.raw.empty() && m.raw_eof) {
-      // Still inside a gzip member with nothing left to feed it.
-      throw Error(name_ + ": truncated gzip data after " + std::to_string(inflated_) + " inflated bytes");
-    }
+    // With no input left, inflate is still called: it may hold output of
+    // input it has taken (the rest of a match that did not fit in the last
+    // buffer), so what a truncated member gives, and the offset its error
+    // names, do not depend on the sizes of the reads.
     m.zs.next_in = reinterpret_cast<Bytef*>(m.raw.data());
     m.zs.avail_in = static_cast<uInt>(m.raw.size());
     m.zs.next_out = reinterpret_cast<Bytef*>(buf);
@@ -218,6 +219,10 @@ std::size_t Input::read_raw_inflated(char* buf, std::size_t n) {
     if (inflated_ > max_inflated_) throw gzip_bomb(name_, max_inflated_);
     if (produced > 0) return produced;
     if (!m.inflating) return 0;
+    if (m.raw.empty() && m.raw_eof) {
+      // Still inside a gzip member with nothing left to feed it.
+      throw Error(name_ + ": truncated gzip data after " + std::to_string(inflated_) + " inflated bytes");
+    }
   }
 }
 
