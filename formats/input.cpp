@@ -232,10 +232,11 @@ std::string_view Input::head(std::size_t n) {
     lookahead_pos_ = 0;
   }
   while (lookahead_.size() < n) {
-    // Grows with what arrives (64 KiB at first), not by n: a small input
-    // asked for a large head costs no n bytes of zeroed memory.
+    // Grows with what arrives (a page at first, then doubling), not by n:
+    // a small input asked for a large head costs no n bytes of zeroed
+    // memory (the JFR reader asks for 1 MiB).
     std::size_t old = lookahead_.size();
-    std::size_t want = std::min(n - old, std::max<std::size_t>(old, 1 << 16));
+    std::size_t want = std::min(n - old, std::max<std::size_t>(old, 1 << 12));
     lookahead_.resize(old + want);
     std::size_t k = read_raw_inflated(lookahead_.data() + old, want);
     lookahead_.resize(old + k);

@@ -37,11 +37,12 @@ struct TraceOut {
   // Hands over the traces held; `offset` is how far the file is read.
   void flush(std::uint64_t offset) {
     if (!batch.traces.empty()) {
-      traces(batch);  // uses it, maybe leaving another in its place
+      traces(batch);
+      // Cleared, the batch keeps its capacity for the next: it grows with
+      // what the pools hold, so a small chunk's traces take a small one.
       batch.traces.clear();
       batch.frames.clear();
       batch.expected_nodes = 0;
-      batch.frames.reserve(kBatchFrames + 1024);
     }
     if (done && offset - done_at >= (8 << 20)) {
       done(done_at, offset);
@@ -592,8 +593,8 @@ void TraceTree::reserve(std::size_t nodes) {
 
 void TraceTree::drop_index(std::size_t at_least) {
   if (slots_.size() * sizeof(Slot) < at_least) return;
-  BigVector<Slot>(1024, kEmpty).swap(slots_);
-  shift_ = 64 - 10;
+  BigVector<Slot>(std::size_t{1} << kFirstSlotBits, kEmpty).swap(slots_);
+  shift_ = 64 - kFirstSlotBits;
   stale_ = false;
 }
 

@@ -196,11 +196,14 @@ class TraceTree {
   // Room for `nodes` nodes.
   void reserve(std::size_t nodes);
 
+  // The index's first size, 2^kFirstSlotBits slots: reserve() grows it to
+  // what a chunk's pools announce, so a small recording's stays small.
+  static constexpr unsigned kFirstSlotBits = 6;
   BigVector<TraceNode> nodes_{TraceNode{}};
-  BigVector<Slot> slots_ = BigVector<Slot>(1024, kEmpty);
-  unsigned shift_ = 64 - 10;          // slot_of() takes the top bits
-  bool stale_ = false;                // slots_ holds a cleared chunk's nodes
-  std::vector<std::uint64_t> paths_;  // add()'s: the hash of each frame's path, by frame of the batch
+  BigVector<Slot> slots_ = BigVector<Slot>(std::size_t{1} << kFirstSlotBits, kEmpty);
+  unsigned shift_ = 64 - kFirstSlotBits;  // slot_of() takes the top bits
+  bool stale_ = false;                    // slots_ holds a cleared chunk's nodes
+  std::vector<std::uint64_t> paths_;      // add()'s: the hash of each frame's path, by frame of the batch
   std::vector<std::uint8_t>
       roots_;  // add()'s: 1 at each trace's last frame (its root), by frame of the batch
   std::vector<std::uint32_t> leaves_;  // add()'s: the node of each trace of the batch

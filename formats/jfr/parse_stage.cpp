@@ -169,8 +169,8 @@ class Reader::ChunkEvents {
         jvm_(pc_->meta.find("jdk.JVMInformation")),
         os_(pc_->meta.find("jdk.OSInformation")),
         most_samples_(std::max<std::size_t>(r.tuning_.most_folded_samples, 1)),
-        whole_(r.opt_.leak ? nullptr : &r.chunk_samples_) {
-    batch_.reserve(kBatch);
+        whole_(r.opt_.leak ? nullptr : &r.chunk_samples_),
+        batch_capacity_(std::min<std::uint64_t>(kBatch, pc_->header.size / kFewestEventBytes + 1)) {
     if (whole_) whole_->clear();
   }
 
@@ -179,6 +179,12 @@ class Reader::ChunkEvents {
 
  private:
   static constexpr std::size_t kBatch = 4096;
+  // A batch's capacity is made with its first event, for as many events as
+  // the chunk can hold at this many bytes each (a record's size, type,
+  // time, thread and trace), kBatch at most: a small recording's read
+  // costs no kBatch events of memory. A chunk of smaller events grows its
+  // batches.
+  static constexpr std::uint64_t kFewestEventBytes = 8;
   // Events of a selected type whose fields are all integers are read
   // without a check per byte while the chunk has room for their longest
   // encoding (and the record's size and type): the bytes to have, or
@@ -188,7 +194,9 @@ class Reader::ChunkEvents {
   void read_checked();
   void select(const EventPlan& plan, const EventRecord& e, std::uint64_t end) {
     DecodedEvent d;
-    if (r_.to_sample(*pc_, plan, e, d)) batch_.push_back(d);
+    if (!r_.to_sample(*pc_, plan, e, d)) return;
+    if (batch_.capacity() == 0) batch_.reserve(batch_capacity_);
+    batch_.push_back(d);
     if (batch_.size() >= kBatch) next_batch(end);
   }
   // The batch, folded or handed over; then the pages before `at` let go of.
@@ -228,6 +236,7 @@ class Reader::ChunkEvents {
   std::vector<InfoRecord> info_records_;
   std::vector<DecodedEvent> batch_;
   ChunkSamples* whole_;
+  const std::size_t batch_capacity_;
   std::size_t events_folded_ = 0;          // into `whole_` since it was cleared
   std::optional<NodeLister> lister_;       // the tree of the chunk's traces, once built
   std::vector<std::uint32_t> positions_;   // find_traces()' scratch room
@@ -341,7 +350,6 @@ void Reader::ChunkEvents::hand_over(bool fold) {
   if (fold) fold_by_node(batch_, fold_slots_);
   emit_(Parsed{index_, nullptr, std::move(batch_), std::move(nodes), {}, fold});
   batch_ = {};
-  batch_.reserve(kBatch);
 }
 
 void Reader::ChunkEvents::hand_over_whole(bool last) {
@@ -349,6 +357,7 @@ void Reader::ChunkEvents::hand_over_whole(bool last) {
   const std::size_t all = whole_->size();
   for (std::size_t b = 0; b < all; b += kBatch) {
     const std::size_t end = std::min(all, b + kBatch);
+    batch_.reserve(end - b);
     for (std::size_t i = b; i < end; ++i)
       if (DecodedEvent e = whole_->at(i); r_.keep_state(e)) batch_.push_back(e);
     if (last) whole_->release_before(end);

@@ -77,9 +77,22 @@ template <typename Entry>
 Entry& ChunkSamples::Blocks<Entry>::room(std::size_t i) {
   const std::size_t block = i >> kBlockBits;
   if (block == blocks_.size()) blocks_.emplace_back();
-  if (!blocks_[block])
-    blocks_[block].reset(BigTableAllocator<Entry>().allocate(std::size_t{1} << kBlockBits));
+  if (block == 0) {
+    if (i >= first_capacity_) grow_first(i);
+  } else if (!blocks_[block]) {
+    blocks_[block] = allocate(kBlockEntries);
+  }
   return at(i);
+}
+
+template <typename Entry>
+void ChunkSamples::Blocks<Entry>::grow_first(std::size_t i) {
+  std::size_t capacity = std::max(kFirstEntries, 2 * first_capacity_);
+  while (capacity <= i) capacity *= 2;
+  Block grown = allocate(std::min(capacity, kBlockEntries));
+  if (blocks_[0]) std::copy_n(blocks_[0].get(), std::min(i, first_capacity_), grown.get());
+  blocks_[0] = std::move(grown);
+  first_capacity_ = std::min(capacity, kBlockEntries);
 }
 
 void ChunkSamples::add_slow(const DecodedEvent& e) {

@@ -185,30 +185,44 @@ class ChunkSamples {
   // Entries live in blocks that never move: a table grown by copying would
   // hold both copies at once, at the chunk's peak of memory. A block is
   // 4 MiB, the least BigTableAllocator takes from the installed memory
-  // (huge pages in the tools).
+  // (huge pages in the tools). The first block alone grows, by doubling
+  // from kFirstEntries, so that a small recording's few samples take a few
+  // KiB rather than a block (a huge page, cleared, in the tools).
   template <typename Entry>
   class Blocks {
    public:
     static constexpr unsigned kBlockBits = std::countr_zero(kBigTableLeast / sizeof(Entry));
     static_assert(sizeof(Entry) << kBlockBits == kBigTableLeast);
+    static constexpr std::size_t kBlockEntries = std::size_t{1} << kBlockBits;
+    static constexpr std::size_t kFirstEntries = 64;
 
-    Entry& at(std::size_t i) { return blocks_[i >> kBlockBits][i & ((1u << kBlockBits) - 1)]; }
-    const Entry& at(std::size_t i) const { return blocks_[i >> kBlockBits][i & ((1u << kBlockBits) - 1)]; }
-    // Entry `i`'s room, the next one, made when new.
+    Entry& at(std::size_t i) { return blocks_[i >> kBlockBits][i & (kBlockEntries - 1)]; }
+    const Entry& at(std::size_t i) const { return blocks_[i >> kBlockBits][i & (kBlockEntries - 1)]; }
+    // Entry `i`'s room, the next one (entries are made in order from 0),
+    // made when new.
     Entry& room(std::size_t i);
     // Lets go of the blocks wholly before entry `end`, but the first.
     void release_before(std::size_t end) {
       for (std::size_t b = 1; b < (end >> kBlockBits) && b < blocks_.size(); ++b) blocks_[b].reset();
     }
-    void release_all() { blocks_.clear(); }
+    void release_all() {
+      blocks_.clear();
+      first_capacity_ = 0;
+    }
 
    private:
     struct Free {
-      void operator()(Entry* b) const {
-        BigTableAllocator<Entry>().deallocate(b, std::size_t{1} << kBlockBits);
-      }
+      std::size_t entries = kBlockEntries;
+      void operator()(Entry* b) const { BigTableAllocator<Entry>().deallocate(b, entries); }
     };
-    std::vector<std::unique_ptr<Entry[], Free>> blocks_;
+    using Block = std::unique_ptr<Entry[], Free>;
+    static Block allocate(std::size_t entries) {
+      return Block(BigTableAllocator<Entry>().allocate(entries), Free{entries});
+    }
+    // The first block, with room for entry `i` and the `i` entries before it kept.
+    void grow_first(std::size_t i);
+    std::vector<Block> blocks_;
+    std::size_t first_capacity_ = 0;  // entries of blocks_[0]
   };
   template <typename Entry>
   void add_slow(Blocks<Entry>& blocks, const DecodedEvent& e);

@@ -1164,6 +1164,93 @@ TEST_CASE("jfr chunk samples: widened for an allocation or a large state key, wi
   CHECK(fields(d.at(1)) == std::tuple{5u, 1u, 65539u, 1, 0, 0u, 1u, 1u});
 }
 
+// The first block of samples grows by doubling to a whole block (4 MiB),
+// the later ones are whole from the start: samples on both sides of each
+// step keep their values, through widening, letting go and clearing.
+TEST_CASE("jfr chunk samples: across the first block's growth and the blocks after it") {
+  using fg::formats::jfr::ChunkSamples;
+  using fg::formats::jfr::DecodedEvent;
+  using fg::formats::jfr::EventType;
+  const auto event = [](std::uint64_t stack, std::int64_t value) {
+    DecodedEvent e{};
+    e.type = EventType::kExecutionSample;
+    e.events = 1;
+    e.stack = stack;
+    e.thread = 1;
+    e.samples = static_cast<std::uint64_t>(value);
+    e.values[0] = value;
+    return e;
+  };
+  // Past three blocks of wide samples (64 bytes each) and one of narrow ones (32).
+  constexpr std::uint64_t kSamples = 3 * (fg::kBigTableLeast / 64) + 5;
+  ChunkSamples c;
+  const auto all_are = [&](std::uint64_t n, std::int64_t times) {
+    bool all = true;
+    for (std::uint64_t t = 0; t < n; ++t) {
+      const DecodedEvent e = c.at(t);
+      all = all && e.stack == t + 1 && e.values[0] == times * static_cast<std::int64_t>(t) &&
+            e.events == static_cast<std::uint32_t>(times);
+    }
+    return all;
+  };
+  for (std::uint64_t t = 0; t < kSamples; ++t) c.add(event(t + 1, static_cast<std::int64_t>(t)));
+  REQUIRE(c.size() == kSamples);
+  CHECK(all_are(kSamples, 1));
+  // An allocation widens every sample; later events fold into them.
+  DecodedEvent alloc = event(kSamples + 1, 1);
+  alloc.type = EventType::kAllocInNewTlab;
+  alloc.cls = 42;
+  alloc.values[1] = 4096;
+  c.add(alloc);
+  for (std::uint64_t t = 0; t < kSamples; ++t) c.add(event(t + 1, static_cast<std::int64_t>(t)));
+  REQUIRE(c.size() == kSamples + 1);
+  CHECK(all_are(kSamples, 2));
+  CHECK(c.at(kSamples).cls == 42);
+  c.release_before(kSamples - 10);
+  CHECK(c.at(kSamples - 1).values[0] == 2 * static_cast<std::int64_t>(kSamples - 1));
+  // Cleared, the room of the first block is used again.
+  c.clear();
+  for (std::uint64_t t = 0; t < 100; ++t) c.add(event(t + 1, static_cast<std::int64_t>(t)));
+  REQUIRE(c.size() == 100);
+  CHECK(all_are(100, 1));
+}
+
+namespace {
+// A BigTableMemory that counts the tables it hands out, over the heap,
+// installed for its scope.
+std::size_t big_tables_made = 0;
+void* counting_big_table(std::size_t bytes) {
+  ++big_tables_made;
+  return ::operator new(bytes);
+}
+void free_counted_big_table(void* p, std::size_t) noexcept { ::operator delete(p); }
+struct CountingBigTables {
+  CountingBigTables() {
+    big_tables_made = 0;
+    fg::set_big_table_memory({counting_big_table, free_counted_big_table});
+  }
+  ~CountingBigTables() { fg::set_big_table_memory(fg::heap_big_table_memory()); }
+};
+}  // namespace
+
+// A small recording's read costs what it holds: no table by a constant
+// size (the tools give big tables 2 MiB pages, each cleared when first
+// touched), as fuzzing and fg-report's many small inputs read thousands.
+TEST_CASE("jfr: a small recording's read takes no big table") {
+  const std::string bytes = synthetic_jfr();
+  REQUIRE(bytes.size() < 4096);
+  const CountingBigTables counting;
+  for (const bool in_place : {false, true}) {
+    CAPTURE(in_place);
+    fg::formats::ReadOptions r;
+    fg::Diagnostics d;
+    auto in = fg::formats::Input::from_bytes("t.jfr", bytes, 1 << 24, in_place);
+    const fg::Profile p = fg::formats::jfr::detail::read_fast(*in, r, d);
+    CHECK(p.sample_count() > 0);
+  }
+  CHECK(big_tables_made == 0);
+}
+
 // The tree of a chunk's stack traces against the plain one made frame by
 // frame from the root: random traces that share callers as recordings do
 // (most of a trace a copy of an earlier one, a few frames new), some of
