@@ -44,8 +44,9 @@ class Reader {
 
  private:
   // A reader of one chunk, with `columns` (of the whole input, 0 while
-  // unknown): it splits the lines and hashes their frames (split_lines_,
-  // tokens_, pointing into the chunk's text), which merge() interns.
+  // unknown): it splits the lines, hashes their frames and numbers their
+  // distinct texts (split_lines_, token_refs_, distinct_, pointing into
+  // the chunk's text), which merge() interns.
   Reader(Input& input, Diagnostics& diag, bool sequence, int columns)
       : input_(input), diag_(diag), sequence_(sequence), ordinal_(0), chunk_(true) {
     if (columns) start(columns);
