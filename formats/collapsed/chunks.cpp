@@ -184,7 +184,7 @@ void Reader::split_ahead(Chunks& c) {
       chunk.tables.reset(new Reader(input_, diag_, sequence_, chunk.columns));
       // Enough for frames of 32 bytes and lines of 256 (pages never
       // written are never taken), so that they do not grow by copies.
-      chunk.tables->tokens_.reserve(chunk.text.size() / 32);
+      chunk.tables->token_refs_.reserve(chunk.text.size() / 32);
       chunk.tables->split_lines_.reserve(chunk.text.size() / 256);
       try {
         chunk.tables->read_lines(chunk.text.data(), chunk.text.data() + chunk.text.size());
@@ -257,14 +257,61 @@ void Reader::take_chunk(Chunks& c, Chunk& chunk) {
 bool Reader::merge(const Reader& chunk) {
   if (!chunk.clean_ || decimals_ != 0) return false;
   if (!chunk.split_lines_.empty() && !builder_) start(chunk.columns_);
-  std::span<const Token> tokens(chunk.tokens_);
+  // Frames first, in the order their texts first appear: the one-thread
+  // read makes strings, functions and frames in that order too, and stacks
+  // in line order below, so every id is the one-thread read's.
+  intern_distinct(chunk.distinct_);
+  std::span<const std::uint32_t> refs(chunk.token_refs_);
   for (const SplitLine& l : chunk.split_lines_) {
-    const StackId s = intern_tokens(l.shared, tokens.first(l.count));
-    tokens = tokens.subspan(l.count);
+    prev_stacks_.resize(l.shared);
+    StackId s = l.shared ? prev_stacks_[l.shared - 1] : kRootStack;
+    for (const std::uint32_t r : refs.first(l.count)) {
+      s = builder_->stack(s, chunk_frames_[r]);
+      prev_stacks_.push_back(s);
+    }
+    refs = refs.subspan(l.count);
     add(s, l.values, line_no_ + l.line_no);
   }
   line_no_ += chunk.line_no_;
   return true;
+}
+
+// The frames of a chunk's distinct texts, in order, into chunk_frames_:
+// in batches, each batch's cache hints before its lookups.
+void Reader::intern_distinct(std::span<const Token> distinct) {
+  constexpr std::size_t kBatch = 16;
+  chunk_frames_.clear();
+  for (std::size_t i = 0; i < distinct.size(); i += kBatch) {
+    const std::span<const Token> batch = distinct.subspan(i, std::min(kBatch, distinct.size() - i));
+    prefetch_strings(batch);
+    for (const Token& t : batch)
+      chunk_frames_.push_back(intern_frame(std::string_view(t.text, t.size), t.hash));
+  }
+}
+
+// The index in distinct_ of t's text, which is added when it is new: a
+// table of open addressing by the text's hash, at most half full.
+std::uint32_t Reader::distinct_ref(const Token& t) {
+  if (distinct_slots_.size() < 2 * (distinct_.size() + 1)) {
+    distinct_slots_.assign(std::max<std::size_t>(1024, 2 * distinct_slots_.size()), 0);
+    const std::size_t mask = distinct_slots_.size() - 1;
+    for (std::uint32_t k = 0; k < distinct_.size(); ++k) {
+      std::size_t i = distinct_[k].hash & mask;
+      while (distinct_slots_[i] != 0) i = (i + 1) & mask;
+      distinct_slots_[i] = k + 1;
+    }
+  }
+  const std::size_t mask = distinct_slots_.size() - 1;
+  for (std::size_t i = t.hash & mask;; i = (i + 1) & mask) {
+    const std::uint32_t at = distinct_slots_[i];
+    if (at == 0) {
+      distinct_.push_back(t);
+      distinct_slots_[i] = static_cast<std::uint32_t>(distinct_.size());
+      return static_cast<std::uint32_t>(distinct_.size() - 1);
+    }
+    const Token& d = distinct_[at - 1];
+    if (d.hash == t.hash && d.size == t.size && std::memcmp(d.text, t.text, t.size) == 0) return at - 1;
+  }
 }
 
 Profile Reader::run() {

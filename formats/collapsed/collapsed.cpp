@@ -241,6 +241,13 @@ std::size_t Reader::split_stack(const char* b, const char* e, std::vector<Token>
   return shared;
 }
 
+void Reader::prefetch_strings(std::span<const Token> tokens) const {
+  const StringPool& pool = bulk::strings(*builder_);
+  for (const Token& t : tokens) bulk::prefetch_slot(pool, t.hash);
+  for (const Token& t : tokens) bulk::prefetch_entry(pool, t.hash);
+  for (const Token& t : tokens) bulk::prefetch_bytes(pool, t.hash);
+}
+
 // The stack of the previous line's first `shared` frames, then `tokens`.
 StackId Reader::intern_tokens(std::size_t shared, std::span<const Token> tokens) {
   prev_stacks_.resize(shared);
@@ -248,10 +255,7 @@ StackId Reader::intern_tokens(std::size_t shared, std::span<const Token> tokens)
   // Interned in passes (the cache hints of bulk::prefetch_slot() and the
   // two after it, then intern), so the cache misses of one frame's lookup
   // overlap with the others'.
-  const StringPool& pool = bulk::strings(*builder_);
-  for (const Token& t : tokens) bulk::prefetch_slot(pool, t.hash);
-  for (const Token& t : tokens) bulk::prefetch_entry(pool, t.hash);
-  for (const Token& t : tokens) bulk::prefetch_bytes(pool, t.hash);
+  prefetch_strings(tokens);
   for (const Token& t : tokens) {
     s = builder_->stack(s, intern_frame(std::string_view(t.text, t.size), t.hash));
     prev_stacks_.push_back(s);
@@ -280,10 +284,11 @@ void Reader::line(const char* b, const char* e) {
   const char* stack_end;
   if (!parse_counts(b, trimmed, &stack_end, values)) return;
   if (chunk_) {
-    const std::size_t before = tokens_.size();
+    tokens_.clear();
     const auto shared = static_cast<std::uint32_t>(split_stack(b, stack_end, tokens_));
+    for (const Token& t : tokens_) token_refs_.push_back(distinct_ref(t));
     split_lines_.push_back(
-        {line_no_, shared, static_cast<std::uint32_t>(tokens_.size() - before), {values[0], values[1]}});
+        {line_no_, shared, static_cast<std::uint32_t>(tokens_.size()), {values[0], values[1]}});
     return;
   }
   add(intern_stack(b, stack_end), values, line_no_);

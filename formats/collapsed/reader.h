@@ -44,8 +44,9 @@ class Reader {
 
  private:
   // A reader of one chunk, with `columns` (of the whole input, 0 while
-  // unknown): it splits the lines and hashes their frames (split_lines_,
-  // tokens_, pointing into the chunk's text), which merge() interns.
+  // unknown): it splits the lines, hashes their frames and numbers their
+  // distinct texts (split_lines_, token_refs_, distinct_, pointing into
+  // the chunk's text), which merge() interns.
   Reader(Input& input, Diagnostics& diag, bool sequence, int columns)
       : input_(input), diag_(diag), sequence_(sequence), ordinal_(0), chunk_(true) {
     if (columns) start(columns);
@@ -72,6 +73,9 @@ class Reader {
   StackId intern_stack(const char* b, const char* e);
   std::size_t split_stack(const char* b, const char* e, std::vector<Token>& tokens);
   StackId intern_tokens(std::size_t shared, std::span<const Token> tokens);
+  // Cache hints for interning `tokens` (bulk::prefetch_slot() and the two
+  // after it, each over all of them), so that their lookups' misses overlap.
+  void prefetch_strings(std::span<const Token> tokens) const;
   void add(StackId s, const std::int64_t* values, std::uint64_t line_no);
   FrameId intern_frame(std::string_view token, std::uint64_t hash);
   FrameId make_frame(std::string_view token, StringId token_id);
@@ -129,17 +133,24 @@ class Reader {
   std::size_t expected_bytes_ = 0;     // input size when known
   // Tests': called with a chunk's number before a thread splits it.
   const std::function<void(std::size_t)>* before_split_ = nullptr;
-  std::vector<Token> tokens_;  // the current line's new frames (a chunk's reader: its lines')
-  // A chunk's reader splits its lines and hashes their frames; the merge
-  // interns them. A line: its number in the chunk, how many frames it
-  // shares with the line before, its new frames (the next `count` of
-  // tokens_) and its counts.
+  std::vector<Token> tokens_;  // the current line's new frames
+  // A chunk's reader splits its lines, hashes their frames and numbers
+  // each distinct frame text by its first appearance in the chunk; the
+  // merge interns each distinct text once. A line: its number in the
+  // chunk, how many frames it shares with the line before, its new frames
+  // (the next `count` of token_refs_) and its counts.
   struct SplitLine {
     std::uint64_t line_no;
     std::uint32_t shared, count;
     std::int64_t values[2];
   };
   std::vector<SplitLine> split_lines_;
+  std::vector<Token> distinct_;                // a chunk's frame texts, by first appearance
+  std::vector<std::uint32_t> token_refs_;      // its lines' new frames, as indexes into distinct_
+  std::vector<std::uint32_t> distinct_slots_;  // open addressing: distinct_ index + 1, 0 when empty
+  std::uint32_t distinct_ref(const Token& t);
+  std::vector<FrameId> chunk_frames_;  // the merge's: the frame of each of a chunk's distinct_
+  void intern_distinct(std::span<const Token> distinct);
   // The start of the mapped file when this reader reads it in file order:
   // it gives the pages behind it back as it goes.
   const char* mapped_ = nullptr;

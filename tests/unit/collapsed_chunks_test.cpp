@@ -118,6 +118,27 @@ TEST_CASE("collapsed chunks: stacks made in several chunks keep the one-thread i
   CHECK(o.warnings.empty());
 }
 
+TEST_CASE("collapsed chunks: thousands of distinct frames in a chunk keep the one-thread ids") {
+  // A chunk numbers its distinct frame texts by first appearance, the merge
+  // interns each once: texts that repeat out of order, that are prefixes of
+  // one another, that carry a kind's suffix before the bare name appears,
+  // and more of them than the chunk's first table holds.
+  std::string text;
+  for (int i = 0; i < 3000; ++i) {
+    text += "root;f" + std::to_string(i % 997) + ";g" + std::to_string(i * 7 % 1500);
+    text += i % 3 == 0 ? "_[k]" : "";
+    text += ";g" + std::to_string(i % 1500) + ";g" + std::to_string(i % 150) + " " +
+            std::to_string(i % 5 + 1) + "\n";
+  }
+  const Outcome o = same_at_any_jobs(text);
+  CHECK(o.warnings.empty());
+  for (const std::size_t bytes : {std::size_t{64}, std::size_t{4096}, std::size_t{50000}}) {
+    CAPTURE(bytes);
+    CHECK(read_at(2, text, false, false, Via::kMapped, bytes) == o);
+    CHECK(read_at(3, text, false, false, Via::kStream, bytes) == o);
+  }
+}
+
 TEST_CASE("collapsed chunks: CRLF lines, blank lines, and no final newline") {
   same_at_any_jobs("a;b 1\r\nc;d 2\r\n\r\n\r\na;b 3\r\n  \r\nc;e 4\r\na;b 5");
   same_at_any_jobs("\n\n\n\n\n\n\n\na 1\n\n\n\n\n\n\n\nb 2\n\n\n\n\n\n\n");
