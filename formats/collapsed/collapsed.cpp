@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "fg/bits.h"
 #include "fg/builder.h"
 #include "fg/bulk_builder.h"
 #include "fg/call_tree.h"
@@ -17,6 +18,7 @@
 #include "fg/granularity.h"
 #include "fg/parallel.h"
 #include "formats/collapsed/reader.h"
+#include "formats/common/number_format.h"
 
 namespace fg::formats::collapsed {
 
@@ -334,6 +336,21 @@ void append_frame(std::string& out, const Profile& p, FrameId f) {
   out.append(frame_kind_suffix(p.frame(f).kind));
 }
 
+// Bytewise order of x + cx and y + cy, made without building them.
+bool suffixed_before(std::string_view x, unsigned char cx, std::string_view y, unsigned char cy) {
+  const std::size_t n = std::min(x.size(), y.size());
+  if (n > 0) {
+    if (int c = std::memcmp(x.data(), y.data(), n); c != 0) return c < 0;
+  }
+  if (x.size() == y.size()) return cx < cy;
+  if (x.size() < y.size()) {
+    const auto next = static_cast<unsigned char>(y[n]);
+    return cx != next ? cx < next : true;  // x + cx is a prefix of y + cy
+  }
+  const auto next = static_cast<unsigned char>(x[n]);
+  return next != cy ? next < cy : false;
+}
+
 }  // namespace
 
 Sniff sniff(std::string_view head, std::string_view) {
@@ -385,29 +402,63 @@ namespace {
 // the printer mark the length, one mark per level of groups.
 //
 // What the walk and the printer read is made before they start, beside the
-// call tree (which sums no totals: the lines' values are the samples').
+// call tree (which sums no totals: the lines' values are the samples'),
+// and so is the order of every key: the distinct texts are sorted once,
+// and the walk sorts children and items by those ranks, integers.
 class SortedWriter {
  public:
   // Every frame's folded text, which the walk and the printer read (the
-  // printer for frames the walk never looks at), and each stack's own
-  // values in `col` and `base`: its samples' sums.
+  // printer for frames the walk never looks at), the ranks of the texts and
+  // keys, and each stack's own values in `col` and `base`: its samples' sums.
   struct Prepared {
     std::vector<std::string> texts;
-    std::vector<bool> has_sample;               // by stack: a sample ends there (self is read only for those)
-    std::vector<std::int64_t> self, base_self;  // by stack
+    std::vector<std::uint32_t> text_of;  // by frame: its text's place among the distinct texts, sorted
+    // By text t: 2t is the rank of its own line's key (t + ' '), 2t + 1 of
+    // its subtree's (t + ';').
+    std::vector<std::uint32_t> key_rank;
+    // The stacks where a sample ends, and their own values by slot there:
+    // few stacks of a deep profile have samples, and the walk reads these
+    // in tree order, so they are kept dense.
+    RankedBits sampled;
+    std::vector<std::int64_t> self, base_self;
     Prepared(const Profile& p, std::size_t col, std::optional<std::size_t> base)
-        : texts(p.frame_count()),
-          has_sample(p.stack_count()),
-          self(p.stack_count()),
-          base_self(base ? p.stack_count() : 0) {
+        : texts(p.frame_count()), sampled(p.stack_count()) {
+      for (std::size_t i = 0; i < p.sample_count(); ++i) sampled.set(p.sample(i).stack.index());
+      const std::uint32_t stacks = sampled.count_members();
+      self.assign(stacks, 0);
+      base_self.assign(base ? stacks : 0, 0);
       for (std::size_t i = 0; i < p.sample_count(); ++i) {
-        const StackId s = p.sample(i).stack;
+        const std::uint32_t k = sampled.slot(p.sample(i).stack.index());
         const std::span<const std::int64_t> v = p.values(i);
-        has_sample[s.index()] = true;
-        self[s.index()] += v[col];  // no sum passes the profile's magnitude
-        if (base) base_self[s.index()] += v[*base];
+        self[k] += v[col];  // no sum passes the profile's magnitude
+        if (base) base_self[k] += v[*base];
       }
       for (const FrameId f : id_range<FrameId>(p.frame_count())) append_frame(texts[f.index()], p, f);
+      rank_keys();
+    }
+
+   private:
+    void rank_keys() {
+      std::vector<FrameId> frames;
+      frames.reserve(texts.size());
+      for (const FrameId f : id_range<FrameId>(texts.size())) frames.push_back(f);
+      std::sort(frames.begin(), frames.end(),
+                [&](FrameId a, FrameId b) { return texts[a.index()] < texts[b.index()]; });
+      text_of.resize(texts.size());
+      std::vector<std::string_view> distinct;
+      for (const FrameId f : frames) {
+        if (distinct.empty() || distinct.back() != texts[f.index()]) distinct.push_back(texts[f.index()]);
+        text_of[f.index()] = static_cast<std::uint32_t>(distinct.size() - 1);
+      }
+      // A key k is text k / 2 followed by ' ' (k even) or ';'.
+      std::vector<std::uint32_t> keys(2 * distinct.size());
+      for (std::size_t k = 0; k < keys.size(); ++k) keys[k] = static_cast<std::uint32_t>(k);
+      const auto sep = [](std::uint32_t k) -> unsigned char { return k % 2 ? ';' : ' '; };
+      std::sort(keys.begin(), keys.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return suffixed_before(distinct[a / 2], sep(a), distinct[b / 2], sep(b));
+      });
+      key_rank.resize(keys.size());
+      for (std::size_t i = 0; i < keys.size(); ++i) key_rank[keys[i]] = static_cast<std::uint32_t>(i);
     }
   };
 
@@ -418,7 +469,9 @@ class SortedWriter {
         base_(base),
         out_(out),
         texts_(std::move(prepared.texts)),
-        has_sample_(std::move(prepared.has_sample)),
+        text_of_(std::move(prepared.text_of)),
+        key_rank_(std::move(prepared.key_rank)),
+        sampled_(std::move(prepared.sampled)),
         self_(std::move(prepared.self)),
         base_self_(std::move(prepared.base_self)),
         decimals_(p.value_types()[col].decimals),
@@ -508,11 +561,13 @@ class SortedWriter {
   void line(std::span<const StackId> nodes, Step& s) const {
     std::int64_t v = 0, b = 0;
     bool any = false;  // a node with samples of its own: the others' self values are 0
-    for (StackId n : nodes) any = any || has_sample_[n.index()];
+    for (StackId n : nodes) any = any || sampled_.test(n.index());
     if (!any) return;
     for (StackId n : nodes) {
-      v += self_[n.index()];
-      if (base_) b += base_self_[n.index()];
+      if (!sampled_.test(n.index())) continue;
+      const std::uint32_t k = sampled_.slot(n.index());
+      v += self_[k];
+      if (base_) b += base_self_[k];
     }
     if (v == 0 && (!base_ || b == 0)) return;
     s.line = true;
@@ -540,35 +595,32 @@ class SortedWriter {
       }
       if (!s.line) continue;
       buf_ += path_;
-      if (base_) buf_ += ' ' + fixed_point_text(s.base, base_decimals_);
-      buf_ += ' ' + fixed_point_text(s.value, decimals_);
+      if (base_) append_value(s.base, base_decimals_);
+      append_value(s.value, decimals_);
       buf_ += '\n';
       if (buf_.size() > kBuffer) flush();
     }
   }
 
-  // An item of a group of children with the same text: its own line (key
-  // text + ' ') or its subtree (key text + ';').
-  struct Item {
-    std::size_t begin, end;  // the group, in kids_
-    bool own_line;
-  };
-  // Bytewise order of the items' keys, made without building them.
-  bool key_before(const Item& a, const Item& b) const {
-    const std::string_view x = kids_[a.begin].first, y = kids_[b.begin].first;
-    const unsigned char cx = a.own_line ? ' ' : ';', cy = b.own_line ? ' ' : ';';
-    const std::size_t n = std::min(x.size(), y.size());
-    if (n > 0) {
-      if (int c = std::memcmp(x.data(), y.data(), n); c != 0) return c < 0;
-    }
-    if (x.size() == y.size()) return cx < cy;
-    if (x.size() < y.size()) {
-      const auto next = static_cast<unsigned char>(y[n]);
-      return cx != next ? cx < next : true;  // x + cx is a prefix of y + cy
-    }
-    const auto next = static_cast<unsigned char>(x[n]);
-    return next != cy ? next < cy : false;
+  // ' ' and a value: whole counts (most) without a string made per line.
+  void append_value(std::int64_t v, int decimals) {
+    buf_ += ' ';
+    if (decimals == 0)
+      append_int(buf_, v);
+    else
+      buf_ += fixed_point_text(v, decimals);
   }
+
+  // An item of a group of children with the same text: its own line (key
+  // text + ' ') or its subtree (key text + ';'), sorted by the key's rank.
+  struct Item {
+    std::uint32_t rank;
+    std::uint32_t begin, end;  // the group, in kids_
+    bool own_line;
+    bool operator<(const Item& o) const { return rank < o.rank; }
+  };
+  static StackId kid_node(std::uint64_t kid) { return StackId{static_cast<std::uint32_t>(kid)}; }
+  static std::uint32_t kid_text(std::uint64_t kid) { return static_cast<std::uint32_t>(kid >> 32); }
 
   // Follows a single node's chain of only children (its own line first,
   // then the rest), marks the path's end as `mark`, and pushes the items
@@ -600,31 +652,31 @@ class SortedWriter {
       nodes = std::span<const StackId>(&chain, 1);
     }
     steps_.back().mark = mark;
+    // Children by (text, id): equal texts side by side, in id order.
     kids_.clear();
     for (StackId n : nodes)
-      for (StackId c : tree_.children_unsorted(n)) {
-        kids_.emplace_back(texts_[tree_.frame(c).index()], c);
-      }
+      for (StackId c : tree_.children_unsorted(n))
+        kids_.push_back(std::uint64_t(text_of_[tree_.frame(c).index()]) << 32 | c.index());
     std::sort(kids_.begin(), kids_.end());
     items_.clear();
-    for (std::size_t i = 0; i < kids_.size();) {
-      std::size_t j = i;
-      while (j < kids_.size() && kids_[j].first == kids_[i].first) ++j;
-      items_.push_back({i, j, true});
-      items_.push_back({i, j, false});
+    for (std::uint32_t i = 0; i < kids_.size();) {
+      const std::uint32_t t = kid_text(kids_[i]);
+      std::uint32_t j = i;
+      while (j < kids_.size() && kid_text(kids_[j]) == t) ++j;
+      items_.push_back({key_rank_[2 * t], i, j, true});
+      items_.push_back({key_rank_[2 * t + 1], i, j, false});
       i = j;
     }
-    std::sort(items_.begin(), items_.end(),
-              [this](const Item& a, const Item& b) { return key_before(a, b); });
+    std::sort(items_.begin(), items_.end());
     for (std::size_t i = items_.size(); i-- > 0;) {
       const Item& it = items_[i];
       Work w;
       if (it.end - it.begin == 1) {
-        w.one = kids_[it.begin].second;
+        w.one = kid_node(kids_[it.begin]);
       } else {
-        for (std::size_t k = it.begin; k < it.end; ++k) w.many.push_back(kids_[k].second);
+        for (std::size_t k = it.begin; k < it.end; ++k) w.many.push_back(kid_node(kids_[k]));
       }
-      w.text = kids_[it.begin].first;
+      w.text = texts_[tree_.frame(kid_node(kids_[it.begin])).index()];
       w.cut = mark;
       w.first = at_root;
       w.own_line = it.own_line;
@@ -646,12 +698,13 @@ class SortedWriter {
   std::ostream& out_;
   // Made before the walk starts (Prepared).
   std::vector<std::string> texts_;
-  std::vector<bool> has_sample_;
-  std::vector<std::int64_t> self_, base_self_;
-  int decimals_, base_decimals_;  // of the columns written
+  std::vector<std::uint32_t> text_of_, key_rank_;
+  RankedBits sampled_;
+  std::vector<std::int64_t> self_, base_self_;  // by slot in sampled_
+  int decimals_, base_decimals_;                // of the columns written
   // The walk's.
   std::vector<Work> work_;
-  std::vector<std::pair<std::string_view, StackId>> kids_;  // expand()'s, kept for their room
+  std::vector<std::uint64_t> kids_;  // expand()'s (text << 32 | node), kept for their capacity
   std::vector<Item> items_;
   std::vector<Step> steps_;  // not yet printed
   // The printer's.

@@ -1,11 +1,11 @@
 #include "formats/html/flamegraph_html.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <numeric>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "fg/call_tree.h"
@@ -53,20 +53,26 @@ struct NameTable {
 NameTable name_table(const Profile& p, const CallTree& tree, const std::vector<StackId>& nodes) {
   std::vector<bool> used(p.frame_count());
   for (StackId n : nodes) used[tree.frame(n).index()] = true;
-  std::vector<FrameId> frames;
-  for (const FrameId f : id_range<FrameId>(used.size()))
-    if (used[f.index()]) frames.push_back(f);
-  std::sort(frames.begin(), frames.end(), [&](FrameId a, FrameId b) { return frame_before(p, a, b); });
-
   NameTable t;
   t.of_frame.assign(p.frame_count(), 0);
-  std::unordered_map<std::string, std::uint32_t> seen;
-  for (FrameId f : frames) {
-    std::string key(p.frame_name(f));
-    key.push_back(static_cast<char>(p.frame(f).kind));
-    auto [it, added] = seen.emplace(std::move(key), static_cast<std::uint32_t>(t.entries.size()));
-    if (added) t.entries.push_back(f);
-    t.of_frame[f.index()] = it->second;
+  // Frames of one (name, kind) have one text and so are next to each other
+  // in frame order, among those of the same text (kinds without a suffix).
+  std::array<std::uint32_t, kFrameKinds> entry_of_kind;
+  std::string_view text_name, text_suffix;
+  for (const FrameId f : tree.frame_order().frames()) {
+    if (!used[f.index()]) continue;
+    const std::string_view name = p.frame_name(f), suffix = frame_kind_suffix(p.frame(f).kind);
+    if (t.entries.empty() || name != text_name || suffix != text_suffix) {
+      entry_of_kind.fill(UINT32_MAX);
+      text_name = name;
+      text_suffix = suffix;
+    }
+    std::uint32_t& entry = entry_of_kind[static_cast<int>(p.frame(f).kind)];
+    if (entry == UINT32_MAX) {
+      entry = static_cast<std::uint32_t>(t.entries.size());
+      t.entries.push_back(f);
+    }
+    t.of_frame[f.index()] = entry;
   }
   return t;
 }

@@ -18,11 +18,18 @@ int key_byte(std::string_view name, std::string_view suffix, std::size_t i) {
   return i == suffix.size() ? ';' : -1;
 }
 
-}  // namespace
+// A frame's sort key: its name and its kind's suffix.
+struct FrameKey {
+  std::string_view name, suffix;
+  FrameId id;
+};
 
-bool frame_before(const Profile& p, FrameId a, FrameId b) {
-  std::string_view na = p.frame_name(a), nb = p.frame_name(b);
-  std::string_view sa = frame_kind_suffix(p.frame(a).kind), sb = frame_kind_suffix(p.frame(b).kind);
+FrameKey frame_key(const Profile& p, FrameId f) {
+  return {p.frame_name(f), frame_kind_suffix(p.frame(f).kind), f};
+}
+
+bool key_before(const FrameKey& a, const FrameKey& b) {
+  const std::string_view na = a.name, nb = b.name, sa = a.suffix, sb = b.suffix;
   std::size_t common = std::min(na.size(), nb.size());
   if (common > 0) {  // (an empty name may have no data pointer at all)
     if (int c = std::memcmp(na.data(), nb.data(), common); c != 0) return c < 0;
@@ -30,7 +37,26 @@ bool frame_before(const Profile& p, FrameId a, FrameId b) {
   for (std::size_t i = common;; ++i) {
     int x = key_byte(na, sa, i), y = key_byte(nb, sb, i);
     if (x != y) return x < y;
-    if (x < 0) return a < b;  // the same text: reading order
+    if (x < 0) return a.id < b.id;  // the same text: reading order
+  }
+}
+
+}  // namespace
+
+bool frame_before(const Profile& p, FrameId a, FrameId b) {
+  return key_before(frame_key(p, a), frame_key(p, b));
+}
+
+FrameOrder::FrameOrder(const Profile& p) {
+  std::vector<FrameKey> keys;
+  keys.reserve(p.frame_count());
+  for (const FrameId f : id_range<FrameId>(p.frame_count())) keys.push_back(frame_key(p, f));
+  std::sort(keys.begin(), keys.end(), key_before);
+  frames_.reserve(keys.size());
+  rank_.resize(keys.size());
+  for (const FrameKey& k : keys) {
+    rank_[k.id.index()] = static_cast<std::uint32_t>(frames_.size());
+    frames_.push_back(k.id);
   }
 }
 
@@ -217,11 +243,26 @@ ChildList CallTree::stored_children(StackId node) const {
   std::uint32_t k = slot(node);
   auto b = children_.begin() + child_begin_[k], e = children_.begin() + child_begin_[k + 1];
   if (!sorted_[k]) {
-    if (e - b > 1)
+    const auto n = static_cast<std::size_t>(e - b);
+    if (n > 1 && !frame_order_ && sorted_by_name_ + n <= profile_->frame_count()) {
+      sorted_by_name_ += n;
       std::sort(b, e, [this](StackId x, StackId y) { return frame_before(*profile_, frame(x), frame(y)); });
+    } else if (n > 1) {
+      // (rank, id) pairs in one array: the sort reads no frame twice.
+      const FrameOrder& order = frame_order();
+      keyed_.clear();
+      for (auto i = b; i != e; ++i) keyed_.push_back(std::uint64_t(order.rank(frame(*i))) << 32 | i->index());
+      std::sort(keyed_.begin(), keyed_.end());
+      for (std::size_t i = 0; i < n; ++i) b[i] = StackId{static_cast<std::uint32_t>(keyed_[i])};
+    }
     sorted_[k] = true;
   }
   return listed(k);
+}
+
+const FrameOrder& CallTree::frame_order() const {
+  if (!frame_order_) frame_order_.emplace(*profile_);
+  return *frame_order_;
 }
 
 }  // namespace fg

@@ -356,3 +356,47 @@ TEST_CASE("call tree: children_unsorted() lists what children() lists, without s
     CHECK(names(t, t.children_unsorted(main)) == std::vector<std::string>{"a", "b", "m", "z"});
   }
 }
+
+TEST_CASE("call tree: frame ranks order frames as frame_before() does, and so the children") {
+  // Prefixes, ' ' and ';' after a prefix, suffixes against names spelling
+  // them, kinds without a suffix (equal text: id order), bytes from 0x80.
+  const std::vector<NamedFrame> names = {{"a"},
+                                         {"a", FrameKind::kCpp},
+                                         {"a", FrameKind::kKernel},
+                                         {"a_[k]"},
+                                         {"a b"},
+                                         {"a.b"},
+                                         {"ab"},
+                                         {""},
+                                         {" "},
+                                         {"a\xff"},
+                                         {"\xc3\xa9"},
+                                         {"a;"},
+                                         {"a\t"},
+                                         {"a", FrameKind::kLibrary},
+                                         {"b"},
+                                         {"Z"},
+                                         {"a_"}};
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
+  // Every name under every name: each list sorts, so the tree ranks its
+  // frames after the first few lists.
+  for (const NamedFrame& up : names)
+    for (const NamedFrame& leaf : names)
+      b.add_sample(std::vector<NamedFrame>{up, leaf}, std::vector<std::int64_t>{1});
+  const Profile p = std::move(b).finish();
+  const FrameOrder order(p);
+  REQUIRE(order.frames().size() == p.frame_count());
+  for (const FrameId x : id_range<FrameId>(p.frame_count())) {
+    CHECK(order.frames()[order.rank(x)] == x);
+    for (const FrameId y : id_range<FrameId>(p.frame_count()))
+      CHECK((order.rank(x) < order.rank(y)) == frame_before(p, x, y));
+  }
+  const CallTree t(p);
+  for (const StackId n : t.children_unsorted(kRootStack)) {
+    const ChildList kids = t.children(n);
+    std::vector<StackId> want(kids.begin(), kids.end());
+    std::sort(want.begin(), want.end(),
+              [&](StackId x, StackId y) { return frame_before(p, t.frame(x), t.frame(y)); });
+    CHECK(std::vector<StackId>(kids.begin(), kids.end()) == want);
+  }
+}

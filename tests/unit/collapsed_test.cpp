@@ -341,3 +341,92 @@ TEST_CASE("collapsed: merging fixed-point columns scales them to the most decima
   CHECK(m.value_types()[0].decimals == 2);
   CHECK(test::collapsed(m) == "a 2.5\nb 0.25\n");
 }
+
+namespace {
+// A frame's text in a folded line, as the writer spells it: ';' becomes
+// '|', line breaks spaces, and the kind's suffix follows.
+std::string folded_text(const NamedFrame& f) {
+  std::string t(f.name);
+  for (char& c : t) {
+    if (c == ';')
+      c = '|';
+    else if (c == '\n' || c == '\r')
+      c = ' ';
+  }
+  return t + std::string(frame_kind_suffix(f.kind));
+}
+
+// Writes random stacks of `frames` and checks the lines against their
+// bytewise order (by path + ' '), and, with `plain`, against a plain sort
+// of the whole lines (the same order unless a path goes on with ' ' and a
+// byte below the digits of a count, as "a" and "a " or "" and " " do).
+void check_line_order(const std::vector<NamedFrame>& frames, bool plain) {
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}});
+  std::map<std::string, std::int64_t> sums;  // by path
+  test::Lcg next(45);
+  for (int i = 0; i < 3000; ++i) {
+    std::vector<NamedFrame> stack;
+    std::string path;
+    for (std::size_t d = 0, depth = 1 + next() % 5; d < depth; ++d) {
+      stack.push_back(frames[next() % frames.size()]);
+      path += (d ? ";" : "") + folded_text(stack.back());
+    }
+    const std::int64_t count = 1 + static_cast<std::int64_t>(next() % 9);
+    b.add_sample(stack, std::vector<std::int64_t>{count});
+    sums[path] += count;
+  }
+  std::vector<std::pair<std::string, std::int64_t>> lines(sums.begin(), sums.end());
+  std::sort(lines.begin(), lines.end(),
+            [](const auto& x, const auto& y) { return x.first + ' ' < y.first + ' '; });
+  std::string want;
+  for (const auto& [path, count] : lines) want += path + " " + std::to_string(count) + "\n";
+  const std::string got = test::collapsed(std::move(b).finish());
+  CHECK(got == want);
+  if (!plain) return;
+  std::vector<std::string> split, sorted;
+  for (std::size_t at = 0; at < got.size();) {
+    const std::size_t nl = got.find('\n', at);
+    split.push_back(got.substr(at, nl - at));
+    at = nl + 1;
+  }
+  sorted = split;
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(split == sorted);
+}
+}  // namespace
+
+TEST_CASE("collapsed writer: ranked keys give the lines' bytewise order, prefixes, blanks and high bytes") {
+  // Names that meet at every edge of the order: prefixes of each other,
+  // ' ' (before ';'), bytes below ' ', ';' (written '|', so "a;b" and
+  // "a|b" are one text), bytes from 0x80 up, the empty name, and kinds with
+  // and without suffixes ("a" native and "a" cpp are one text).
+  std::vector<NamedFrame> frames = {{""},
+                                    {"a"},
+                                    {"a", FrameKind::kCpp},
+                                    {"a", FrameKind::kKernel},
+                                    {"a_[k]"},
+                                    {"a b"},
+                                    {"a;b"},
+                                    {"a|b"},
+                                    {"a.b"},
+                                    {"a\tb"},
+                                    {"a\x01"},
+                                    {"ab"},
+                                    {";"},
+                                    {"b"},
+                                    {"\xc3\xa9"},
+                                    {"\xff"},
+                                    {"a\xff"},
+                                    {"a\x80;x"},
+                                    {"a\nb"},
+                                    {"a\x7f"},
+                                    {"~"},
+                                    {"a:"},
+                                    {"a<"}};
+  SUBCASE("a plain sort of the lines") { check_line_order(frames, true); }
+  SUBCASE("names that end in ' ', where only the paths' order holds") {
+    frames.push_back({"a "});
+    frames.push_back({" "});
+    check_line_order(frames, false);
+  }
+}

@@ -24,6 +24,23 @@ namespace fg {
 /// line). Frames with the same text (other line or address) keep id order.
 bool frame_before(const Profile& profile, FrameId a, FrameId b);
 
+/// Every frame of a profile in frame_before() order, sorted once: a view
+/// that orders many lists of siblings compares these ranks (integers)
+/// instead of names.
+class FrameOrder {
+ public:
+  explicit FrameOrder(const Profile& profile);
+  /// Every frame, in frame_before() order.
+  std::span<const FrameId> frames() const { return frames_; }
+  /// The frame's place in frames(): rank(a) < rank(b) exactly when
+  /// frame_before(a, b).
+  std::uint32_t rank(FrameId f) const { return rank_[f.index()]; }
+
+ private:
+  std::vector<FrameId> frames_;
+  std::vector<std::uint32_t> rank_;  // by frame
+};
+
 struct CallTreeOptions {
   /// When set, nodes whose total in this column is below min_total (and
   /// everything under them) are not kept: they still appear in their
@@ -103,6 +120,10 @@ class CallTree {
     if (!stored(node)) return ChildList::only(StackId{node.index() + 1});
     return listed(slot(node));
   }
+  /// The profile's frames in frame_before() order, made at the first call
+  /// (or by children(), once its sorts have compared about as many
+  /// frames as the profile has).
+  const FrameOrder& frame_order() const;
   /// True for a node on a chain: its only child is node + 1 and it has no
   /// sample of its own (nor, then, any self value).
   bool on_chain(StackId node) const { return !stored(node); }
@@ -160,6 +181,11 @@ class CallTree {
   BigVector<std::uint32_t> child_begin_;  // per slot; lists of stored nodes only
   mutable BigVector<StackId> children_;
   mutable std::vector<bool> sorted_;  // per slot
+  // Children sorted by name before the frames were ranked: a view that
+  // visits few nodes of a large profile never pays for sorting every frame.
+  mutable std::size_t sorted_by_name_ = 0;
+  mutable std::optional<FrameOrder> frame_order_;
+  mutable std::vector<std::uint64_t> keyed_;  // a list being sorted by rank
 };
 
 }  // namespace fg
