@@ -498,6 +498,29 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
   return g;
 }
 
+CallGraphCache::Entry* CallGraphCache::entry(const CallGraphOptions& o) {
+  for (Entry& e : graphs_)
+    if (e.options.column == o.column && e.options.granularity == o.granularity && e.options.edges == o.edges)
+      return &e;
+  return nullptr;
+}
+
+const CallGraph* CallGraphCache::find(const Profile& profile, const CallGraphOptions& options) {
+  if (&profile != profile_) return nullptr;
+  Entry* e = entry(options);
+  if (!e) e = &graphs_.emplace_back(Entry{options, nullptr});
+  if (!e->graph) e->graph = std::make_unique<CallGraph>(build_call_graph(profile, options));
+  return e->graph.get();
+}
+
+CallGraph CallGraphCache::take(const Profile& profile, const CallGraphOptions& options) {
+  Entry* e = &profile == profile_ ? entry(options) : nullptr;
+  if (!e || !e->graph) return build_call_graph(profile, options);
+  CallGraph g = std::move(*e->graph);
+  e->graph.reset();
+  return g;
+}
+
 std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std::size_t column,
                                       const std::vector<bool>& kept, double edge_fraction,
                                       const std::vector<bool>* callees, const SamplePathVisitor* also) {
