@@ -210,9 +210,20 @@ void describe(const Profile& profile, ProfileFacts& facts) {
   facts.default_column = profile.default_value_index();
   facts.samples = profile.sample_count();
   facts.duration_ns = profile.metadata().duration_ns;
-  if (profile.value_count() == 0) return;
-  const CallGraph graph = build_call_graph(profile, {.column = facts.default_column, .edges = false});
+}
+
+// The top functions of the default column per function (describe()'s
+// facts, listed by write_pages() from the call graph its top table drew
+// from when that is per function too; else from a graph of their own, not
+// kept).
+void list_top_functions(const Profile& profile, Granularity pages, CallGraphCache& graphs,
+                        ProfileFacts& facts) {
+  const CallGraphOptions options{.column = facts.default_column, .edges = false};
+  std::optional<CallGraph> own;
+  const CallGraph& graph = pages == Granularity::kFunction ? *graphs.find(profile, options)
+                                                           : own.emplace(build_call_graph(profile, options));
   const int decimals = profile.value_types()[facts.default_column].decimals;
+  facts.top.clear();
   for (const std::uint32_t n : top_order(graph)) {  // fg-top's order: by |flat|, then name
     if (facts.top.size() == kTopFunctions || graph.nodes[n].flat == 0) break;
     facts.top.push_back({graph.nodes[n].name, fixed_point_text(graph.nodes[n].flat, decimals)});
@@ -296,24 +307,44 @@ void write_thread_tables(const Profile& profile, const fs::path& folder, Profile
 }
 
 // The flame graph, its icicle and reversed views, the top table and the
-// call graph of each value column.
-void write_pages(const Profile& profile, const WriteOptions& options, const fs::path& folder,
-                 ProfileFacts& facts, Diagnostics& diagnostics) {
+// call graph of each value column; and the top functions (describe()).
+// A column's call graph is built once: the top table draws from it, the
+// top functions are listed from it, and the call graph page takes it.
+void write_column(const Profile& profile, const WriteOptions& w, bool reverse, const fs::path& folder,
+                  ProfileFacts& facts, Diagnostics& diagnostics, bool& listed) {
   struct View {
     std::string_view writer, prefix, extension;
   };
   static constexpr View kViews[] = {
       {"html", "flame-", ".html"}, {"top", "top-", ".txt"}, {"callgraph-svg", "callgraph-", ".svg"}};
-  const bool reverse = profile.value_count() > 0 && reversible(profile, diagnostics);
-  for (std::size_t column = 0; column < profile.value_count(); ++column) {
-    WriteOptions w = options;
-    w.value = std::to_string(column);
-    for (const View& v : kViews) {
-      const Format& f = writer(v.writer);
-      warn_if_stacks_estimated(profile, f, w.granularity, diagnostics);
-      write_view(profile, f, w, v.prefix, v.extension, folder, facts, diagnostics);
+  for (const View& v : kViews) {
+    const Format& f = writer(v.writer);
+    warn_if_stacks_estimated(profile, f, w.granularity, diagnostics);
+    write_view(profile, f, w, v.prefix, v.extension, folder, facts, diagnostics);
+    if (!listed && v.writer == "top" && *w.value == std::to_string(facts.default_column)) {
+      list_top_functions(profile, w.granularity, *w.call_graphs, facts);
+      listed = true;
     }
-    write_turned_views(profile, w, reverse, folder, facts, diagnostics);
+  }
+  write_turned_views(profile, w, reverse, folder, facts, diagnostics);
+}
+
+void write_pages(const Profile& profile, const WriteOptions& options, const fs::path& folder,
+                 ProfileFacts& facts, Diagnostics& diagnostics) {
+  const bool reverse = profile.value_count() > 0 && reversible(profile, diagnostics);
+  CallGraphCache graphs(profile);
+  bool listed = profile.value_count() == 0;
+  try {
+    for (std::size_t column = 0; column < profile.value_count(); ++column) {
+      WriteOptions w = options;
+      w.value = std::to_string(column);
+      w.call_graphs = &graphs;
+      write_column(profile, w, reverse, folder, facts, diagnostics, listed);
+    }
+  } catch (...) {
+    if (!listed)
+      list_top_functions(profile, options.granularity, graphs, facts);  // a failed page's facts list them too
+    throw;
   }
 }
 

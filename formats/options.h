@@ -11,6 +11,10 @@
 #include "fg/granularity.h"
 #include "fg/thread_mode.h"
 
+namespace fg {
+class CallGraphCache;  // fg/call_graph.h
+}  // namespace fg
+
 namespace fg::formats {
 
 /// Options of the flame graph writers, with flamegraph.pl's names and defaults.
@@ -140,6 +144,10 @@ struct WriteOptions {
   FlameGraphOptions flame;
   JsonWriteOptions json;
   ReportOptions report;
+  /// When set, the top table and call graph writers take the call graphs
+  /// of the profile they are given from it (built once for every view of
+  /// the profile); not owned.
+  CallGraphCache* call_graphs = nullptr;
 };
 
 }  // namespace fg::formats

@@ -90,7 +90,8 @@ Writer::Writer(const Profile& p, const WriteOptions& o, const LayoutBudget* budg
   if (layout_) to.node_count = std::min(to.node_count, budget_.nodes);
   to.node_fraction = o.node_fraction;
   to.edge_fraction = o.edge_fraction;
-  t_ = trim_call_graph(p, go, to);
+  // The graph is the last of the profile's views to need it: taken.
+  t_ = o.call_graphs ? trim_call_graph(p, o.call_graphs->take(p, go), go, to) : trim_call_graph(p, go, to);
   unit_ = p.value_types()[column_].unit;
   decimals_ = p.value_types()[column_].decimals;
   // pprof's selectOutputUnit: the smallest value shown decides.

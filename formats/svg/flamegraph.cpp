@@ -535,7 +535,6 @@ void write_flamegraph(const Profile& profile, const WriteOptions& options, std::
   std::optional<Profile> coarse, reversed;
   const Profile* p = &profile;
   if (finer_than(*p, options.granularity)) p = &coarse.emplace(at_granularity(*p, options.granularity));
-  if (options.flame.reverse) p = &reversed.emplace(reverse_stacks(*p));
   // Frames narrower than --minwidth are never drawn: leave them out of the
   // tree's index (a flame chart lays out samples, not the tree).
   CallTreeOptions tree_options;
@@ -545,6 +544,10 @@ void write_flamegraph(const Profile& profile, const WriteOptions& options, std::
     tree_options.prune_column = col;
     tree_options.min_total = min_width_value(*p, col, options.flame);
   }
+  // Reversed, the narrow paths need not be spelled out either.
+  if (options.flame.reverse)
+    p = &reversed.emplace(tree_options.prune_column ? reverse_stacks(*p, col, tree_options.min_total)
+                                                    : reverse_stacks(*p));
   CallTree tree(*p, tree_options);
   Writer(*p, tree, col, options.flame, out).run();
 }

@@ -24,7 +24,15 @@ struct Table {
   /// What the table shows: the profile given, or its delta view (held).
   std::shared_ptr<const Profile> held;
   const Profile* profile = nullptr;
-  CallGraph graph;
+  /// The call graph of the column: `own`, or one the profile's
+  /// CallGraphCache holds (WriteOptions::call_graphs).
+  std::unique_ptr<const CallGraph> own;
+  const CallGraph* shared = nullptr;
+  const CallGraph& graph() const { return shared ? *shared : *own; }
+  /// pprof's inline marks, recomputed from the kept edges: per node, 0 as
+  /// the graph says, else 1 + (0: none, 1: inline, 2: partial-inline);
+  /// empty when none was recomputed.
+  std::vector<std::uint8_t> marks;
   std::vector<std::uint32_t> rows;  // shown, in order
   std::size_t dropped = 0;          // under the node fraction
   std::int64_t cutoff = 0;
@@ -44,18 +52,20 @@ Table make_table(const Profile& given, WriteOptions o) {
   go.column = o.value ? p.find_value(*o.value) : p.default_value_index();
   go.granularity = o.granularity;
   go.edges = false;  // the marks come from kept_edges()
-  t.graph = build_call_graph(p, go);
+  t.shared = o.call_graphs ? o.call_graphs->find(p, go) : nullptr;
+  if (!t.shared) t.own = std::make_unique<const CallGraph>(build_call_graph(p, go));
+  const CallGraph& graph = t.graph();
   t.unit = p.value_types()[go.column].unit;
   t.decimals = p.value_types()[go.column].decimals;
   t.column = go.column;
   t.type = p.value_types()[go.column].type;
   // As pprof: nodes are dropped by a share of the summed flat values, and
   // the cut-off is printed as that share of the report's total.
-  const std::int64_t drop_below = fraction_cutoff(t.graph.flat_sum, o.node_fraction, "--node-fraction");
-  t.cutoff = fraction_cutoff(t.graph.total, o.node_fraction, "--node-fraction");
-  std::vector<bool> kept(t.graph.nodes.size(), false);
-  for (std::uint32_t n : o.sort_by_cum ? top_order_by_cum(t.graph) : top_order(t.graph)) {
-    const CallGraphNode& node = t.graph.nodes[n];
+  const std::int64_t drop_below = fraction_cutoff(graph.flat_sum, o.node_fraction, "--node-fraction");
+  t.cutoff = fraction_cutoff(graph.total, o.node_fraction, "--node-fraction");
+  std::vector<bool> kept(graph.nodes.size(), false);
+  for (std::uint32_t n : o.sort_by_cum ? top_order_by_cum(graph) : top_order(graph)) {
+    const CallGraphNode& node = graph.nodes[n];
     if (node.flat == 0 && node.cum == 0) continue;  // frames of samples with no value here
     if (std::llabs(node.cum) < drop_below) {
       ++t.dropped;
@@ -68,28 +78,35 @@ Table make_table(const Profile& given, WriteOptions o) {
   // that survive its trimming of the graph: recompute the marks from those.
   // Only a function inlined somewhere can be marked: the edges into the
   // others need not be counted.
-  std::vector<bool> marked(t.graph.nodes.size(), false);
+  std::vector<bool> marked(graph.nodes.size(), false);
   bool any = false;
-  for (std::size_t n = 0; n < t.graph.nodes.size(); ++n)
-    if (kept[n] && (t.graph.nodes[n].inlined || t.graph.nodes[n].partly_inlined)) marked[n] = any = true;
-  std::vector<std::uint8_t> in(t.graph.nodes.size(), 0);  // bit 1: inlined edge, bit 2: called edge
+  for (std::size_t n = 0; n < graph.nodes.size(); ++n)
+    if (kept[n] && (graph.nodes[n].inlined || graph.nodes[n].partly_inlined)) marked[n] = any = true;
+  std::vector<std::uint8_t> in(graph.nodes.size(), 0);  // bit 1: inlined edge, bit 2: called edge
   if (any)
-    for (const CallGraphEdge& e : kept_edges(p, t.graph, go.column, kept, o.edge_fraction, &marked))
+    for (const CallGraphEdge& e : kept_edges(p, graph, go.column, kept, o.edge_fraction, &marked))
       in[e.callee] |= e.inlined ? 1 : 2;
   // A node without surviving edges in (a root, or one whose callers' edges
   // fall under --edge-fraction) is not marked, whatever its frames say.
-  for (std::size_t n = 0; n < t.graph.nodes.size(); ++n) {
-    if (!marked[n]) continue;
-    t.graph.nodes[n].inlined = in[n] == 1;
-    t.graph.nodes[n].partly_inlined = in[n] == 3;
-  }
+  if (any) t.marks.assign(graph.nodes.size(), 0);
+  for (std::size_t n = 0; n < graph.nodes.size(); ++n)
+    if (marked[n]) t.marks[n] = static_cast<std::uint8_t>(1 + (in[n] == 1 ? 1 : in[n] == 3 ? 2 : 0));
   return t;
 }
 
-std::string row_name(const CallGraphNode& n) {
-  if (n.inlined) return n.name + " (inline)";
-  if (n.partly_inlined) return n.name + " (partial-inline)";
-  return n.name;
+// pprof's mark of node `n`: "inline", "partial-inline" or "".
+std::string_view inline_mark(const Table& t, std::uint32_t n) {
+  const std::uint8_t m = t.marks.empty() ? 0 : t.marks[n];
+  const CallGraphNode& node = t.graph().nodes[n];
+  if (m ? m == 2 : node.inlined) return "inline";
+  if (m ? m == 3 : node.partly_inlined) return "partial-inline";
+  return "";
+}
+
+std::string row_name(const Table& t, std::uint32_t n) {
+  const std::string_view mark = inline_mark(t, n);
+  const std::string& name = t.graph().nodes[n].name;
+  return mark.empty() ? name : name + " (" + std::string(mark) + ")";
 }
 
 std::string percent(std::int64_t v, std::int64_t total) { return units::percent(v, total); }
@@ -102,7 +119,7 @@ struct Scale {
 };
 Scale scale_for(const Table& t) {
   return {t.unit,
-          units::output_unit(smallest_shown_value(t.graph, t.rows), t.graph.total, t.unit, t.decimals),
+          units::output_unit(smallest_shown_value(t.graph(), t.rows), t.graph().total, t.unit, t.decimals),
           t.decimals};
 }
 
@@ -119,24 +136,24 @@ void write_text(const Profile& p, const WriteOptions& o, std::ostream& out, Diag
   Table t = make_table(p, o);
   const Scale s = scale_for(t);
   std::int64_t shown = 0;
-  for (std::uint32_t n : t.rows) shown += t.graph.nodes[n].flat;
+  for (std::uint32_t n : t.rows) shown += t.graph().nodes[n].flat;
   for (const std::string& line :
-       profile_labels(*t.profile, t.column, t.graph.total, [&s](std::int64_t v) { return scaled(v, s); }))
+       profile_labels(*t.profile, t.column, t.graph().total, [&s](std::int64_t v) { return scaled(v, s); }))
     out << text_cell(line) << '\n';
-  out << "Showing nodes accounting for " << scaled(shown, s) << ", " << percent(shown, t.graph.total)
-      << " of " << scaled(t.graph.total, s) << " total\n";
+  out << "Showing nodes accounting for " << scaled(shown, s) << ", " << percent(shown, t.graph().total)
+      << " of " << scaled(t.graph().total, s) << " total\n";
   if (t.dropped > 0) out << "Dropped " << t.dropped << " nodes (cum <= " << scaled(t.cutoff, s) << ")\n";
   char line[128];
   std::snprintf(line, sizeof line, "%10s %6s %6s %10s %6s\n", "flat", "flat%", "sum%", "cum", "cum%");
   out << line;
   std::int64_t sum = 0;
   for (std::uint32_t n : t.rows) {
-    const CallGraphNode& node = t.graph.nodes[n];
+    const CallGraphNode& node = t.graph().nodes[n];
     sum += node.flat;
     std::snprintf(line, sizeof line, "%10s %6s %6s %10s %6s  ", scaled(node.flat, s).c_str(),
-                  percent(node.flat, t.graph.total).c_str(), percent(sum, t.graph.total).c_str(),
-                  scaled(node.cum, s).c_str(), percent(node.cum, t.graph.total).c_str());
-    out << line << text_cell(row_name(node)) << '\n';
+                  percent(node.flat, t.graph().total).c_str(), percent(sum, t.graph().total).c_str(),
+                  scaled(node.cum, s).c_str(), percent(node.cum, t.graph().total).c_str());
+    out << line << text_cell(row_name(t, n)) << '\n';
   }
 }
 
@@ -145,15 +162,15 @@ void write_csv(const Profile& p, const WriteOptions& o, std::ostream& out, Diagn
   out << "flat,flat%,sum%,cum,cum%,name\n";
   std::int64_t sum = 0;
   for (std::uint32_t n : t.rows) {
-    const CallGraphNode& node = t.graph.nodes[n];
+    const CallGraphNode& node = t.graph().nodes[n];
     sum += node.flat;
     auto pct = [&](std::int64_t v) {
-      std::string s = percent(v, t.graph.total);
+      std::string s = percent(v, t.graph().total);
       s.pop_back();  // the number alone in CSV
       return s;
     };
     out << number(node.flat, t) << ',' << pct(node.flat) << ',' << pct(sum) << ',' << number(node.cum, t)
-        << ',' << pct(node.cum) << ',' << csv_text_field(row_name(node)) << '\n';
+        << ',' << pct(node.cum) << ',' << csv_text_field(row_name(t, n)) << '\n';
   }
 }
 
@@ -163,11 +180,11 @@ void write_markdown(const Profile& p, const WriteOptions& o, std::ostream& out, 
   out << "| flat | flat% | sum% | cum | cum% | name |\n|---:|---:|---:|---:|---:|:---|\n";
   std::int64_t sum = 0;
   for (std::uint32_t n : t.rows) {
-    const CallGraphNode& node = t.graph.nodes[n];
+    const CallGraphNode& node = t.graph().nodes[n];
     sum += node.flat;
-    out << "| " << scaled(node.flat, s) << " | " << percent(node.flat, t.graph.total) << " | "
-        << percent(sum, t.graph.total) << " | " << scaled(node.cum, s) << " | "
-        << percent(node.cum, t.graph.total) << " | " << markdown_cell(row_name(node)) << " |\n";
+    out << "| " << scaled(node.flat, s) << " | " << percent(node.flat, t.graph().total) << " | "
+        << percent(sum, t.graph().total) << " | " << scaled(node.cum, s) << " | "
+        << percent(node.cum, t.graph().total) << " | " << markdown_cell(row_name(t, n)) << " |\n";
   }
 }
 
@@ -199,12 +216,12 @@ void write_all_columns(const Profile& p, const WriteOptions& o, std::ostream& ou
   for (std::uint32_t n : rows.rows) {
     std::string line;
     for (std::size_t c = 0; c < columns.size(); ++c) {
-      const CallGraphNode& node = columns[c].graph.nodes[n];  // the same profile: the same nodes
+      const CallGraphNode& node = columns[c].graph().nodes[n];  // the same profile: the same nodes
       std::snprintf(cell, sizeof cell, "%10s %10s ", scaled(node.flat, scales[c]).c_str(),
                     scaled(node.cum, scales[c]).c_str());
       line += cell;
     }
-    out << line << ' ' << text_cell(row_name(rows.graph.nodes[n])) << '\n';
+    out << line << ' ' << text_cell(row_name(rows, n)) << '\n';
   }
 }
 
@@ -215,13 +232,14 @@ void write_json(const Profile& p, const WriteOptions& o, std::ostream& out, Diag
   append_json_string(j, t.type, JsonEscaping::kGo, replaced);
   j += ",\"unit\":";
   append_json_string(j, t.unit, JsonEscaping::kGo, replaced);
-  j += ",\"total\":" + number(t.graph.total, t) + ",\"dropped\":" + std::to_string(t.dropped) + ",\"rows\":[";
+  j += ",\"total\":" + number(t.graph().total, t) + ",\"dropped\":" + std::to_string(t.dropped) +
+       ",\"rows\":[";
   std::int64_t sum = 0;
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
-    const CallGraphNode& node = t.graph.nodes[t.rows[i]];
+    const CallGraphNode& node = t.graph().nodes[t.rows[i]];
     sum += node.flat;
     auto pct = [&](std::int64_t v) {
-      std::string s = percent(v, t.graph.total);
+      std::string s = percent(v, t.graph().total);
       s.pop_back();
       return s;
     };
@@ -229,11 +247,7 @@ void write_json(const Profile& p, const WriteOptions& o, std::ostream& out, Diag
     append_json_string(j, node.name, JsonEscaping::kGo, replaced);
     j += ",\"flat\":" + number(node.flat, t) + ",\"flat_pct\":" + pct(node.flat) +
          ",\"sum_pct\":" + pct(sum) + ",\"cum\":" + number(node.cum, t) + ",\"cum_pct\":" + pct(node.cum) +
-         ",\"inline\":\"" +
-         (node.inlined          ? "inline"
-          : node.partly_inlined ? "partial-inline"
-                                : "") +
-         "\"}";
+         ",\"inline\":\"" + std::string(inline_mark(t, t.rows[i])) + "\"}";
   }
   out << j << "]}\n";
 }

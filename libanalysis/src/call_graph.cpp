@@ -425,11 +425,10 @@ std::vector<CallGraphEdge> kept_edges_over_tree(const Profile& p, const CallGrap
   return edges_of(sums, steps);
 }
 
-}  // namespace
-
-CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
-  CallGraph g;
-  // Frames to nodes.
+// The nodes of `p`'s frames at `granularity` (g.nodes, g.node_of_frame).
+// Its own function: the names and the key index are the largest
+// temporaries of a graph, gone before the samples are walked.
+void assign_nodes(const Profile& p, Granularity granularity, CallGraph& g) {
   std::map<NodeKey, std::uint32_t> index;
   std::vector<std::uint32_t>& node_of = g.node_of_frame;
   node_of.assign(p.frame_count(), 0);
@@ -438,22 +437,26 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
   // function's key is made and looked up once, not once per frame (a
   // profile of addresses has hundreds of thousands of frames).
   std::vector<std::uint32_t> of_function;
-  if (o.granularity == Granularity::kFunction) of_function.assign(p.function_count(), UINT32_MAX);
+  if (granularity == Granularity::kFunction) {
+    of_function.assign(p.function_count(), UINT32_MAX);
+    // At most a node per function: no copies of the nodes as they grow.
+    g.nodes.reserve(std::min(p.function_count(), p.frame_count()));
+  }
   for (const FrameId f : id_range<FrameId>(p.frame_count())) {
     const bool inlined = p.frame(f).kind == FrameKind::kInlined;
     std::uint32_t at = of_function.empty() ? UINT32_MAX : of_function[p.frame(f).function.index()];
     bool added = false;
     if (at == UINT32_MAX) {
-      NodeKey key = key_of(p, names, f, o.granularity);
+      NodeKey key = key_of(p, names, f, granularity);
       auto it = index.try_emplace(key, static_cast<std::uint32_t>(g.nodes.size()));
       at = it.first->second;
       added = it.second;
       if (!of_function.empty()) of_function[p.frame(f).function.index()] = at;
       if (added) {
         CallGraphNode n;
-        n.function = std::get<0>(key);
-        if (o.granularity != Granularity::kFunction) {
-          n.file = std::get<1>(key);
+        n.function = std::move(std::get<0>(key));  // the index holds its own copy
+        if (granularity != Granularity::kFunction) {
+          n.file = std::move(std::get<1>(key));
           n.line = std::get<2>(key);
         }
         n.address = std::get<3>(key);
@@ -469,6 +472,13 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
     }
     node_of[f.index()] = at;
   }
+}
+
+}  // namespace
+
+CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
+  CallGraph g;
+  assign_nodes(p, o.granularity, g);
   if (const RecordedCallGraph* rec = p.recorded_graph();
       rec && rec->column == o.column && o.granularity == Granularity::kFunction) {
     take_recorded(*rec, o.edges, g);
@@ -485,6 +495,29 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
   // A filtered profile keeps percentages of the whole, as pprof's reports.
   else if (o.column < p.metadata().unfiltered_totals.size())
     g.total = p.metadata().unfiltered_totals[o.column];
+  return g;
+}
+
+CallGraphCache::Entry* CallGraphCache::entry(const CallGraphOptions& o) {
+  for (Entry& e : graphs_)
+    if (e.options.column == o.column && e.options.granularity == o.granularity && e.options.edges == o.edges)
+      return &e;
+  return nullptr;
+}
+
+const CallGraph* CallGraphCache::find(const Profile& profile, const CallGraphOptions& options) {
+  if (&profile != profile_) return nullptr;
+  Entry* e = entry(options);
+  if (!e) e = &graphs_.emplace_back(Entry{options, nullptr});
+  if (!e->graph) e->graph = std::make_unique<CallGraph>(build_call_graph(profile, options));
+  return e->graph.get();
+}
+
+CallGraph CallGraphCache::take(const Profile& profile, const CallGraphOptions& options) {
+  Entry* e = &profile == profile_ ? entry(options) : nullptr;
+  if (!e || !e->graph) return build_call_graph(profile, options);
+  CallGraph g = std::move(*e->graph);
+  e->graph.reset();
   return g;
 }
 

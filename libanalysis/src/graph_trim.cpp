@@ -344,8 +344,13 @@ std::vector<bool> as_set(std::size_t size, const std::vector<std::uint32_t>& nod
 }  // namespace
 
 TrimmedGraph trim_call_graph(const Profile& p, const CallGraphOptions& go, const TrimOptions& o) {
+  return trim_call_graph(p, build_call_graph(p, go), go, o);
+}
+
+TrimmedGraph trim_call_graph(const Profile& p, CallGraph graph, const CallGraphOptions& go,
+                             const TrimOptions& o) {
   TrimmedGraph t;
-  t.graph = build_call_graph(p, go);
+  t.graph = std::move(graph);
   const CallGraph& g = t.graph;
   const std::int64_t flat_sum = g.flat_sum;
   t.node_cutoff = fraction_cutoff(flat_sum, o.node_fraction, "--node-fraction");

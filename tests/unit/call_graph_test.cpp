@@ -55,6 +55,30 @@ TEST_CASE("call graph: inlined and called occurrences are one node") {
   CHECK(!node(g, "f").inlined);
 }
 
+TEST_CASE("call graph cache: one graph per profile and options, until taken") {
+  Profile p = test::folded("main;f;g 3\nmain;g 2\n");
+  Profile other = test::folded("main;f;g 3\nmain;g 2\n");
+  CallGraphCache cache(p);
+  const CallGraph* first = cache.find(p, {.edges = false});
+  REQUIRE(first != nullptr);
+  CHECK(cache.find(p, {.edges = false}) == first);  // built once
+  CHECK(node(*first, "g").flat == 5);
+  CHECK(first->edges.empty());
+  const CallGraph* with_edges = cache.find(p, {});
+  REQUIRE(with_edges != nullptr);
+  CHECK(with_edges != first);
+  CHECK(edge(*with_edges, "main", "g") == 2);
+  CHECK(edge(*with_edges, "f", "g") == 3);
+  CHECK(cache.find(other, {.edges = false}) == nullptr);  // not the cache's profile
+  const CallGraph taken = cache.take(p, {.edges = false});
+  CHECK(node(taken, "main").cum == 5);
+  CHECK(node(taken, "g").name == "g");
+  // Taken: built again when asked for, the same graph.
+  const CallGraph again = cache.take(p, {.edges = false});
+  CHECK(again.nodes.size() == taken.nodes.size());
+  CHECK(node(cache.take(other, {}), "f").cum == 3);  // another profile: built, not cached
+}
+
 TEST_CASE("call graph: edges among kept nodes skip dropped ones, then small ones go") {
   Profile p = test::folded("main;mid;leaf 90\nmain;leaf 9\nmain;tiny 1\n");
   CallGraph g = build_call_graph(p, {});

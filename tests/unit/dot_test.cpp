@@ -9,6 +9,7 @@
 #include "fg/builder.h"
 #include "fg/graph_trim.h"
 #include "formats/dot/pan_zoom.h"
+#include "formats/top/top.h"
 #include "test_util.h"
 
 using namespace fg;
@@ -269,4 +270,35 @@ TEST_CASE("layout_dot: a dense graph keeps its heaviest edges and says so, a sma
 
   const Profile small = test::folded("main;a;b 5\nmain;c 3\n");
   CHECK(formats::dot::layout_dot(small, {}) == formats::dot::call_graph_dot(small, {}));
+}
+
+TEST_CASE("top table and call graph drawn from a call graph cache are those drawn without") {
+  // f inlined in one caller and called from another (pprof marks the row
+  // by the edges into it that survive); g inlined everywhere.
+  ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}, {"cpu", "nanoseconds"}});
+  FunctionId f = b.function("f"), g = b.function("g");
+  FrameId main = b.frame("main"), a = b.frame("a"), c = b.frame("c");
+  FrameId f_called = b.frame(f), f_inlined = b.frame(f, FrameKind::kInlined),
+          g_inlined = b.frame(g, FrameKind::kInlined);
+  b.add_sample(std::vector<FrameId>{main, a, f_inlined}, std::vector<std::int64_t>{5, 50});
+  b.add_sample(std::vector<FrameId>{main, c, f_called, g_inlined}, std::vector<std::int64_t>{3, 70});
+  b.add_sample(std::vector<FrameId>{main, g_inlined}, std::vector<std::int64_t>{1, 10});
+  const Profile p = std::move(b).finish();
+  for (const char* column : {"0", "1"}) {
+    CAPTURE(column);
+    formats::WriteOptions o;
+    o.value = column;
+    std::ostringstream top_alone, dot_alone, top_cached, dot_cached;
+    Diagnostics d;
+    formats::top::write_text(p, o, top_alone, d);
+    formats::dot::write(p, o, dot_alone, d);
+    CallGraphCache cache(p);
+    o.call_graphs = &cache;
+    formats::top::write_text(p, o, top_cached, d);
+    formats::dot::write(p, o, dot_cached, d);
+    CHECK(top_alone.str().find("g (inline)") != std::string::npos);
+    CHECK(top_alone.str().find("f (partial-inline)") != std::string::npos);
+    CHECK(top_cached.str() == top_alone.str());
+    CHECK(dot_cached.str() == dot_alone.str());
+  }
 }

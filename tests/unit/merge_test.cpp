@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "fg/builder.h"
+#include "fg/call_tree.h"
+#include "fg/flame_layout.h"
 #include "fg/granularity.h"
 #include "fg/reverse.h"
 #include "test_util.h"
@@ -42,6 +44,53 @@ TEST_CASE("merge matches columns by type and unit") {
 TEST_CASE("reverse turns stacks leaf-first") {
   Profile p = test::folded("main;a;b 3\nmain;c;b 2\n");
   CHECK(test::collapsed(reverse_stacks(p)) == "b;a;main 3\nb;c;main 2\n");
+}
+
+TEST_CASE("reverse for a view of wide frames ends each path at its first narrow node") {
+  Profile p = test::folded("main;a;b 3\nmain;c;b 2\nx;y;z 1\n");
+  // b is 5 wide, b;a 3 and b;a;main 3: kept whole. b;c (2) and z (1) are
+  // under 2.5: each kept, with its whole total, as the end of its path.
+  CHECK(test::collapsed(reverse_stacks(p, 0, 2.5)) == "b;a;main 3\nb;c 2\nz 1\n");
+  CHECK(test::collapsed(reverse_stacks(p, 0, 0)) == test::collapsed(reverse_stacks(p)));
+}
+
+namespace {
+
+// The frames a flame graph of `p` reversed draws at `min_width`: name,
+// depth, start and width of each, in drawing order.
+std::string drawn_reversed(const Profile& p, double min_width, bool cut) {
+  const Profile r = cut ? reverse_stacks(p, 0, min_width) : reverse_stacks(p);
+  CallTreeOptions o;
+  o.prune_column = 0;
+  o.min_total = min_width;
+  const CallTree tree(r, o);
+  std::string out;
+  for (const FlameRect& f : layout_flame(tree, {.column = 0, .min_width = min_width}).rects)
+    out += std::string(f.node == kRootStack ? "all" : r.frame_name(tree.frame(f.node))) + " " +
+           std::to_string(f.depth) + " " + std::to_string(f.start) + " " + std::to_string(f.width) + "\n";
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("reverse for a view of wide frames draws what the whole reversal draws") {
+  test::Lcg next(7);
+  std::string text;
+  for (int i = 0; i < 400; ++i) {
+    const std::size_t depth = 1 + next() % 12;
+    std::string stack = "main";
+    for (std::size_t d = 0; d < depth; ++d) stack += ";f" + std::to_string(next() % 9);
+    text += stack + " " + std::to_string(1 + next() % 50) + "\n";
+  }
+  const Profile p = test::folded(text);
+  for (const double min_width : {1.0, 40.0, 300.0, 2000.0}) {
+    CAPTURE(min_width);
+    const std::string whole = drawn_reversed(p, min_width, false);
+    CHECK(whole.find("\n") != std::string::npos);
+    CHECK(drawn_reversed(p, min_width, true) == whole);
+  }
+  // The cut leaves out what is narrow: fewer stacks than the whole reversal.
+  CHECK(reverse_stacks(p, 0, 300.0).stack_count() < reverse_stacks(p).stack_count() / 4);
 }
 
 TEST_CASE("merge refuses to mix a differential profile with a plain one") {

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -82,6 +83,32 @@ struct CallGraphOptions {
 /// frames the recording did not name get no node); otherwise they are
 /// computed from the samples.
 CallGraph build_call_graph(const Profile& profile, const CallGraphOptions& options);
+
+/// The call graphs of one profile, each built once for the views that draw
+/// from it (fg-report writes a top table and a call graph of every column
+/// and lists the top functions), by the options it was asked with. Not
+/// for use by two threads at once.
+class CallGraphCache {
+ public:
+  /// `profile` must outlive the cache.
+  explicit CallGraphCache(const Profile& profile) : profile_(&profile) {}
+  /// build_call_graph(profile, options), built at the first call with
+  /// these options and kept; nullptr when `profile` is not the cache's (a
+  /// view made of it). Valid until take() takes it.
+  const CallGraph* find(const Profile& profile, const CallGraphOptions& options);
+  /// build_call_graph(profile, options), moved out of the cache when it
+  /// holds it (for the last view that needs it), else built.
+  CallGraph take(const Profile& profile, const CallGraphOptions& options);
+
+ private:
+  struct Entry {
+    CallGraphOptions options;
+    std::unique_ptr<CallGraph> graph;
+  };
+  Entry* entry(const CallGraphOptions& options);
+  const Profile* profile_;
+  std::vector<Entry> graphs_;
+};
 
 /// The edges among the `kept` nodes only, as pprof redraws a graph after
 /// dropping nodes: a kept node's nearest kept caller on each stack becomes

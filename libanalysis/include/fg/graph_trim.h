@@ -57,6 +57,10 @@ struct TrimmedGraph {
 /// Trims the call graph of one column of `profile` as pprof does for -dot.
 TrimmedGraph trim_call_graph(const Profile& profile, const CallGraphOptions& graph_options,
                              const TrimOptions& options);
+/// trim_call_graph() of `graph`, which is build_call_graph(profile,
+/// graph_options) made beforehand (CallGraphCache::take()).
+TrimmedGraph trim_call_graph(const Profile& profile, CallGraph graph, const CallGraphOptions& graph_options,
+                             const TrimOptions& options);
 
 /// What a layout engine (Graphviz's dot) is given at most: its work grows
 /// with the edges and the ranks they span, so a dense graph is laid out
