@@ -261,20 +261,33 @@ def case_tree():
     # web (inputs 3, 4, 5) spans shards 4, 1, 2 and db (6, 7) shards 3, 4,
     # so every tree merges partial group merges.
     check(all(f"g/{g}/flame-0.html" in site_files(whole) for g in ("web", "db")), "unsharded: both groups")
-    parts, codes = {}, {}
+    parts, codes, errs = {}, {}, {}
     for i in (1, 2, 3, 4):
         parts[i] = os.path.join(WORK, f"part{i}")
-        codes[i] = report(["--shard", f"{i}/4"] + args, parts[i]).returncode
+        r = report(["--shard", f"{i}/4"] + args, parts[i])
+        codes[i], errs[i] = r.returncode, r.stderr.decode()
         check(codes[i] in (0, 1, 3), f"shard {i}/4: exit 0, 1 or 3, got {codes[i]}")
 
     def verdict(shards):  # the exit status a merge of these shards repeats
         return 1 if any(codes[i] == 1 for i in shards) else 3 if any(codes[i] == 3 for i in shards) else 0
+
+    truncated = os.path.join(MIXED, "truncated.folded.gz")
+
+    def said_once(err, shards, what):  # the failed input's message: in its shard's run only
+        failing = [i for i in shards if codes[i] == 1]
+        check("failed: " not in err and truncated not in err and
+              (not failing or re.search(r"fg-report: \d+ profiles? failed \(as the runs that read them said\)", err)),
+              f"{what}: the failure counted, its message not repeated ({err.strip()})")
+
+    check(sum(e.count(truncated + ": truncated gzip") for e in errs.values()) == 1,
+          f"the failed input's message: printed once, by its shard ({errs})")
 
     def merge_part(name, inputs, shards):
         out = os.path.join(WORK, name)
         r = report(["merge", "--part"] + inputs, out)
         check(r.returncode == verdict(shards), f"merge --part {name}: exit {verdict(shards)}, got {r.returncode} "
                                                 f"({r.stderr.decode().strip()})")
+        said_once(r.stderr.decode(), shards, f"merge --part {name}")
         return out
 
     p12 = merge_part("p12", [parts[2], parts[1]], (1, 2))  # any order of the inputs
@@ -289,6 +302,7 @@ def case_tree():
         site = os.path.join(WORK, name)
         r = report(["merge"] + inputs, site)
         check(r.returncode == 1, f"merge {name}: exit 1 as the unsharded run, got {r.returncode}")
+        said_once(r.stderr.decode(), (1, 2, 3, 4), f"merge {name}")
         same_site(whole, site, name)
     for args_, what in ((["--part", p12, p23], f"{p23}: shard 2 again (first in {p12})"),
                         ([p12, p23, parts[4]], f"{p23}: shard 2 again (first in {p12})"),

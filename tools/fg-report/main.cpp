@@ -108,24 +108,36 @@ void add_manifests(const std::vector<std::string>& manifests, std::vector<std::s
     }
 }
 
-// The closing lines of one comparison of profile `name`.
-void closing_comparison(const fg::formats::ProfileFacts& p, const std::string& name, fg::cli::Run& run) {
-  if (!p.comparison.error.empty()) run.closing.push_back("failed: " + name + ": " + p.comparison.error);
+// Which run a report's outcome comes from: the inputs read here, or parts
+// merged (whose inputs' messages their shards' runs printed).
+enum class Outcome { kRead, kMerged };
+
+// The closing lines of one comparison of profile `name`: its failure only
+// where it was compared (kRead), its gate's trips at every level.
+void closing_comparison(const fg::formats::ProfileFacts& p, const std::string& name, Outcome outcome,
+                        fg::cli::Run& run) {
+  if (outcome == Outcome::kRead && !p.comparison.error.empty())
+    run.closing.push_back("failed: " + name + ": " + p.comparison.error);
   for (const fg::formats::GateVerdict& v : p.comparison.gate)
     if (!v.tripped.empty()) run.closing.push_back("regression: " + name + ": " + v.tripped);
 }
 
-// The exit status of a report, and its closing lines.
+// The exit status of a report, and its closing lines. Each input's warnings
+// and failure are printed by the run that read it, once; a merge says only
+// how many failed.
 int verdict(const fg::formats::BatchReportResult& result, const fg::cli::CommonOptions& common,
-            fg::cli::Run& run) {
+            fg::cli::Run& run, Outcome outcome = Outcome::kRead) {
   for (const fg::formats::ProfileFacts& p : result.profiles) {
-    if (!common.quiet)
+    if (outcome == Outcome::kRead && !common.quiet)
       for (const std::string& w : p.warnings) std::cerr << "fg-report: warning: " << w << '\n';
-    if (!p.error.empty()) run.closing.push_back("failed: " + p.error);
-    closing_comparison(p, p.name, run);
+    if (outcome == Outcome::kRead && !p.error.empty()) run.closing.push_back("failed: " + p.error);
+    closing_comparison(p, p.name, outcome, run);
     for (const fg::formats::ProfileFacts& k : p.kinds)
-      closing_comparison(k, p.name + " (" + k.kind + ")", run);
+      closing_comparison(k, p.name + " (" + k.kind + ")", outcome, run);
   }
+  if (outcome == Outcome::kMerged && result.failed)
+    run.closing.push_back(std::to_string(result.failed) + (result.failed == 1 ? " profile" : " profiles") +
+                          " failed (as the runs that read them said)");
   if (result.reused && !common.quiet)
     run.closing.push_back("reused " + std::to_string(result.reused) + " unchanged pages of the earlier site");
   if (result.stopped) run.closing.push_back("stopped at the first failure (--fail-fast); no site written");
@@ -208,8 +220,10 @@ int main(int argc, char** argv) {
     if (!common.inputs.empty() && common.inputs[0] == "merge") {
       if (!r.shard.empty()) throw fg::UsageError("merge: --shard belongs to the shards' runs");
       const std::vector<std::string> parts(common.inputs.begin() + 1, common.inputs.end());
-      if (r.part) return verdict(fg::formats::merge_batch_parts(parts, r.output), common, run);
-      return verdict(fg::formats::merge_batch_report(parts, r.output, report.write), common, run);
+      if (r.part)
+        return verdict(fg::formats::merge_batch_parts(parts, r.output), common, run, Outcome::kMerged);
+      return verdict(fg::formats::merge_batch_report(parts, r.output, report.write), common, run,
+                     Outcome::kMerged);
     }
     if (r.part) throw fg::UsageError("--part belongs to merge: fg-report merge --part PART... -o PART");
     if (!r.shard.empty()) parse_shard(r.shard, report);
