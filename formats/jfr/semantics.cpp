@@ -399,7 +399,7 @@ void check_states_matched(const ReadSummary& s, const std::vector<std::string>& 
 }
 
 void report(const ReadSummary& s, const JfrOptions& opt, const std::string& file,
-            const std::function<void(const std::string&)>& note, Diagnostics& diag) {
+            const std::function<void(const std::string&)>& note, Diagnostics& diag, bool every_kind_read) {
   if (s.no_stack > 0)
     diag.warn("event without stack trace", file + ": " + std::to_string(s.no_stack) +
                                                " selected events have no stack trace and are left out");
@@ -412,7 +412,9 @@ void report(const ReadSummary& s, const JfrOptions& opt, const std::string& file
          ": no samples in async-profiler's cpu state (STATE_DEFAULT): JDK recordings have none; "
          "read them without --cpu");
   else if (opt.events == Events::kDefault || !s.any_selected())
-    note(file + ": " + what_was_read(s, opt.events) + other_events(s, opt.events));
+    // The other kinds of a default reading are no news to a caller that reads each of them.
+    note(file + ": " + what_was_read(s, opt.events) +
+         (every_kind_read && opt.events == Events::kDefault ? "" : other_events(s, opt.events)));
 }
 
 std::optional<Events> sole_other_kind(const ReadSummary& s, Events e) {

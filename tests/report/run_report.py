@@ -571,6 +571,13 @@ def case_kinds():
     out = os.path.join(WORK, "kinds")
     r = report([jdk, lock, basic], out)
     check(r.returncode == 0, f"exit status {r.returncode}")
+    # The reader's note names no other kinds: they get pages; fg-convert's does.
+    err = r.stderr.decode()
+    check(f"{jdk}: samples counted from jdk.ExecutionSample" in err and "holds --" not in err,
+          f"the reader's note, without the other kinds ({err!r})")
+    err = run("fg-convert", ["--to", "collapsed", jdk]).stderr.decode()
+    check("; the file also holds --alloc (jdk.ObjectAllocationSample 3498) --lock" in err,
+          f"fg-convert: the note names the other kinds ({err!r})")
     by_name = {p["name"]: p for p in summary(out)["profiles"]}
     p = by_name["cpu-recursion"]
     check(p.get("kind") == "samples" and [k["kind"] for k in p.get("kinds", [])] == ["alloc", "lock"],

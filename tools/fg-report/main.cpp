@@ -206,6 +206,7 @@ int main(int argc, char** argv) {
     report.write.value = common.value;
     report.strict = common.strict;
     common.read = fg::formats::plan(common.read, {.write = &report.write, .filters = &filters});
+    common.read.every_kind_read = true;  // each kind of event gets its pages: no note on the others
     report.read = [&](const std::string& path, fg::Diagnostics& diagnostics) {
       return fg::cli::apply_remaining_filters(fg::cli::read_input(path, common, diagnostics), filters,
                                               diagnostics);
