@@ -394,7 +394,7 @@ void compare(Profile next, const std::string& baseline, const SharedBaseline* sh
     }
     const Profile* base = shared ? &*shared->profile : &*own;
     if (base_kinds) *base_kinds = event_kinds(*base);
-    if (base_kinds && !base_kinds->empty() && !facts.kind.empty() && (*base_kinds)[0] != facts.kind) {
+    if (base_kinds && !base_kinds->empty() && !facts.kind.empty() && event_kind(*base) != facts.kind) {
       if (std::find(base_kinds->begin(), base_kinds->end(), facts.kind) == base_kinds->end()) {
         facts.compared = false;
         facts.comparison = {};
@@ -488,9 +488,11 @@ void process(const std::string& baseline, const SharedBaseline* shared, const Ba
   try {
     InterruptGuard::check();
     Profile profile = options.read(facts.path, diagnostics);
-    describe(profile, facts);
     const std::vector<std::string> kinds =
         options.read_kind ? event_kinds(profile) : std::vector<std::string>{};
+    if (!kinds.empty() && kinds[0] != event_kind(profile))  // the first kind is not the default reading
+      profile = options.read_kind(facts.path, profile.metadata().source_format, kinds[0], diagnostics);
+    describe(profile, facts);
     if (!kinds.empty()) facts.kind = kinds[0];
     fs::create_directories(folder);
     write_pages(profile, options.write, folder, facts, diagnostics);

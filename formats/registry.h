@@ -37,6 +37,11 @@ bool sniffs_as_profile(Input& input);
 /// (Format::event_kinds of its reader, by its metadata's source format);
 /// empty when its reader reads every kind at once.
 std::vector<std::string> event_kinds(const Profile& profile);
+/// The kind of event_kinds() that `profile` was read as; "" when its reader
+/// reads every kind at once. When it differs from event_kinds()' first
+/// (JFR's cpu and wall samples, read together by default), read that kind
+/// with with_event_kind() for the first kind's pages.
+std::string event_kind(const Profile& profile);
 /// `options` set to read kind `kind` of event_kinds() with the reader
 /// `format`. Throws UsageError when that reader has no such kind.
 ReadOptions with_event_kind(ReadOptions options, std::string_view format, std::string_view kind);

@@ -686,6 +686,39 @@ def case_kinds():
           "re-run: a kind's file reused (the same inode)")
 
 
+def case_cpuwall():
+    """async-profiler's cpu and wall-clock samples in one recording (combo:
+    event=cpu,wall=20ms; jfr summary: jdk.ExecutionSample 2881,
+    profiler.WallClockSample 14660 events) are two kinds, cpu and wall, each
+    with the pages fg-convert --cpu / --wall draws, before alloc and lock;
+    none mixes them. A JDK recording keeps its one samples kind (case_kinds)."""
+    combo = os.path.join(RECORDINGS, "combo.ap-cpu-alloc-lock-wall.jfr.gz")
+    out = os.path.join(WORK, "cpuwall")
+    r = report([combo], out)
+    check(r.returncode == 0, f"exit status {r.returncode}: {r.stderr.decode()}")
+    p = summary(out)["profiles"][0]
+    kinds = [p.get("kind")] + [k["kind"] for k in p.get("kinds", [])]
+    check(kinds == ["cpu", "wall", "alloc", "lock"], f"kinds cpu, wall, alloc, lock ({kinds})")
+    if kinds != ["cpu", "wall", "alloc", "lock"]:
+        return
+    cpu, wall = p, p["kinds"][0]
+    check([(v["type"], v["total"]) for v in cpu["values"]] == [("cpu", 2881)],
+          f"cpu: one sample per jdk.ExecutionSample event ({cpu['values']})")
+    wall_total = wall["values"][0]["total"]
+    check(wall["values"][0]["type"] == "wall" and wall_total == kind_total(combo, "wall", 0),
+          f"wall: fg-convert --wall's total ({wall['values']})")
+    check(2881 + wall_total == kind_total(combo, "samples", 0), "cpu + wall: the default events' total")
+    for prefix, option in (("", "--cpu"), ("wall/", "--wall")):
+        ref = run("fg-convert", [option, "-q", "--to", "html", combo]).stdout
+        with open(os.path.join(out, "p", "combo", f"{prefix}flame-0.html"), "rb") as f:
+            check(f.read() == ref, f"{prefix}flame-0.html = fg-convert {option} --to html")
+    check(not [f for f in site_files(out) if "/samples/" in f], "no page of the mixed samples")
+    with open(os.path.join(out, "summary.md"), encoding="utf-8") as f:
+        md = f.read()
+    check("| combo | cpu | ok | 2881 count |" in md and f"| combo | wall | ok | {wall_total} count |" in md,
+          "summary.md: a row for cpu and for wall")
+
+
 def case_failure():
     """Usage errors and failures leave no site; an existing folder that is
     no report is refused; an interrupted run leaves nothing."""
