@@ -265,7 +265,7 @@ bool sniffs_as_profile(Input& input) {
   const std::string_view head = sniffing_window(input);
   if (head.find_first_not_of(kBlankBytes) == std::string_view::npos) return false;
   for (const Format& f : all_formats())
-    if (f.read && f.sniff && f.sniff(head, input.name()) != Sniff::kNo) return true;
+    if (f.read && f.sniff && f.sniff(head, input.name()) == Sniff::kYes) return true;
   return false;
 }
 

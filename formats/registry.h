@@ -29,9 +29,10 @@ const Format* find_format(std::string_view name);
 /// --from (an unknown one with the nearest name, "did you mean"), Error
 /// when no format or several fit.
 const Format& detect_input_format(Input& input, const std::optional<std::string>& from);
-/// Whether some reader's sniff takes the first bytes of `input` for its
-/// format (yes or maybe), judging by content alone: how fg-report picks
-/// the profiles of a directory. Blank or empty input is no profile.
+/// Whether some reader's sniff recognises the first bytes of `input` as its
+/// format (yes; a maybe, such as any JSON or any text with a number at the
+/// end of a line, is no profile), judging by content alone: how fg-report
+/// picks the profiles of a directory. Blank or empty input is no profile.
 bool sniffs_as_profile(Input& input);
 /// The kinds of event of the input `profile` was read from, its own first
 /// (Format::event_kinds of its reader, by its metadata's source format);

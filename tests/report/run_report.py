@@ -158,6 +158,69 @@ def case_inputs():
     r = report(["-"], listed, stdin=("\n".join(expected) + "\n").encode())
     check(r.returncode == 1 and [p["path"] for p in summary(listed)["profiles"]] == expected,
           "-: the paths on standard input")
+    # Beside profiles, the files a collection of them holds: a manifest (TSV,
+    # JSON), notes ending in numbers, JFR settings (XML). No reader
+    # recognises them (at most a maybe: any JSON, any XML, text with numbers
+    # at line ends): skipped, and counted once. A recognised but broken file
+    # (a truncated gzip, a JFR recording cut after its header) still fails.
+    mixed = os.path.join(WORK, "collection")
+    shutil.rmtree(mixed, ignore_errors=True)
+    os.makedirs(os.path.join(mixed, "notes"))
+    shutil.copy(os.path.join(MIXED, "basic.folded"), mixed)
+    shutil.copy(os.path.join(MIXED, "truncated.folded.gz"), mixed)
+    shutil.copy(os.path.join(MANIFESTS, "hosts.tsv"), mixed)
+    shutil.copy(os.path.join(MANIFESTS, "more.json"), os.path.join(mixed, "notes"))
+    with open(os.path.join(mixed, "notes", "README"), "w", encoding="utf-8") as f:
+        f.write("Profiles of release 2\n\nTaken at load 80 on hosts 1 to 3; see the wiki.\n")
+    with open(os.path.join(mixed, "profile.jfc"), "w", encoding="utf-8") as f:
+        f.write('<?xml version="1.0" encoding="UTF-8"?>\n<configuration version="2.0" label="Profiling">\n'
+                '  <event name="jdk.ExecutionSample">\n    <setting name="period">10 ms</setting>\n'
+                '  </event>\n</configuration>\n')
+    with open(os.path.join(mixed, "cut.jfr"), "wb") as f:
+        f.write(b"FLR\0\0\x02\0\0" + bytes(24))
+    folder = os.path.join(WORK, "collection-site")
+    r = report([mixed], folder)
+    err = r.stderr.decode()
+    got = {p["path"]: p["status"] for p in summary(folder)["profiles"]}
+    want = {os.path.join(mixed, f): s for f, s in (("basic.folded", "ok"), ("cut.jfr", "error"),
+                                                   ("truncated.folded.gz", "error"))}
+    check(r.returncode == 1 and got == want, f"a collection: its profiles, the broken ones failed ({got})")
+    check(err.count("fg-report: note: skipped 4 files in folders that no format recognises by content") == 1,
+          f"a collection: the files skipped, counted once ({err!r})")
+    r = report([os.path.join(mixed, "hosts.tsv"), os.path.join(mixed, "basic.folded")], folder)
+    got = {p["name"]: p["status"] for p in summary(folder)["profiles"]}
+    check(r.returncode == 1 and got == {"hosts": "error", "basic": "ok"} and "skipped" not in r.stderr.decode(),
+          f"a file named on the command line is an input, whatever it holds ({got})")
+
+
+def case_fleet():
+    """A fleet's profiles share file names across folders: a profile found
+    in a folder is named by its path relative to that folder (less its
+    extensions), so that mirrored baseline folders pair by name."""
+    fleet = os.path.join(WORK, "fleet")
+    shutil.rmtree(fleet, ignore_errors=True)
+    totals = {("old", "host1"): 100, ("old", "host2"): 50, ("new", "host1"): 100, ("new", "host2"): 80}
+    for (side, host), n in totals.items():
+        os.makedirs(os.path.join(fleet, side, host))
+        with open(os.path.join(fleet, side, host, "cpu.folded"), "w", encoding="utf-8") as f:
+            f.write(f"main;work {n}\n")
+    shutil.copy(os.path.join(MIXED, "basic.folded"), os.path.join(fleet, "new"))
+    out = os.path.join(WORK, "fleet-site")
+    r = report(["--baseline", os.path.join(fleet, "old"), "--fail-if", "total>+10%", os.path.join(fleet, "new")],
+               out)
+    check(r.returncode == 3, f"exit 3 (host2: 50 -> 80), got {r.returncode}: {r.stderr.decode().strip()}")
+    profiles = summary(out)["profiles"] if os.path.exists(os.path.join(out, "summary.json")) else []
+    names = [(p["name"], p["page"]) for p in profiles]
+    check(names == [("basic", "p/basic/index.html"), ("host1/cpu", "p/host1_cpu/index.html"),
+                    ("host2/cpu", "p/host2_cpu/index.html")], f"names relative to the folder: {names}")
+    pairs = {p["name"]: (p.get("baseline", {}).get("path"), p.get("baseline", {}).get("base_total"), p["status"])
+             for p in profiles}
+    check(pairs.get("host1/cpu") == (os.path.join(fleet, "old", "host1", "cpu.folded"), 100, "ok") and
+          pairs.get("host2/cpu") == (os.path.join(fleet, "old", "host2", "cpu.folded"), 50, "regressed") and
+          pairs.get("basic") == (None, None, "ok"), f"mirrored folders pair by name: {pairs}")
+    r = report(["--baseline", os.path.join(fleet, "old"), os.path.join(fleet, "new", "host1", "cpu.folded")], out)
+    check(r.returncode == 0 and "baseline" not in summary(out)["profiles"][0],
+          "a file named on the command line keeps its file name (cpu): no baseline of that name")
 
 
 def case_baseline():

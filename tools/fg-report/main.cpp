@@ -20,10 +20,10 @@ const char* kUsage = R"(Usage: fg-report [options] INPUT... -o DIR
        fg-report merge --part PART... -o PART
 
 Reads each profile (any format fg reads, mixed; a folder is searched
-recursively for files whose content is a profile; - reads a list of paths,
-one a line, from standard input; --manifest lists inputs with names,
-groups and labels, and each group gets a merged page) and writes a static
-site to DIR:
+recursively for files whose content is a profile, skipping the others, and
+names each by its path there; - reads a list of paths, one a line, from
+standard input; --manifest lists inputs with names, groups and labels, and
+each group gets a merged page) and writes a static site to DIR:
 index.html (a sortable, filterable table of the profiles), a page per
 profile with its flame graph, top table and call graph per value type,
 summary.json, summary.md and junit.xml. One bad input is listed and does
@@ -66,7 +66,7 @@ fg::cli::po::options_description report_cli_options(ReportCli& r, fg::formats::B
       "the value column compared with a baseline (default: each profile's default)")(
       "baseline", fg::cli::po::value<std::vector<std::string>>(&r.baselines)->value_name("INPUT"),
       "a baseline profile (file, folder, -), repeatable; paired with the inputs by name (file name "
-      "without extensions); only one: the baseline of every input")(
+      "without extensions; in a folder, its path there); only one: the baseline of every input")(
       "fail-if", fg::cli::po::value<std::vector<std::string>>(&r.fail_if)->value_name("COND"),
       "with --baseline, exit 3 when COND holds for a profile, as in fg-diff: total>+5%, function:REGEX>+2%; "
       "repeatable")("min-delta",
@@ -97,13 +97,13 @@ void parse_shard(const std::string& text, fg::formats::BatchReportOptions& b) {
 }
 
 // The entries of each --manifest, after the other inputs.
-void add_manifests(const std::vector<std::string>& manifests, std::vector<std::string>& inputs,
+void add_manifests(const std::vector<std::string>& manifests, std::vector<fg::formats::ReportInput>& inputs,
                    fg::formats::BatchReportOptions& b) {
   if (manifests.empty()) return;
   b.described.resize(inputs.size());
   for (const std::string& m : manifests)
     for (fg::formats::ManifestEntry& e : fg::formats::read_manifest(m)) {
-      inputs.push_back(e.path);
+      inputs.push_back({e.path, fg::formats::report_name(e.path)});
       b.described.push_back(std::move(e));
     }
 }
@@ -169,7 +169,7 @@ std::string options_key(int argc, char** argv, const fg::cli::po::options_descri
 
 // write_batch_report() with a progress bar on standard error when it is a
 // terminal (and not -q); a reader's note goes on a line of its own.
-fg::formats::BatchReportResult write_with_progress(const std::vector<std::string>& inputs,
+fg::formats::BatchReportResult write_with_progress(const std::vector<fg::formats::ReportInput>& inputs,
                                                    fg::formats::BatchReportOptions& report,
                                                    fg::cli::CommonOptions& common) {
   fg::cli::ProgressLine progress(std::cerr, !common.quiet && fg::cli::stderr_is_terminal());
@@ -230,9 +230,14 @@ int main(int argc, char** argv) {
     if (!r.shard.empty()) parse_shard(r.shard, report);
     report.options_key = options_key(argc, argv, options);
     if (report.fail_fast && r.keep_going) throw fg::UsageError("--fail-fast and --keep-going: choose one");
-    std::vector<std::string> inputs = fg::formats::expand_report_inputs(common.inputs, std::cin);
+    std::size_t skipped = 0;
+    std::vector<fg::formats::ReportInput> inputs =
+        fg::formats::expand_report_inputs(common.inputs, std::cin, &skipped);
     add_manifests(r.manifests, inputs, report);
-    report.baselines = fg::formats::expand_report_inputs(r.baselines, std::cin);
+    report.baselines = fg::formats::expand_report_inputs(r.baselines, std::cin, &skipped);
+    if (skipped && common.read.note)
+      common.read.note("skipped " + std::to_string(skipped) + (skipped == 1 ? " file" : " files") +
+                       " in folders that no format recognises by content");
     return verdict(write_with_progress(inputs, report, common), common, run);
   });
 }
