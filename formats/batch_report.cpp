@@ -42,7 +42,16 @@ namespace {
 constexpr std::size_t kTopFunctions = 3;
 constexpr std::size_t kBusiestThreads = 20;
 
-void add_directory(const fs::path& dir, std::vector<std::string>& out) {
+// "cpu" of "cpu.pb.gz": a file name up to its first dot, unless that is its first character.
+std::string without_extensions(const std::string& file) {
+  const std::size_t dot = file.find('.');
+  return dot == 0 || dot == std::string::npos ? file : file.substr(0, dot);
+}
+
+// The files of `dir` and its sub-folders that some reader recognises, in
+// sorted order, named by their path relative to `dir`; each other file
+// counts in `skipped`.
+void add_directory(const fs::path& dir, std::vector<ReportInput>& out, std::size_t& skipped) {
   std::vector<std::string> found;
   for (const auto& e : fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied))
     if (e.is_regular_file()) found.push_back(e.path().string());
@@ -53,37 +62,43 @@ void add_directory(const fs::path& dir, std::vector<std::string>& out) {
       keep = sniffs_as_profile(*Input::open(f));
     } catch (const Error&) {
     }
-    if (keep) out.push_back(f);
+    if (!keep) {
+      ++skipped;
+      continue;
+    }
+    const fs::path relative = fs::path(f).lexically_relative(dir);
+    out.push_back({f, (relative.parent_path() / without_extensions(relative.filename().string())).string()});
   }
 }
 
-void add_input(const std::string& arg, std::vector<std::string>& out) {
+void add_input(const std::string& arg, std::vector<ReportInput>& out, std::size_t& skipped) {
   std::error_code ec;
-  if (fs::is_directory(arg, ec)) return add_directory(arg, out);
-  out.push_back(arg);  // a missing file is that input's error, listed with the others
+  if (fs::is_directory(arg, ec)) return add_directory(arg, out, skipped);
+  out.push_back({arg, report_name(arg)});  // a missing file is that input's error, listed with the others
 }
 
 }  // namespace
 
-std::vector<std::string> expand_report_inputs(const std::vector<std::string>& args, std::istream& paths_in) {
-  std::vector<std::string> out;
+std::vector<ReportInput> expand_report_inputs(const std::vector<std::string>& args, std::istream& paths_in,
+                                              std::size_t* skipped) {
+  std::vector<ReportInput> out;
+  std::size_t left_out = 0;
   for (const std::string& arg : args) {
     if (arg != "-") {
-      add_input(arg, out);
+      add_input(arg, out, left_out);
       continue;
     }
     for (std::string line; std::getline(paths_in, line);) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (!line.empty()) add_input(line, out);
+      if (!line.empty()) add_input(line, out, left_out);
     }
   }
+  if (skipped) *skipped += left_out;
   return out;
 }
 
 std::string report_name(const std::string& path) {
-  const std::string file = fs::path(path).filename().string();
-  const std::size_t dot = file.find('.');
-  return dot == 0 || dot == std::string::npos ? file : file.substr(0, dot);
+  return without_extensions(fs::path(path).filename().string());
 }
 
 namespace {
@@ -425,7 +440,7 @@ void compare(Profile next, const std::string& baseline, const SharedBaseline* sh
     }
     const Profile* base = shared ? &*shared->profile : &*own;
     if (base_kinds) *base_kinds = event_kinds(*base);
-    if (base_kinds && !base_kinds->empty() && !facts.kind.empty() && (*base_kinds)[0] != facts.kind) {
+    if (base_kinds && !base_kinds->empty() && !facts.kind.empty() && event_kind(*base) != facts.kind) {
       if (std::find(base_kinds->begin(), base_kinds->end(), facts.kind) == base_kinds->end()) {
         facts.compared = false;
         facts.comparison = {};
@@ -519,9 +534,11 @@ void process(const std::string& baseline, const SharedBaseline* shared, const Ba
   try {
     InterruptGuard::check();
     Profile profile = options.read(facts.path, diagnostics);
-    describe(profile, facts);
     const std::vector<std::string> kinds =
         options.read_kind ? event_kinds(profile) : std::vector<std::string>{};
+    if (!kinds.empty() && kinds[0] != event_kind(profile))  // the first kind is not the default reading
+      profile = options.read_kind(facts.path, profile.metadata().source_format, kinds[0], diagnostics);
+    describe(profile, facts);
     if (!kinds.empty()) facts.kind = kinds[0];
     fs::create_directories(folder);
     write_pages(profile, options.write, folder, facts, diagnostics);
@@ -554,17 +571,17 @@ void process(const std::string& baseline, const SharedBaseline* shared, const Ba
 
 // The baseline of each input: the one given for all, else the one of the
 // same name. Throws UsageError when several are given and one has no pair.
-std::vector<std::string> pair_baselines(const std::vector<std::string>& inputs,
-                                        const std::vector<std::string>& baselines) {
+std::vector<std::string> pair_baselines(const std::vector<ReportInput>& inputs,
+                                        const std::vector<ReportInput>& baselines) {
   std::vector<std::string> paired(inputs.size());
   if (baselines.empty()) return paired;
-  if (baselines.size() == 1) return std::vector<std::string>(inputs.size(), baselines[0]);
+  if (baselines.size() == 1) return std::vector<std::string>(inputs.size(), baselines[0].path);
   std::map<std::string, std::string> by_name;
-  for (const std::string& b : baselines)
-    if (!by_name.emplace(report_name(b), b).second)
-      throw UsageError("--baseline " + b + ": a second baseline named " + report_name(b));
+  for (const ReportInput& b : baselines)
+    if (!by_name.emplace(b.name, b.path).second)
+      throw UsageError("--baseline " + b.path + ": a second baseline named " + b.name);
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const auto it = by_name.find(report_name(inputs[i]));
+    const auto it = by_name.find(inputs[i].name);
     if (it != by_name.end()) paired[i] = it->second;
   }
   return paired;
@@ -776,7 +793,7 @@ std::vector<std::size_t> shard_indices(std::size_t inputs, const BatchReportOpti
 
 }  // namespace
 
-BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
+BatchReportResult write_batch_report(const std::vector<ReportInput>& inputs,
                                      const BatchReportOptions& options) {
   if (inputs.empty()) throw UsageError("no input: name files or folders with profiles");
   std::vector<std::string> baselines = pair_baselines(inputs, options.baselines);
@@ -788,15 +805,15 @@ BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
   std::vector<ProfileFacts> all(inputs.size());
   std::set<std::string> used;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    all[i].path = inputs[i];
-    all[i].name = report_name(inputs[i]);
+    all[i].path = inputs[i].path;
+    all[i].name = inputs[i].name;
     if (i < options.described.size()) describe_entry(options.described[i], all[i]);
     all[i].page = "p/" + folder_name(all[i].name, used);
   }
   const std::vector<std::size_t> mine = shard_indices(inputs.size(), options);
   std::optional<SharedBaseline> shared;  // each input is read once, and so is one baseline for all
   if (options.baselines.size() == 1 && !mine.empty())
-    shared = read_shared_baseline(options.baselines[0], options);
+    shared = read_shared_baseline(options.baselines[0].path, options);
   // Two parts, each its own profiles, files and group merges: the same
   // site at any --jobs.
   GroupMerges groups[2];
@@ -806,7 +823,7 @@ BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
   const auto run_part = [&](std::size_t part) {
     for (std::size_t k = part; k < mine.size() && !progress.stopped(); k += 2) {
       const std::string& b = baselines[mine[k]];
-      const bool for_all = shared && b == options.baselines[0];
+      const bool for_all = shared && b == options.baselines[0].path;
       reused[mine[k]] =
           process_or_reuse(b, for_all ? &*shared : nullptr, options, site, all[mine[k]], groups[part]);
       done[mine[k]] = 1;

@@ -23,11 +23,20 @@
 
 namespace fg::formats {
 
+/// One input of a report: where it is and the name it goes by.
+struct ReportInput {
+  std::string path;  ///< as given, or as found in a folder
+  /// report_name() of the path; for a file found in a folder, its path
+  /// relative to that folder, the file's extensions cut off ("host1/cpu"
+  /// for host1/cpu.pb.gz), so that mirrored folders pair by name.
+  std::string name;
+};
+
 /// What fg-report's command line asks for.
 struct BatchReportOptions {
   std::string output_dir;              ///< -o DIR
   WriteOptions write;                  ///< drawing and table options of every page
-  std::vector<std::string> baselines;  ///< --baseline inputs (expanded); one: the baseline of all
+  std::vector<ReportInput> baselines;  ///< --baseline inputs (expanded); one: the baseline of all
   std::vector<GateCondition> gate;     ///< --fail-if, parsed
   double min_delta = 0;                ///< --min-delta: smaller changes never trip
   bool strict = false;                 ///< --strict: a warning fails its input
@@ -97,7 +106,7 @@ struct ComparisonFacts {
 /// What the site says of one input.
 struct ProfileFacts {
   std::string path;                 ///< as given, or as found in a directory
-  std::string name;                 ///< the manifest's name, else file name without extensions
+  std::string name;                 ///< the manifest's name, else ReportInput::name
   std::string group;                ///< the manifest's group; "" for none
   std::vector<ReportLabel> labels;  ///< the manifest's labels, in its order
   std::string page;                 ///< its folder in the site ("p/NAME"), unique
@@ -126,10 +135,13 @@ struct ProfileFacts {
 
 /// The inputs of a report: each file as given; each directory searched
 /// recursively, keeping the regular files whose content some reader
-/// recognises (sniffs_as_profile()), in sorted order; "-" a list of paths,
-/// one a line, read from `paths_in`. A path that does not exist is kept:
-/// reading it fails, and the report lists that input's error.
-std::vector<std::string> expand_report_inputs(const std::vector<std::string>& args, std::istream& paths_in);
+/// recognises (sniffs_as_profile()), in sorted order, and those that cannot
+/// be opened or inflated (their error is listed); "-" a list of paths, one
+/// a line, read from `paths_in`. A path that does not exist is kept:
+/// reading it fails, and the report lists that input's error. `skipped`,
+/// when given, is increased by the number of files of directories left out.
+std::vector<ReportInput> expand_report_inputs(const std::vector<std::string>& args, std::istream& paths_in,
+                                              std::size_t* skipped = nullptr);
 
 /// The name a profile goes by in the report: the file name up to its first
 /// dot ("cpu" for "/x/cpu.pb.gz"), or the whole file name when it starts
@@ -165,7 +177,7 @@ struct BatchReportResult {
 /// failure stops the run before the site is written (see stopped).
 /// Profiles are processed
 /// through fg/parallel.h: the site is the same bytes at any job count.
-BatchReportResult write_batch_report(const std::vector<std::string>& inputs,
+BatchReportResult write_batch_report(const std::vector<ReportInput>& inputs,
                                      const BatchReportOptions& options);
 
 /// fg-report merge: the site that one run over every input would have

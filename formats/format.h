@@ -59,6 +59,8 @@ struct Format {
   /// the input a profile it read came from, the profile's own first (see
   /// jfr::event_kinds()); nullptr: every profile is its input's one kind.
   std::vector<std::string> (*event_kinds)(const Profile& profile) = nullptr;
+  /// The kind of event_kinds() a profile it read is of (jfr::event_kind()).
+  std::string (*event_kind)(const Profile& profile) = nullptr;
   /// Sets the options that read kind `kind` of event_kinds().
   void (*select_event_kind)(ReadOptions& options, std::string_view kind) = nullptr;
 };

@@ -112,6 +112,11 @@ struct ReadOptions {
   /// Receives informational notes for the user (not warnings: --strict
   /// does not turn them into errors), e.g. which other events a file holds.
   std::function<void(const std::string&)> note;
+  /// The caller reads every kind of event the input holds, each on its own
+  /// (fg-report's page per kind, registry.h event_kinds()): a reader's note
+  /// on its default events leaves out the other kinds the input holds and
+  /// the options that would read them.
+  bool every_kind_read = false;
   DeepFlowReadOptions deepflow;
 };
 

@@ -86,6 +86,7 @@ const std::vector<Format>& all_formats() {
        .read = jfr::read,
        .reader_applies_filters = true,
        .event_kinds = jfr::event_kinds,
+       .event_kind = jfr::event_kind,
        .select_event_kind = jfr::select_event_kind},
       {.name = "svg",
        .extensions = {".svg"},
@@ -264,13 +265,18 @@ bool sniffs_as_profile(Input& input) {
   const std::string_view head = sniffing_window(input);
   if (head.find_first_not_of(kBlankBytes) == std::string_view::npos) return false;
   for (const Format& f : all_formats())
-    if (f.read && f.sniff && f.sniff(head, input.name()) != Sniff::kNo) return true;
+    if (f.read && f.sniff && f.sniff(head, input.name()) == Sniff::kYes) return true;
   return false;
 }
 
 std::vector<std::string> event_kinds(const Profile& profile) {
   const Format* f = find_format(profile.metadata().source_format);
   return f && f->event_kinds ? f->event_kinds(profile) : std::vector<std::string>{};
+}
+
+std::string event_kind(const Profile& profile) {
+  const Format* f = find_format(profile.metadata().source_format);
+  return f && f->event_kind ? f->event_kind(profile) : "";
 }
 
 ReadOptions with_event_kind(ReadOptions options, std::string_view format, std::string_view kind) {

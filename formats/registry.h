@@ -29,14 +29,20 @@ const Format* find_format(std::string_view name);
 /// --from (an unknown one with the nearest name, "did you mean"), Error
 /// when no format or several fit.
 const Format& detect_input_format(Input& input, const std::optional<std::string>& from);
-/// Whether some reader's sniff takes the first bytes of `input` for its
-/// format (yes or maybe), judging by content alone: how fg-report picks
-/// the profiles of a directory. Blank or empty input is no profile.
+/// Whether some reader's sniff recognises the first bytes of `input` as its
+/// format (yes; a maybe, such as any JSON or any text with a number at the
+/// end of a line, is no profile), judging by content alone: how fg-report
+/// picks the profiles of a directory. Blank or empty input is no profile.
 bool sniffs_as_profile(Input& input);
 /// The kinds of event of the input `profile` was read from, its own first
 /// (Format::event_kinds of its reader, by its metadata's source format);
 /// empty when its reader reads every kind at once.
 std::vector<std::string> event_kinds(const Profile& profile);
+/// The kind of event_kinds() that `profile` was read as; "" when its reader
+/// reads every kind at once. When it differs from event_kinds()' first
+/// (JFR's cpu and wall samples, read together by default), read that kind
+/// with with_event_kind() for the first kind's pages.
+std::string event_kind(const Profile& profile);
 /// `options` set to read kind `kind` of event_kinds() with the reader
 /// `format`. Throws UsageError when that reader has no such kind.
 ReadOptions with_event_kind(ReadOptions options, std::string_view format, std::string_view kind);

@@ -45,7 +45,7 @@ Profile Reader::run() {
   finish_leaks();
   check_states_matched(summary_, states_);
   fill_metadata(summary_, file_, builder_.metadata());
-  report(summary_, opt_, file_, note_, diag_);
+  report(summary_, opt_, file_, note_, diag_, every_kind_read_);
   builder_.metadata().default_value = bulk::peek(builder_).value_types()[column_].type;
   if (stand_in_tiers_) return bulk::finish(std::move(builder_), decided_frames());
   return merge_compilation_kinds(std::move(builder_).finish(), column_);

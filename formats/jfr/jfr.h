@@ -53,13 +53,20 @@ Sniff sniff(std::string_view head, std::string_view filename);
 /// options.note, warnings to `diagnostics`.
 Profile read(Input& input, const ReadOptions& options, Diagnostics& diagnostics);
 
+/// The kind of event `profile` was read as, named by the option that reads
+/// it ("samples" for the default events; "cpu", "wall", "alloc", "live",
+/// "nativemem", "lock", "nativelock"); "" when it is not of a JFR reading.
+std::string event_kind(const Profile& profile);
+
 /// The kinds of event of the recording `profile` was read from, for a page
-/// of each (fg-report): `profile`'s own first, named by the option that
-/// reads it ("samples" for the default events; "cpu", "wall", "alloc",
-/// "live", "nativemem", "lock", "nativelock"); then, when `profile` is of
-/// the default events, each other kind the recording holds (by its
-/// events.* properties), in that order. An explicit choice (--alloc, ...)
-/// is thus the only kind. Empty when `profile` is not of a JFR reading.
+/// of each (fg-report): `profile`'s own first (event_kind()); then, when
+/// `profile` is of the default events, each other kind the recording holds
+/// (by its events.* properties), in that order. An explicit choice
+/// (--alloc, ...) is thus the only kind. A recording with async-profiler's
+/// wall-clock samples (profiler.WallClockSample) beside execution samples
+/// has "cpu" and "wall" in place of "samples" (the two are not one
+/// quantity); its default reading is then none of its kinds. Empty when
+/// `profile` is not of a JFR reading.
 std::vector<std::string> event_kinds(const Profile& profile);
 
 /// Sets `options` to read the kind `kind` of event_kinds(). Throws

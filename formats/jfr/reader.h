@@ -174,6 +174,7 @@ class Reader {
         file_(input.name()),
         opt_(options.jfr),
         note_(options.note),
+        every_kind_read_(options.every_kind_read),
         chunk_diag_(chunk_diagnostics),
         diag_(diagnostics),
         builder_(columns_for(options.jfr.events)),
@@ -240,6 +241,7 @@ class Reader {
   const std::string& file_;
   const JfrOptions& opt_;
   const std::function<void(const std::string&)>& note_;
+  const bool every_kind_read_;
   Diagnostics& chunk_diag_;  // for ChunkReader
   Diagnostics& diag_;
   ProfileBuilder builder_;

@@ -61,6 +61,7 @@ class ReferenceReader {
         file_(input.name()),
         opt_(options.jfr),
         note_(options.note),
+        every_kind_read_(options.every_kind_read),
         diag_(diagnostics),
         chunk_diag_(chunk_diag),
         builder_(columns_for(opt_.events)),
@@ -83,7 +84,7 @@ class ReferenceReader {
     add_leaks();
     check_states_matched(summary_, states_);
     fill_metadata(summary_, file_, builder_.metadata());
-    report(summary_, opt_, file_, note_, diag_);
+    report(summary_, opt_, file_, note_, diag_, every_kind_read_);
     const std::size_t column = default_column(opt_);
     builder_.metadata().default_value = columns_for(opt_.events)[column].type;
     Profile p = merge_compilation_kinds(std::move(builder_).finish(), column);
@@ -233,6 +234,7 @@ class ReferenceReader {
   const std::string& file_;
   const JfrOptions& opt_;
   const std::function<void(const std::string&)>& note_;
+  const bool every_kind_read_;
   Diagnostics& diag_;
   Diagnostics& chunk_diag_;
   ProfileBuilder builder_;

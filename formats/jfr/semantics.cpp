@@ -91,6 +91,12 @@ std::optional<std::string_view> kind_of_columns(const std::vector<ValueType>& ty
   return std::nullopt;
 }
 
+// Whether the recording holds events of type `t` (by its events.* properties).
+bool holds(const Metadata& m, EventType t) {
+  const std::string key = "events." + std::string(event_type_name(t));
+  return std::any_of(m.properties.begin(), m.properties.end(), [&](const auto& p) { return p.first == key; });
+}
+
 // The other kinds (by kByGroup) whose events the recording holds.
 std::set<std::string_view> held_groups(const Metadata& m) {
   constexpr std::string_view kPrefix = "events.";
@@ -106,13 +112,21 @@ std::set<std::string_view> held_groups(const Metadata& m) {
 
 }  // namespace
 
+std::string event_kind(const Profile& profile) {
+  if (profile.metadata().source_format != "jfr") return "";
+  return std::string(kind_of_columns(profile.value_types()).value_or(""));
+}
+
 std::vector<std::string> event_kinds(const Profile& profile) {
-  if (profile.metadata().source_format != "jfr") return {};
-  const std::optional<std::string_view> own = kind_of_columns(profile.value_types());
-  if (!own) return {};
-  std::vector<std::string> kinds{std::string(*own)};
-  if (*own != "samples") return kinds;
-  const std::set<std::string_view> held = held_groups(profile.metadata());
+  const std::string own = event_kind(profile);
+  if (own.empty()) return {};
+  if (own != "samples") return {own};
+  // async-profiler's cpu samples (jdk.ExecutionSample in its cpu state) beside
+  // its wall-clock ones measure different things: each is a kind of its own.
+  const Metadata& m = profile.metadata();
+  std::vector<std::string> kinds{own};
+  if (holds(m, EventType::kExecutionSample) && holds(m, EventType::kWallClockSample)) kinds = {"cpu", "wall"};
+  const std::set<std::string_view> held = held_groups(m);
   for (const auto& [group, events] : kByGroup)
     if (held.count(group)) kinds.emplace_back(group);
   return kinds;
@@ -399,7 +413,7 @@ void check_states_matched(const ReadSummary& s, const std::vector<std::string>& 
 }
 
 void report(const ReadSummary& s, const JfrOptions& opt, const std::string& file,
-            const std::function<void(const std::string&)>& note, Diagnostics& diag) {
+            const std::function<void(const std::string&)>& note, Diagnostics& diag, bool every_kind_read) {
   if (s.no_stack > 0)
     diag.warn("event without stack trace", file + ": " + std::to_string(s.no_stack) +
                                                " selected events have no stack trace and are left out");
@@ -412,7 +426,9 @@ void report(const ReadSummary& s, const JfrOptions& opt, const std::string& file
          ": no samples in async-profiler's cpu state (STATE_DEFAULT): JDK recordings have none; "
          "read them without --cpu");
   else if (opt.events == Events::kDefault || !s.any_selected())
-    note(file + ": " + what_was_read(s, opt.events) + other_events(s, opt.events));
+    // The other kinds of a default reading are no news to a caller that reads each of them.
+    note(file + ": " + what_was_read(s, opt.events) +
+         (every_kind_read && opt.events == Events::kDefault ? "" : other_events(s, opt.events)));
 }
 
 std::optional<Events> sole_other_kind(const ReadSummary& s, Events e) {

@@ -265,9 +265,11 @@ void fill_metadata(const ReadSummary& s, const std::string& file, Metadata& m);
 /// A UsageError for a --state name that matched no state of the recording.
 void check_states_matched(const ReadSummary& s, const std::vector<std::string>& states);
 /// The warning for events without stack, and the notes: what was counted,
-/// and which other kinds the file holds.
+/// and which other kinds the file holds (not after the default events when
+/// `every_kind_read`: the caller reads each of them, ReadOptions::every_kind_read).
 void report(const ReadSummary& s, const JfrOptions& opt, const std::string& file,
-            const std::function<void(const std::string&)>& note, Diagnostics& diag);
+            const std::function<void(const std::string&)>& note, Diagnostics& diag,
+            bool every_kind_read = false);
 /// When `e` is the default and the file holds none of it, the one other
 /// kind it holds (as its option selects it), if it holds exactly one kind.
 std::optional<Events> sole_other_kind(const ReadSummary& s, Events e);

@@ -158,6 +158,69 @@ def case_inputs():
     r = report(["-"], listed, stdin=("\n".join(expected) + "\n").encode())
     check(r.returncode == 1 and [p["path"] for p in summary(listed)["profiles"]] == expected,
           "-: the paths on standard input")
+    # Beside profiles, the files a collection of them holds: a manifest (TSV,
+    # JSON), notes ending in numbers, JFR settings (XML). No reader
+    # recognises them (at most a maybe: any JSON, any XML, text with numbers
+    # at line ends): skipped, and counted once. A recognised but broken file
+    # (a truncated gzip, a JFR recording cut after its header) still fails.
+    mixed = os.path.join(WORK, "collection")
+    shutil.rmtree(mixed, ignore_errors=True)
+    os.makedirs(os.path.join(mixed, "notes"))
+    shutil.copy(os.path.join(MIXED, "basic.folded"), mixed)
+    shutil.copy(os.path.join(MIXED, "truncated.folded.gz"), mixed)
+    shutil.copy(os.path.join(MANIFESTS, "hosts.tsv"), mixed)
+    shutil.copy(os.path.join(MANIFESTS, "more.json"), os.path.join(mixed, "notes"))
+    with open(os.path.join(mixed, "notes", "README"), "w", encoding="utf-8") as f:
+        f.write("Profiles of release 2\n\nTaken at load 80 on hosts 1 to 3; see the wiki.\n")
+    with open(os.path.join(mixed, "profile.jfc"), "w", encoding="utf-8") as f:
+        f.write('<?xml version="1.0" encoding="UTF-8"?>\n<configuration version="2.0" label="Profiling">\n'
+                '  <event name="jdk.ExecutionSample">\n    <setting name="period">10 ms</setting>\n'
+                '  </event>\n</configuration>\n')
+    with open(os.path.join(mixed, "cut.jfr"), "wb") as f:
+        f.write(b"FLR\0\0\x02\0\0" + bytes(24))
+    folder = os.path.join(WORK, "collection-site")
+    r = report([mixed], folder)
+    err = r.stderr.decode()
+    got = {p["path"]: p["status"] for p in summary(folder)["profiles"]}
+    want = {os.path.join(mixed, f): s for f, s in (("basic.folded", "ok"), ("cut.jfr", "error"),
+                                                   ("truncated.folded.gz", "error"))}
+    check(r.returncode == 1 and got == want, f"a collection: its profiles, the broken ones failed ({got})")
+    check(err.count("fg-report: note: skipped 4 files in folders that no format recognises by content") == 1,
+          f"a collection: the files skipped, counted once ({err!r})")
+    r = report([os.path.join(mixed, "hosts.tsv"), os.path.join(mixed, "basic.folded")], folder)
+    got = {p["name"]: p["status"] for p in summary(folder)["profiles"]}
+    check(r.returncode == 1 and got == {"hosts": "error", "basic": "ok"} and "skipped" not in r.stderr.decode(),
+          f"a file named on the command line is an input, whatever it holds ({got})")
+
+
+def case_fleet():
+    """A fleet's profiles share file names across folders: a profile found
+    in a folder is named by its path relative to that folder (less its
+    extensions), so that mirrored baseline folders pair by name."""
+    fleet = os.path.join(WORK, "fleet")
+    shutil.rmtree(fleet, ignore_errors=True)
+    totals = {("old", "host1"): 100, ("old", "host2"): 50, ("new", "host1"): 100, ("new", "host2"): 80}
+    for (side, host), n in totals.items():
+        os.makedirs(os.path.join(fleet, side, host))
+        with open(os.path.join(fleet, side, host, "cpu.folded"), "w", encoding="utf-8") as f:
+            f.write(f"main;work {n}\n")
+    shutil.copy(os.path.join(MIXED, "basic.folded"), os.path.join(fleet, "new"))
+    out = os.path.join(WORK, "fleet-site")
+    r = report(["--baseline", os.path.join(fleet, "old"), "--fail-if", "total>+10%", os.path.join(fleet, "new")],
+               out)
+    check(r.returncode == 3, f"exit 3 (host2: 50 -> 80), got {r.returncode}: {r.stderr.decode().strip()}")
+    profiles = summary(out)["profiles"] if os.path.exists(os.path.join(out, "summary.json")) else []
+    names = [(p["name"], p["page"]) for p in profiles]
+    check(names == [("basic", "p/basic/index.html"), ("host1/cpu", "p/host1_cpu/index.html"),
+                    ("host2/cpu", "p/host2_cpu/index.html")], f"names relative to the folder: {names}")
+    pairs = {p["name"]: (p.get("baseline", {}).get("path"), p.get("baseline", {}).get("base_total"), p["status"])
+             for p in profiles}
+    check(pairs.get("host1/cpu") == (os.path.join(fleet, "old", "host1", "cpu.folded"), 100, "ok") and
+          pairs.get("host2/cpu") == (os.path.join(fleet, "old", "host2", "cpu.folded"), 50, "regressed") and
+          pairs.get("basic") == (None, None, "ok"), f"mirrored folders pair by name: {pairs}")
+    r = report(["--baseline", os.path.join(fleet, "old"), os.path.join(fleet, "new", "host1", "cpu.folded")], out)
+    check(r.returncode == 0 and "baseline" not in summary(out)["profiles"][0],
+          "a file named on the command line keeps its file name (cpu): no baseline of that name")
 
 
 def case_baseline():
@@ -261,20 +324,33 @@ def case_tree():
     # web (inputs 3, 4, 5) spans shards 4, 1, 2 and db (6, 7) shards 3, 4,
     # so every tree merges partial group merges.
     check(all(f"g/{g}/flame-0.html" in site_files(whole) for g in ("web", "db")), "unsharded: both groups")
-    parts, codes = {}, {}
+    parts, codes, errs = {}, {}, {}
     for i in (1, 2, 3, 4):
         parts[i] = os.path.join(WORK, f"part{i}")
-        codes[i] = report(["--shard", f"{i}/4"] + args, parts[i]).returncode
+        r = report(["--shard", f"{i}/4"] + args, parts[i])
+        codes[i], errs[i] = r.returncode, r.stderr.decode()
         check(codes[i] in (0, 1, 3), f"shard {i}/4: exit 0, 1 or 3, got {codes[i]}")
 
     def verdict(shards):  # the exit status a merge of these shards repeats
         return 1 if any(codes[i] == 1 for i in shards) else 3 if any(codes[i] == 3 for i in shards) else 0
+
+    truncated = os.path.join(MIXED, "truncated.folded.gz")
+
+    def said_once(err, shards, what):  # the failed input's message: in its shard's run only
+        failing = [i for i in shards if codes[i] == 1]
+        check("failed: " not in err and truncated not in err and
+              (not failing or re.search(r"fg-report: \d+ profiles? failed \(as the runs that read them said\)", err)),
+              f"{what}: the failure counted, its message not repeated ({err.strip()})")
+
+    check(sum(e.count(truncated + ": truncated gzip") for e in errs.values()) == 1,
+          f"the failed input's message: printed once, by its shard ({errs})")
 
     def merge_part(name, inputs, shards):
         out = os.path.join(WORK, name)
         r = report(["merge", "--part"] + inputs, out)
         check(r.returncode == verdict(shards), f"merge --part {name}: exit {verdict(shards)}, got {r.returncode} "
                                                 f"({r.stderr.decode().strip()})")
+        said_once(r.stderr.decode(), shards, f"merge --part {name}")
         return out
 
     p12 = merge_part("p12", [parts[2], parts[1]], (1, 2))  # any order of the inputs
@@ -289,6 +365,7 @@ def case_tree():
         site = os.path.join(WORK, name)
         r = report(["merge"] + inputs, site)
         check(r.returncode == 1, f"merge {name}: exit 1 as the unsharded run, got {r.returncode}")
+        said_once(r.stderr.decode(), (1, 2, 3, 4), f"merge {name}")
         same_site(whole, site, name)
     for args_, what in ((["--part", p12, p23], f"{p23}: shard 2 again (first in {p12})"),
                         ([p12, p23, parts[4]], f"{p23}: shard 2 again (first in {p12})"),
@@ -557,6 +634,13 @@ def case_kinds():
     out = os.path.join(WORK, "kinds")
     r = report([jdk, lock, basic], out)
     check(r.returncode == 0, f"exit status {r.returncode}")
+    # The reader's note names no other kinds: they get pages; fg-convert's does.
+    err = r.stderr.decode()
+    check(f"{jdk}: samples counted from jdk.ExecutionSample" in err and "holds --" not in err,
+          f"the reader's note, without the other kinds ({err!r})")
+    err = run("fg-convert", ["--to", "collapsed", jdk]).stderr.decode()
+    check("; the file also holds --alloc (jdk.ObjectAllocationSample 3498) --lock" in err,
+          f"fg-convert: the note names the other kinds ({err!r})")
     by_name = {p["name"]: p for p in summary(out)["profiles"]}
     p = by_name["cpu-recursion"]
     check(p.get("kind") == "samples" and [k["kind"] for k in p.get("kinds", [])] == ["alloc", "lock"],
@@ -663,6 +747,39 @@ def case_kinds():
     r = run("fg-report", ["--jobs", "1"] + inputs + ["-o", two])
     check(os.stat(os.path.join(two, "p", "cpu-recursion", "alloc", "flame-0.html")).st_ino == first,
           "re-run: a kind's file reused (the same inode)")
+
+
+def case_cpuwall():
+    """async-profiler's cpu and wall-clock samples in one recording (combo:
+    event=cpu,wall=20ms; jfr summary: jdk.ExecutionSample 2881,
+    profiler.WallClockSample 14660 events) are two kinds, cpu and wall, each
+    with the pages fg-convert --cpu / --wall draws, before alloc and lock;
+    none mixes them. A JDK recording keeps its one samples kind (case_kinds)."""
+    combo = os.path.join(RECORDINGS, "combo.ap-cpu-alloc-lock-wall.jfr.gz")
+    out = os.path.join(WORK, "cpuwall")
+    r = report([combo], out)
+    check(r.returncode == 0, f"exit status {r.returncode}: {r.stderr.decode()}")
+    p = summary(out)["profiles"][0]
+    kinds = [p.get("kind")] + [k["kind"] for k in p.get("kinds", [])]
+    check(kinds == ["cpu", "wall", "alloc", "lock"], f"kinds cpu, wall, alloc, lock ({kinds})")
+    if kinds != ["cpu", "wall", "alloc", "lock"]:
+        return
+    cpu, wall = p, p["kinds"][0]
+    check([(v["type"], v["total"]) for v in cpu["values"]] == [("cpu", 2881)],
+          f"cpu: one sample per jdk.ExecutionSample event ({cpu['values']})")
+    wall_total = wall["values"][0]["total"]
+    check(wall["values"][0]["type"] == "wall" and wall_total == kind_total(combo, "wall", 0),
+          f"wall: fg-convert --wall's total ({wall['values']})")
+    check(2881 + wall_total == kind_total(combo, "samples", 0), "cpu + wall: the default events' total")
+    for prefix, option in (("", "--cpu"), ("wall/", "--wall")):
+        ref = run("fg-convert", [option, "-q", "--to", "html", combo]).stdout
+        with open(os.path.join(out, "p", "combo", f"{prefix}flame-0.html"), "rb") as f:
+            check(f.read() == ref, f"{prefix}flame-0.html = fg-convert {option} --to html")
+    check(not [f for f in site_files(out) if "/samples/" in f], "no page of the mixed samples")
+    with open(os.path.join(out, "summary.md"), encoding="utf-8") as f:
+        md = f.read()
+    check("| combo | cpu | ok | 2881 count |" in md and f"| combo | wall | ok | {wall_total} count |" in md,
+          "summary.md: a row for cpu and for wall")
 
 
 def case_failure():

@@ -331,6 +331,11 @@ TEST_CASE("jfr semantics: the summary as metadata and notes") {
         "x.jfr: samples counted from jdk.ExecutionSample (9); the file also holds "
         "--alloc (jdk.ObjectAllocationSample 3) --lock (jdk.JavaMonitorEnter 2)");
   CHECK_FALSE(jfr::sole_other_kind(s, Events::kDefault));  // it has the default events
+  // A caller that reads every kind (fg-report) is not told of the others.
+  notes.clear();
+  jfr::report(
+      s, {}, "x.jfr", [&](const std::string& n) { notes.push_back(n); }, d, true);
+  CHECK(notes == std::vector<std::string>{"x.jfr: samples counted from jdk.ExecutionSample (9)"});
 
   jfr::ReadSummary alloc_only;
   alloc_only.type_counts["jdk.ObjectAllocationInNewTLAB"] = 4;

@@ -20,10 +20,10 @@ const char* kUsage = R"(Usage: fg-report [options] INPUT... -o DIR
        fg-report merge --part PART... -o PART
 
 Reads each profile (any format fg reads, mixed; a folder is searched
-recursively for files whose content is a profile; - reads a list of paths,
-one a line, from standard input; --manifest lists inputs with names,
-groups and labels, and each group gets a merged page) and writes a static
-site to DIR:
+recursively for files whose content is a profile, skipping the others, and
+names each by its path there; - reads a list of paths, one a line, from
+standard input; --manifest lists inputs with names, groups and labels, and
+each group gets a merged page) and writes a static site to DIR:
 index.html (a sortable, filterable table of the profiles), a page per
 profile with its flame graph, top table and call graph per value type,
 summary.json, summary.md and junit.xml. One bad input is listed and does
@@ -66,7 +66,7 @@ fg::cli::po::options_description report_cli_options(ReportCli& r, fg::formats::B
       "the value column compared with a baseline (default: each profile's default)")(
       "baseline", fg::cli::po::value<std::vector<std::string>>(&r.baselines)->value_name("INPUT"),
       "a baseline profile (file, folder, -), repeatable; paired with the inputs by name (file name "
-      "without extensions); only one: the baseline of every input")(
+      "without extensions; in a folder, its path there); only one: the baseline of every input")(
       "fail-if", fg::cli::po::value<std::vector<std::string>>(&r.fail_if)->value_name("COND"),
       "with --baseline, exit 3 when COND holds for a profile, as in fg-diff: total>+5%, function:REGEX>+2%; "
       "repeatable")("min-delta",
@@ -97,35 +97,47 @@ void parse_shard(const std::string& text, fg::formats::BatchReportOptions& b) {
 }
 
 // The entries of each --manifest, after the other inputs.
-void add_manifests(const std::vector<std::string>& manifests, std::vector<std::string>& inputs,
+void add_manifests(const std::vector<std::string>& manifests, std::vector<fg::formats::ReportInput>& inputs,
                    fg::formats::BatchReportOptions& b) {
   if (manifests.empty()) return;
   b.described.resize(inputs.size());
   for (const std::string& m : manifests)
     for (fg::formats::ManifestEntry& e : fg::formats::read_manifest(m)) {
-      inputs.push_back(e.path);
+      inputs.push_back({e.path, fg::formats::report_name(e.path)});
       b.described.push_back(std::move(e));
     }
 }
 
-// The closing lines of one comparison of profile `name`.
-void closing_comparison(const fg::formats::ProfileFacts& p, const std::string& name, fg::cli::Run& run) {
-  if (!p.comparison.error.empty()) run.closing.push_back("failed: " + name + ": " + p.comparison.error);
+// Which run a report's outcome comes from: the inputs read here, or parts
+// merged (whose inputs' messages their shards' runs printed).
+enum class Outcome { kRead, kMerged };
+
+// The closing lines of one comparison of profile `name`: its failure only
+// where it was compared (kRead), its gate's trips at every level.
+void closing_comparison(const fg::formats::ProfileFacts& p, const std::string& name, Outcome outcome,
+                        fg::cli::Run& run) {
+  if (outcome == Outcome::kRead && !p.comparison.error.empty())
+    run.closing.push_back("failed: " + name + ": " + p.comparison.error);
   for (const fg::formats::GateVerdict& v : p.comparison.gate)
     if (!v.tripped.empty()) run.closing.push_back("regression: " + name + ": " + v.tripped);
 }
 
-// The exit status of a report, and its closing lines.
+// The exit status of a report, and its closing lines. Each input's warnings
+// and failure are printed by the run that read it, once; a merge says only
+// how many failed.
 int verdict(const fg::formats::BatchReportResult& result, const fg::cli::CommonOptions& common,
-            fg::cli::Run& run) {
+            fg::cli::Run& run, Outcome outcome = Outcome::kRead) {
   for (const fg::formats::ProfileFacts& p : result.profiles) {
-    if (!common.quiet)
+    if (outcome == Outcome::kRead && !common.quiet)
       for (const std::string& w : p.warnings) std::cerr << "fg-report: warning: " << w << '\n';
-    if (!p.error.empty()) run.closing.push_back("failed: " + p.error);
-    closing_comparison(p, p.name, run);
+    if (outcome == Outcome::kRead && !p.error.empty()) run.closing.push_back("failed: " + p.error);
+    closing_comparison(p, p.name, outcome, run);
     for (const fg::formats::ProfileFacts& k : p.kinds)
-      closing_comparison(k, p.name + " (" + k.kind + ")", run);
+      closing_comparison(k, p.name + " (" + k.kind + ")", outcome, run);
   }
+  if (outcome == Outcome::kMerged && result.failed)
+    run.closing.push_back(std::to_string(result.failed) + (result.failed == 1 ? " profile" : " profiles") +
+                          " failed (as the runs that read them said)");
   if (result.reused && !common.quiet)
     run.closing.push_back("reused " + std::to_string(result.reused) + " unchanged pages of the earlier site");
   if (result.stopped) run.closing.push_back("stopped at the first failure (--fail-fast); no site written");
@@ -157,7 +169,7 @@ std::string options_key(int argc, char** argv, const fg::cli::po::options_descri
 
 // write_batch_report() with a progress bar on standard error when it is a
 // terminal (and not -q); a reader's note goes on a line of its own.
-fg::formats::BatchReportResult write_with_progress(const std::vector<std::string>& inputs,
+fg::formats::BatchReportResult write_with_progress(const std::vector<fg::formats::ReportInput>& inputs,
                                                    fg::formats::BatchReportOptions& report,
                                                    fg::cli::CommonOptions& common) {
   fg::cli::ProgressLine progress(std::cerr, !common.quiet && fg::cli::stderr_is_terminal());
@@ -194,6 +206,7 @@ int main(int argc, char** argv) {
     report.write.value = common.value;
     report.strict = common.strict;
     common.read = fg::formats::plan(common.read, {.write = &report.write, .filters = &filters});
+    common.read.every_kind_read = true;  // each kind of event gets its pages: no note on the others
     report.read = [&](const std::string& path, fg::Diagnostics& diagnostics) {
       return fg::cli::apply_remaining_filters(fg::cli::read_input(path, common, diagnostics), filters,
                                               diagnostics);
@@ -208,16 +221,23 @@ int main(int argc, char** argv) {
     if (!common.inputs.empty() && common.inputs[0] == "merge") {
       if (!r.shard.empty()) throw fg::UsageError("merge: --shard belongs to the shards' runs");
       const std::vector<std::string> parts(common.inputs.begin() + 1, common.inputs.end());
-      if (r.part) return verdict(fg::formats::merge_batch_parts(parts, r.output), common, run);
-      return verdict(fg::formats::merge_batch_report(parts, r.output, report.write), common, run);
+      if (r.part)
+        return verdict(fg::formats::merge_batch_parts(parts, r.output), common, run, Outcome::kMerged);
+      return verdict(fg::formats::merge_batch_report(parts, r.output, report.write), common, run,
+                     Outcome::kMerged);
     }
     if (r.part) throw fg::UsageError("--part belongs to merge: fg-report merge --part PART... -o PART");
     if (!r.shard.empty()) parse_shard(r.shard, report);
     report.options_key = options_key(argc, argv, options);
     if (report.fail_fast && r.keep_going) throw fg::UsageError("--fail-fast and --keep-going: choose one");
-    std::vector<std::string> inputs = fg::formats::expand_report_inputs(common.inputs, std::cin);
+    std::size_t skipped = 0;
+    std::vector<fg::formats::ReportInput> inputs =
+        fg::formats::expand_report_inputs(common.inputs, std::cin, &skipped);
     add_manifests(r.manifests, inputs, report);
-    report.baselines = fg::formats::expand_report_inputs(r.baselines, std::cin);
+    report.baselines = fg::formats::expand_report_inputs(r.baselines, std::cin, &skipped);
+    if (skipped && common.read.note)
+      common.read.note("skipped " + std::to_string(skipped) + (skipped == 1 ? " file" : " files") +
+                       " in folders that no format recognises by content");
     return verdict(write_with_progress(inputs, report, common), common, run);
   });
 }
