@@ -225,7 +225,11 @@ void Unfolder::emit(StackId s, double amount) {
   if (!(std::fabs(x) < 0x1p62))
     throw Error(
         "unfolding the call graph gives values out of range (values of mixed sign that nearly cancel)");
-  const std::int64_t value = std::llround(x);
+  std::int64_t value = std::llround(x);
+  // The rounding carried from the stacks before can reach -0.5, and a
+  // stack of no value of its own after it must not get -1: in a graph of
+  // no negative values the deficit waits for the next stack with a value.
+  if (!signed_ && value < 0) value = 0;
   carry_ = x - static_cast<double>(value);
   if (value != 0) b_.add_sample(s, {&value, 1});
 }

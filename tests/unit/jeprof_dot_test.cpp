@@ -214,3 +214,30 @@ TEST_CASE("jeprof-dot: a diff graph unfolds with signed shares") {
   CHECK(warnings.empty());
   CHECK(test::collapsed(p) == "main;grew 5\nmain;shrank -3\n");
 }
+
+TEST_CASE("jeprof-dot: rounding carried between stacks never gives a stack a negative value") {
+  // Through P2 -> X, X's 1 splits into halves: X's own 0.5 rounds up to 1,
+  // and Y, with no value of its own, came next with the -0.5 left over
+  // (it was -1, and the flame graph writers refused the profile).
+  const std::string text =
+      "digraph \"app; 2 objects\" {\n"
+      "Legend [label=\"app\\lTotal objects: 2\\l\"];\n"
+      "N1 [label=\"P1\\n0 (0.0%)\\rof 1 (50.0%)\\r\"];\n"
+      "N2 [label=\"P2\\n0 (0.0%)\\rof 1 (50.0%)\\r\"];\n"
+      "N3 [label=\"X\\n1 (50.0%)\\rof 2 (100.0%)\\r\"];\n"
+      "N4 [label=\"Y\\n0 (0.0%)\\rof 1 (50.0%)\\r\"];\n"
+      "N5 [label=\"Z\\n1 (50.0%)\\r\"];\n"
+      "N1 -> N3 [label=1];\n"
+      "N2 -> N3 [label=1];\n"
+      "N3 -> N4 [label=1];\n"
+      "N4 -> N5 [label=1];\n"
+      "}\n";
+  const Profile p = read_dot(text);
+  const std::string folded = test::collapsed(p);
+  CHECK(folded.find(" -") == std::string::npos);
+  // The values still add up to the graph's total.
+  std::int64_t sum = 0;
+  std::istringstream lines(folded);
+  for (std::string line; std::getline(lines, line);) sum += std::stoll(line.substr(line.rfind(' ') + 1));
+  CHECK(sum == 2);
+}

@@ -14,6 +14,9 @@ half a unit of jeprof's last digit (0.05 MB, 0.5 objects) of jeprof's,
 widened by fg's own printing precision for edge weights (two decimals in
 the unit the DOT writer chose).
 
+A graph without negative values must also unfold (--to collapsed) into
+stacks without negative values.
+
 fg's call graph views of a jeprof DOT draw the graph as recorded (the
 graph is kept beside the stacks unfolded from it), so every node and
 edge, self-edges (f -> f) included, must come back. Not compared, and
@@ -110,6 +113,13 @@ def main():
     for (a, b), (w, _) in sorted(f_by_label.items()):
         if abs(w) > half:
             failures.append("edge %s -> %s: %.4f only in fg" % (a, b, w))
+    # A graph of no negative values unfolds into stacks of no negative
+    # values: the flame graph writers refuse those (rounding carried from
+    # one stack to the next once made a -1).
+    if all(v >= 0 for values in j_nodes.values() for v in values):
+        folded = run(fg, "-q", "--from", "jeprof-dot", "--to", "collapsed", path).splitlines()
+        negative = [line for line in folded if line.rsplit(" ", 1)[1].startswith("-")]
+        failures += ["unfolded stack with a negative value: " + line for line in negative]
     for n in notes:
         print("note: " + n)
     for f in failures:
