@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <system_error>
 
 #include "fg/builder.h"
@@ -42,10 +43,28 @@ namespace {
 constexpr std::size_t kTopFunctions = 3;
 constexpr std::size_t kBusiestThreads = 20;
 
-// "cpu" of "cpu.pb.gz": a file name up to its first dot, unless that is its first character.
+// Whether `ext` (".pb") ends the names of some format's files, or of
+// compressed or text ones.
+bool profile_extension(std::string_view ext) {
+  if (ext == ".gz" || ext == ".txt") return true;
+  for (const Format& f : all_formats())
+    if (std::find(f.extensions.begin(), f.extensions.end(), ext) != f.extensions.end()) return true;
+  return false;
+}
+
+// "cpu" of "cpu.pb.gz", "host1.example.com" of "host1.example.com.folded",
+// "go_cpu.default" of "go_cpu.default.svg": a file name without the
+// extensions of profile files at its end, whatever other dots it has (a
+// name up to its first dot made 7 flamegraph.pl renderings of one profile
+// all "go_cpu"). A leading dot starts no extension.
 std::string without_extensions(const std::string& file) {
-  const std::size_t dot = file.find('.');
-  return dot == 0 || dot == std::string::npos ? file : file.substr(0, dot);
+  std::size_t end = file.size();
+  for (std::size_t dot = file.rfind('.', end - 1); end > 0 && dot != 0 && dot != std::string::npos;
+       dot = file.rfind('.', end - 1)) {
+    if (!profile_extension(std::string_view(file).substr(dot, end - dot))) break;
+    end = dot;
+  }
+  return end == 0 ? file : file.substr(0, end);
 }
 
 // The files of `dir` and its sub-folders that some reader recognises, in

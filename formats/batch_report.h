@@ -143,9 +143,10 @@ struct ProfileFacts {
 std::vector<ReportInput> expand_report_inputs(const std::vector<std::string>& args, std::istream& paths_in,
                                               std::size_t* skipped = nullptr);
 
-/// The name a profile goes by in the report: the file name up to its first
-/// dot ("cpu" for "/x/cpu.pb.gz"), or the whole file name when it starts
-/// with one.
+/// The name a profile goes by in the report: the file name without the
+/// extensions of profile files (a format's, ".gz", ".txt") at its end
+/// ("cpu" for "/x/cpu.pb.gz", "svc.v2" for "svc.v2.folded"); a leading
+/// dot starts no extension (".hidden" for ".hidden.folded").
 std::string report_name(const std::string& path);
 
 /// A group of profiles (the manifest's `group`): the merge of its members

@@ -11,6 +11,7 @@ exits 1 on a mismatch.
 """
 
 import csv
+import gzip
 import io
 import json
 import os
@@ -189,7 +190,7 @@ def case_inputs():
           f"a collection: the files skipped, counted once ({err!r})")
     r = report([os.path.join(mixed, "hosts.tsv"), os.path.join(mixed, "basic.folded")], folder)
     got = {p["name"]: p["status"] for p in summary(folder)["profiles"]}
-    check(r.returncode == 1 and got == {"hosts": "error", "basic": "ok"} and "skipped" not in r.stderr.decode(),
+    check(r.returncode == 1 and got == {"hosts.tsv": "error", "basic": "ok"} and "skipped" not in r.stderr.decode(),
           f"a file named on the command line is an input, whatever it holds ({got})")
 
 
@@ -221,6 +222,25 @@ def case_fleet():
     r = report(["--baseline", os.path.join(fleet, "old"), os.path.join(fleet, "new", "host1", "cpu.folded")], out)
     check(r.returncode == 0 and "baseline" not in summary(out)["profiles"][0],
           "a file named on the command line keeps its file name (cpu): no baseline of that name")
+    # Only the extensions of profile files end a name: the releases of one
+    # service (svc.v1, svc.v2), a host's domain name and flamegraph.pl's
+    # renderings of one profile (go_cpu.default.svg, go_cpu.inverted.svg)
+    # keep their dots and stay apart (a name up to its first dot made them
+    # one name).
+    dotted = os.path.join(WORK, "dotted")
+    shutil.rmtree(dotted, ignore_errors=True)
+    os.makedirs(dotted)
+    for name in ("svc.v1.folded", "svc.v2.folded.gz", "db1.example.com.pb.gz", "heap.jfr", ".hidden.folded"):
+        data = b"main;work 1\n"
+        if name.endswith(".gz"):
+            data = gzip.compress(data)
+        with open(os.path.join(dotted, name), "wb") as f:
+            f.write(data)
+    out = os.path.join(WORK, "dotted-site")
+    report(["--baseline", os.path.join(dotted, "svc.v1.folded"), dotted], out)
+    names = sorted(p["name"] for p in summary(out)["profiles"])
+    check(names == [".hidden", "db1.example.com", "heap", "svc.v1", "svc.v2"],
+          f"names keep their dots, less the profile extensions at their end: {names}")
 
 
 def case_baseline():
@@ -642,7 +662,7 @@ def case_kinds():
     check("; the file also holds --alloc (jdk.ObjectAllocationSample 3498) --lock" in err,
           f"fg-convert: the note names the other kinds ({err!r})")
     by_name = {p["name"]: p for p in summary(out)["profiles"]}
-    p = by_name["cpu-recursion"]
+    p = by_name["cpu-recursion.jdk"]
     check(p.get("kind") == "samples" and [k["kind"] for k in p.get("kinds", [])] == ["alloc", "lock"],
           f"cpu-recursion: samples, then alloc and lock ({p.get('kind')}, {p.get('kinds')})")
     check(by_name["lock"].get("kind") == "lock" and "kinds" not in by_name["lock"], "lock-only: one kind")
@@ -656,15 +676,15 @@ def case_kinds():
             check(v["total"] == kind_total(jdk, kind, i), f"{kind} column {i}: total {v['total']} = collapsed sum")
             option = [] if k is p else ["--" + kind]
             ref = run("fg-convert", option + ["-q", "--to", "html", "--value", str(i), jdk]).stdout
-            with open(os.path.join(out, "p", "cpu-recursion", f"{prefix}flame-{i}.html"), "rb") as f:
+            with open(os.path.join(out, "p", "cpu-recursion_jdk", f"{prefix}flame-{i}.html"), "rb") as f:
                 check(f.read() == ref, f"{prefix}flame-{i}.html = fg-convert {' '.join(option)} --to html --value {i}")
             ref = run("fg-convert", option + ["-q", "--to", "svg", "--inverted", "--value", str(i), jdk]).stdout
-            with open(os.path.join(out, "p", "cpu-recursion", f"{prefix}icicle-{i}.svg"), "rb") as f:
+            with open(os.path.join(out, "p", "cpu-recursion_jdk", f"{prefix}icicle-{i}.svg"), "rb") as f:
                 check(f.read() == ref, f"{prefix}icicle-{i}.svg = fg-convert {' '.join(option)} --inverted")
             expected += [f"{prefix}{v}-{i}.{e}" for v, e in VIEWS]
     check(sorted(p["files"] + [f for k in p["kinds"] for f in k["files"]]) == sorted(expected),
           f"cpu-recursion: every kind's views ({p['files']}, {[k['files'] for k in p['kinds']]})")
-    check(all(os.path.exists(os.path.join(out, "p", "cpu-recursion", f)) for f in expected), "the files exist")
+    check(all(os.path.exists(os.path.join(out, "p", "cpu-recursion_jdk", f)) for f in expected), "the files exist")
     alone = os.path.join(WORK, "kinds-basic")
     report([basic], alone)
     for f in site_files(os.path.join(alone, "p")):
@@ -672,7 +692,7 @@ def case_kinds():
             check(a.read() == b.read(), f"basic's {f}: the same bytes beside a recording of several kinds")
     with open(os.path.join(out, "summary.md"), encoding="utf-8") as f:
         md = f.read()
-    check("| cpu-recursion | alloc | ok | 3498 count |" in md and "| cpu-recursion | lock | ok | 3 count |" in md,
+    check("| cpu-recursion.jdk | alloc | ok | 3498 count |" in md and "| cpu-recursion.jdk | lock | ok | 3 count |" in md,
           "summary.md: a row per kind")
     with open(os.path.join(out, "index.html"), encoding="utf-8") as f:
         check("['kinds'," in f.read(), "index.html: the kinds column")
@@ -696,7 +716,7 @@ def case_kinds():
     check(q["status"] == "regressed" and alloc["status"] == "regressed", "statuses: regressed")
     check(any("holds lock events" in w for w in q["warnings"]), f"the baseline's lock kind: a note ({q['warnings']})")
     check("alloc/diff.svg" in alloc["files"] and "alloc/delta.txt" in alloc["files"], "alloc: its diff views")
-    check("regression: cpu-recursion-mixB (alloc): total>+5%" in r.stderr.decode(), "stderr: the kind's regression")
+    check("regression: cpu-recursion-mixB.jdk (alloc): total>+5%" in r.stderr.decode(), "stderr: the kind's regression")
     with open(os.path.join(gated, "junit.xml"), encoding="utf-8") as f:
         junit = f.read()
     check('tests="5" failures="2" errors="0"' in junit and 'name="alloc: total&gt;+5%"' in junit,
@@ -743,9 +763,9 @@ def case_kinds():
     r = run("fg-report", ["--jobs", "1"] + inputs + ["-o", one])
     check("reused 4 unchanged pages" in r.stderr.decode(), f"re-run: reused ({r.stderr.decode()[-200:]!r})")
     same_sites(one, two, "re-run")
-    first = os.stat(os.path.join(two, "p", "cpu-recursion", "alloc", "flame-0.html")).st_ino
+    first = os.stat(os.path.join(two, "p", "cpu-recursion_jdk", "alloc", "flame-0.html")).st_ino
     r = run("fg-report", ["--jobs", "1"] + inputs + ["-o", two])
-    check(os.stat(os.path.join(two, "p", "cpu-recursion", "alloc", "flame-0.html")).st_ino == first,
+    check(os.stat(os.path.join(two, "p", "cpu-recursion_jdk", "alloc", "flame-0.html")).st_ino == first,
           "re-run: a kind's file reused (the same inode)")
 
 
@@ -773,12 +793,12 @@ def case_cpuwall():
     check(2881 + wall_total == kind_total(combo, "samples", 0), "cpu + wall: the default events' total")
     for prefix, option in (("", "--cpu"), ("wall/", "--wall")):
         ref = run("fg-convert", [option, "-q", "--to", "html", combo]).stdout
-        with open(os.path.join(out, "p", "combo", f"{prefix}flame-0.html"), "rb") as f:
+        with open(os.path.join(out, "p", "combo_ap-cpu-alloc-lock-wall", f"{prefix}flame-0.html"), "rb") as f:
             check(f.read() == ref, f"{prefix}flame-0.html = fg-convert {option} --to html")
     check(not [f for f in site_files(out) if "/samples/" in f], "no page of the mixed samples")
     with open(os.path.join(out, "summary.md"), encoding="utf-8") as f:
         md = f.read()
-    check("| combo | cpu | ok | 2881 count |" in md and f"| combo | wall | ok | {wall_total} count |" in md,
+    check("| combo.ap-cpu-alloc-lock-wall | cpu | ok | 2881 count |" in md and f"| combo.ap-cpu-alloc-lock-wall | wall | ok | {wall_total} count |" in md,
           "summary.md: a row for cpu and for wall")
 
 
