@@ -328,12 +328,15 @@ Profile Reader::run() {
     }
   } else {
     // A stream in chunks: the first, cut here, tells whether it is worth
-    // more threads.
+    // more threads. The input holds at least the bytes read so far (the
+    // chunk's whole lines and the partial line carried past them) and,
+    // short of its end, one more.
     Chunks c(std::nullopt, chunk_bytes_);
     c.slots.emplace_back();
     cut_chunk(c, c.slots.back());
     c.slots.back().ready = true;
-    read_chunks(c, c.at_end ? 1 : parts_for({.bytes = c.slots.back().text.size() + 1}));
+    const std::size_t read_so_far = c.slots.back().text.size() + c.carry.size();
+    read_chunks(c, c.at_end ? 1 : parts_for({.bytes = read_so_far + 1}));
   }
   if (columns_ == 0) start(1);
   return std::move(*builder_).finish();

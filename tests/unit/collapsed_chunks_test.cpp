@@ -280,3 +280,31 @@ TEST_CASE("collapsed chunks: a thread failing outside a chunk fails the read ins
   set_jobs(jobs_from(std::nullopt, nullptr));
   set_parallel_min(std::nullopt);
 }
+
+TEST_CASE("collapsed chunks: standard input past a chunk takes a thread at the default thresholds") {
+  // The first chunk of a stream ends at its last whole line, short of the
+  // bytes read: those bytes, not the chunk's, tell whether the input is
+  // worth a thread (1 MiB). A stream of a few chunks has a chunk split by
+  // another thread; the merging thread may take every chunk itself before
+  // the other starts, so the read is tried until one does.
+  std::string text;
+  for (int i = 0; text.size() < (std::size_t{5} << 20); ++i)
+    text += "main;work" + std::to_string(i % 5000) + ";leaf" + std::to_string(i % 37) + " 1\n";
+  const Outcome one = read_at(1, text, false, false, Via::kStream);
+  set_jobs(2);
+  bool split_ahead = false;
+  for (int attempt = 0; attempt < 20 && !split_ahead; ++attempt) {
+    Diagnostics d(
+        false, [](const std::string&) {}, 100);
+    auto in = formats::Input::from_bytes("t.folded", text, formats::kDefaultMaxInflated, /*mappable=*/false);
+    std::atomic<int> calls{0};
+    const Profile p =
+        formats::collapsed::read_in_chunks(*in, formats::ReadOptions{}, d, 0, [&](std::size_t) { ++calls; });
+    std::ostringstream out;
+    dump_profile(p, out);
+    CHECK(out.str() + tables(p) == one.dump_or_error);
+    split_ahead = calls.load() > 0;
+  }
+  CHECK(split_ahead);
+  set_jobs(jobs_from(std::nullopt, nullptr));
+}
