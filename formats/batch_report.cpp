@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cctype>
 #include <csignal>
@@ -791,7 +792,38 @@ std::vector<std::size_t> shard_indices(std::size_t inputs, const BatchReportOpti
   return mine;
 }
 
+// The size of each of `inputs` in bytes, stat'ed once; 0 where unknown
+// (standard input, a file that is gone: its reading tells the error).
+std::vector<std::uintmax_t> input_sizes(const std::vector<ReportInput>& inputs,
+                                        const std::vector<std::size_t>& mine) {
+  std::vector<std::uintmax_t> sizes(inputs.size(), 0);
+  for (const std::size_t i : mine) {
+    std::error_code ec;
+    const std::uintmax_t n = fs::file_size(inputs[i].path, ec);
+    if (!ec) sizes[i] = n;
+  }
+  return sizes;
+}
+
 }  // namespace
+
+std::array<std::vector<std::size_t>, 2> report_parts(const std::vector<std::size_t>& mine,
+                                                     const std::vector<std::uintmax_t>& sizes) {
+  std::vector<std::size_t> order = mine;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
+  std::array<std::vector<std::size_t>, 2> parts;
+  std::uintmax_t bytes[2] = {0, 0};
+  for (const std::size_t i : order) {
+    // The lighter part; of two as heavy, the one of fewer inputs (sizes unknown, 0, alternate).
+    const std::size_t part =
+        std::make_pair(bytes[1], parts[1].size()) < std::make_pair(bytes[0], parts[0].size()) ? 1 : 0;
+    parts[part].push_back(i);
+    bytes[part] += sizes[i];
+  }
+  std::reverse(parts[1].begin(), parts[1].end());  // smallest first
+  return parts;
+}
 
 BatchReportResult write_batch_report(const std::vector<ReportInput>& inputs,
                                      const BatchReportOptions& options) {
@@ -816,18 +848,19 @@ BatchReportResult write_batch_report(const std::vector<ReportInput>& inputs,
     shared = read_shared_baseline(options.baselines[0].path, options);
   // Two parts, each its own profiles, files and group merges: the same
   // site at any --jobs.
+  const std::array<std::vector<std::size_t>, 2> parts = report_parts(mine, input_sizes(inputs, mine));
   GroupMerges groups[2];
   Progress progress(options, mine.size());
   std::vector<char> done(inputs.size(), 0);  // char, not bool: each thread writes its own elements
   std::vector<char> reused(inputs.size(), 0);
   const auto run_part = [&](std::size_t part) {
-    for (std::size_t k = part; k < mine.size() && !progress.stopped(); k += 2) {
-      const std::string& b = baselines[mine[k]];
+    for (std::size_t k = 0; k < parts[part].size() && !progress.stopped(); ++k) {
+      const std::size_t i = parts[part][k];
+      const std::string& b = baselines[i];
       const bool for_all = shared && b == options.baselines[0].path;
-      reused[mine[k]] =
-          process_or_reuse(b, for_all ? &*shared : nullptr, options, site, all[mine[k]], groups[part]);
-      done[mine[k]] = 1;
-      progress.done(all[mine[k]]);
+      reused[i] = process_or_reuse(b, for_all ? &*shared : nullptr, options, site, all[i], groups[part]);
+      done[i] = 1;
+      progress.done(all[i]);
     }
   };
   run_beside(
