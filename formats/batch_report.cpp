@@ -1,6 +1,9 @@
 #include "formats/batch_report.h"
 
 #include <stdlib.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <algorithm>
 #include <array>
@@ -246,6 +249,23 @@ void list_top_functions(const Profile& profile, Granularity pages, CallGraphCach
   }
 }
 
+// Profiles of this many stacks or more hand the heap's free pages back
+// after each view (below that, the views' builds are small and the calls
+// to the allocator cost more than they return).
+constexpr std::size_t kTrimmedStacks = std::size_t{1} << 14;
+
+// Hands the heap's free pages back to the system after a view of a large
+// profile. A view's build (a call graph, a reversed profile) frees many
+// small blocks among live ones, which the allocator keeps; the next view's
+// build would grow the process past them.
+void release_free_memory(const Profile& profile) {
+#if defined(__GLIBC__)
+  if (profile.stack_count() >= kTrimmedStacks) ::malloc_trim(0);
+#else
+  (void)profile;
+#endif
+}
+
 // One view of one value column: `f` with `w`, into PREFIX<column>EXTENSION.
 void write_view(const Profile& profile, const Format& f, const WriteOptions& w, std::string_view prefix,
                 std::string_view extension, const fs::path& folder, ProfileFacts& facts,
@@ -254,6 +274,7 @@ void write_view(const Profile& profile, const Format& f, const WriteOptions& w, 
   const std::string file = std::string(prefix) + *w.value + std::string(extension);
   write_file(folder, file, f.binary, facts,
              [&](std::ostream& out) { f.write(profile, w, out, diagnostics); });
+  release_free_memory(profile);
 }
 
 // Whether the reversed views can be drawn: reversing spells out every
@@ -554,6 +575,7 @@ void process(const std::string& baseline, const SharedBaseline* shared, const Ba
               kinds.empty() ? nullptr : &base_kinds);
     }
     if (!facts.comparison.error.empty()) base_kinds.clear();  // the baseline's kinds are unknown
+    { const Profile released = std::move(profile); }          // not kept while the other kinds are read
     if (kinds.size() > 1 || !base_kinds.empty())
       process_kinds(kinds, facts.comparison.error.empty() ? baseline : "", base_kinds, options, folder, facts,
                     groups, diagnostics);
