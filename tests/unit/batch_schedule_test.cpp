@@ -31,7 +31,7 @@ TEST_CASE("report_parts: the two largest inputs fall in different parts and run 
   CHECK(parts[1] == std::vector<std::size_t>{5, 3, 2});
 }
 
-TEST_CASE("report_parts: a shard's inputs only; unknown sizes (0) alternate") {
+TEST_CASE("report_parts: a shard's inputs only, and unknown sizes (0) alternate") {
   const std::vector<std::uintmax_t> sizes{7, 0, 9, 0, 0};
   CHECK(report_parts({1, 3}, sizes) == Parts{std::vector<std::size_t>{1}, std::vector<std::size_t>{3}});
   CHECK(report_parts({1, 3, 4}, sizes) == Parts{std::vector<std::size_t>{1, 4}, std::vector<std::size_t>{3}});
