@@ -250,14 +250,15 @@ void list_top_functions(const Profile& profile, Granularity pages, CallGraphCach
 }
 
 // Profiles of this many stacks or more hand the heap's free pages back
-// after each view (below that, the views' builds are small and the calls
-// to the allocator cost more than they return).
+// after their call graph page (below that, the views' builds are small and
+// the calls to the allocator cost more than they return).
 constexpr std::size_t kTrimmedStacks = std::size_t{1} << 14;
 
-// Hands the heap's free pages back to the system after a view of a large
-// profile. A view's build (a call graph, a reversed profile) frees many
-// small blocks among live ones, which the allocator keeps; the next view's
-// build would grow the process past them.
+// Hands the heap's free pages back to the system after the call graph
+// page of a large profile. The call graph (kept from the top table for
+// that page) and its build free many small blocks among live ones, which
+// the allocator keeps; the reversed view's build would grow the process
+// past them.
 void release_free_memory(const Profile& profile) {
 #if defined(__GLIBC__)
   if (profile.stack_count() >= kTrimmedStacks) ::malloc_trim(0);
@@ -274,7 +275,6 @@ void write_view(const Profile& profile, const Format& f, const WriteOptions& w, 
   const std::string file = std::string(prefix) + *w.value + std::string(extension);
   write_file(folder, file, f.binary, facts,
              [&](std::ostream& out) { f.write(profile, w, out, diagnostics); });
-  release_free_memory(profile);
 }
 
 // Whether the reversed views can be drawn: reversing spells out every
@@ -363,6 +363,7 @@ void write_column(const Profile& profile, const WriteOptions& w, bool reverse, c
       listed = true;
     }
   }
+  release_free_memory(profile);  // the call graph's, before the turned views build theirs
   write_turned_views(profile, w, reverse, folder, facts, diagnostics);
 }
 
