@@ -886,8 +886,9 @@ BatchReportResult write_batch_report(const std::vector<ReportInput>& inputs,
       progress.done(all[i]);
     }
   };
+  // At --jobs 1, part 0 first: the largest input is drawn on a fresh heap.
   run_beside(
-      {.files = mine.size()}, [&] { run_part(1); }, [&] { run_part(0); });
+      {.files = mine.size()}, [&] { run_part(0); }, [&] { run_part(1); });
   InterruptGuard::check();
   groups[0].absorb(std::move(groups[1]));
   BatchReportResult result;
