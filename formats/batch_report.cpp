@@ -1,8 +1,12 @@
 #include "formats/batch_report.h"
 
 #include <stdlib.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cctype>
 #include <csignal>
@@ -264,6 +268,24 @@ void list_top_functions(const Profile& profile, Granularity pages, CallGraphCach
   }
 }
 
+// Profiles of this many stacks or more hand the heap's free pages back
+// after their call graph page (below that, the views' builds are small and
+// the calls to the allocator cost more than they return).
+constexpr std::size_t kTrimmedStacks = std::size_t{1} << 14;
+
+// Hands the heap's free pages back to the system after the call graph
+// page of a large profile. The call graph (kept from the top table for
+// that page) and its build free many small blocks among live ones, which
+// the allocator keeps; the reversed view's build would grow the process
+// past them.
+void release_free_memory(const Profile& profile) {
+#if defined(__GLIBC__)
+  if (profile.stack_count() >= kTrimmedStacks) ::malloc_trim(0);
+#else
+  (void)profile;
+#endif
+}
+
 // One view of one value column: `f` with `w`, into PREFIX<column>EXTENSION.
 void write_view(const Profile& profile, const Format& f, const WriteOptions& w, std::string_view prefix,
                 std::string_view extension, const fs::path& folder, ProfileFacts& facts,
@@ -360,6 +382,7 @@ void write_column(const Profile& profile, const WriteOptions& w, bool reverse, c
       listed = true;
     }
   }
+  release_free_memory(profile);  // the call graph's, before the turned views build theirs
   write_turned_views(profile, w, reverse, folder, facts, diagnostics);
 }
 
@@ -572,6 +595,7 @@ void process(const std::string& baseline, const SharedBaseline* shared, const Ba
               kinds.empty() ? nullptr : &base_kinds);
     }
     if (!facts.comparison.error.empty()) base_kinds.clear();  // the baseline's kinds are unknown
+    { const Profile released = std::move(profile); }          // not kept while the other kinds are read
     if (kinds.size() > 1 || !base_kinds.empty())
       process_kinds(kinds, facts.comparison.error.empty() ? baseline : "", base_kinds, options, folder, facts,
                     groups, diagnostics);
@@ -810,7 +834,38 @@ std::vector<std::size_t> shard_indices(std::size_t inputs, const BatchReportOpti
   return mine;
 }
 
+// The size of each of `inputs` in bytes, stat'ed once; 0 where unknown
+// (standard input, a file that is gone: its reading tells the error).
+std::vector<std::uintmax_t> input_sizes(const std::vector<ReportInput>& inputs,
+                                        const std::vector<std::size_t>& mine) {
+  std::vector<std::uintmax_t> sizes(inputs.size(), 0);
+  for (const std::size_t i : mine) {
+    std::error_code ec;
+    const std::uintmax_t n = fs::file_size(inputs[i].path, ec);
+    if (!ec) sizes[i] = n;
+  }
+  return sizes;
+}
+
 }  // namespace
+
+std::array<std::vector<std::size_t>, 2> report_parts(const std::vector<std::size_t>& mine,
+                                                     const std::vector<std::uintmax_t>& sizes) {
+  std::vector<std::size_t> order = mine;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
+  std::array<std::vector<std::size_t>, 2> parts;
+  std::uintmax_t bytes[2] = {0, 0};
+  for (const std::size_t i : order) {
+    // The lighter part; of two as heavy, the one of fewer inputs (sizes unknown, 0, alternate).
+    const std::size_t part =
+        std::make_pair(bytes[1], parts[1].size()) < std::make_pair(bytes[0], parts[0].size()) ? 1 : 0;
+    parts[part].push_back(i);
+    bytes[part] += sizes[i];
+  }
+  std::reverse(parts[1].begin(), parts[1].end());  // smallest first
+  return parts;
+}
 
 BatchReportResult write_batch_report(const std::vector<ReportInput>& inputs,
                                      const BatchReportOptions& options) {
@@ -835,22 +890,24 @@ BatchReportResult write_batch_report(const std::vector<ReportInput>& inputs,
     shared = read_shared_baseline(options.baselines[0].path, options);
   // Two parts, each its own profiles, files and group merges: the same
   // site at any --jobs.
+  const std::array<std::vector<std::size_t>, 2> parts = report_parts(mine, input_sizes(inputs, mine));
   GroupMerges groups[2];
   Progress progress(options, mine.size());
   std::vector<char> done(inputs.size(), 0);  // char, not bool: each thread writes its own elements
   std::vector<char> reused(inputs.size(), 0);
   const auto run_part = [&](std::size_t part) {
-    for (std::size_t k = part; k < mine.size() && !progress.stopped(); k += 2) {
-      const std::string& b = baselines[mine[k]];
+    for (std::size_t k = 0; k < parts[part].size() && !progress.stopped(); ++k) {
+      const std::size_t i = parts[part][k];
+      const std::string& b = baselines[i];
       const bool for_all = shared && b == options.baselines[0].path;
-      reused[mine[k]] =
-          process_or_reuse(b, for_all ? &*shared : nullptr, options, site, all[mine[k]], groups[part]);
-      done[mine[k]] = 1;
-      progress.done(all[mine[k]]);
+      reused[i] = process_or_reuse(b, for_all ? &*shared : nullptr, options, site, all[i], groups[part]);
+      done[i] = 1;
+      progress.done(all[i]);
     }
   };
+  // At --jobs 1, part 0 first: the largest input is drawn on a fresh heap.
   run_beside(
-      {.files = mine.size()}, [&] { run_part(1); }, [&] { run_part(0); });
+      {.files = mine.size()}, [&] { run_part(0); }, [&] { run_part(1); });
   InterruptGuard::check();
   groups[0].absorb(std::move(groups[1]));
   BatchReportResult result;

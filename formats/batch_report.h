@@ -8,6 +8,7 @@
 // is built in a temporary folder beside the target and renamed into place.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -169,6 +170,17 @@ struct BatchReportResult {
   /// inputs done, and no site was written.
   bool stopped = false;
 };
+
+/// The two parts of a batch's inputs `mine` (indices into `sizes`, the
+/// inputs' sizes in bytes) that write_batch_report() runs beside each
+/// other (--jobs 2) or one after the other, each with its own group
+/// merges: parts of about equal bytes (largest first, each to the lighter
+/// part; of two as heavy, to the one of fewer inputs, else part 0), each
+/// in the order it runs: part 0 largest
+/// first, part 1 smallest first, so that the largest inputs of the two do
+/// not run at once. It depends on the sizes alone, never on --jobs.
+std::array<std::vector<std::size_t>, 2> report_parts(const std::vector<std::size_t>& mine,
+                                                     const std::vector<std::uintmax_t>& sizes);
 
 /// Reads every input, writes the site to options.output_dir (replacing one
 /// there, whole), and returns what it found. One input's failure is listed

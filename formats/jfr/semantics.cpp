@@ -384,6 +384,13 @@ std::string other_events(const ReadSummary& s, Events events) {
   return msg;
 }
 
+// Whether the recording holds execution samples beside async-profiler's
+// wall-clock ones: event_kinds() then has "cpu" and "wall", not "samples".
+bool splits_samples(const ReadSummary& s) {
+  return s.type_counts.count(std::string(event_type_name(EventType::kExecutionSample))) &&
+         s.type_counts.count(std::string(event_type_name(EventType::kWallClockSample)));
+}
+
 }  // namespace
 
 void fill_metadata(const ReadSummary& s, const std::string& file, Metadata& m) {
@@ -425,6 +432,8 @@ void report(const ReadSummary& s, const JfrOptions& opt, const std::string& file
     note(file +
          ": no samples in async-profiler's cpu state (STATE_DEFAULT): JDK recordings have none; "
          "read them without --cpu");
+  else if (every_kind_read && opt.events == Events::kDefault && splits_samples(s))
+    return;  // the caller reads cpu and wall samples apart (event_kinds()): this reading is none of its own
   else if (opt.events == Events::kDefault || !s.any_selected())
     // The other kinds of a default reading are no news to a caller that reads each of them.
     note(file + ": " + what_was_read(s, opt.events) +

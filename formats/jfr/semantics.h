@@ -266,7 +266,9 @@ void fill_metadata(const ReadSummary& s, const std::string& file, Metadata& m);
 void check_states_matched(const ReadSummary& s, const std::vector<std::string>& states);
 /// The warning for events without stack, and the notes: what was counted,
 /// and which other kinds the file holds (not after the default events when
-/// `every_kind_read`: the caller reads each of them, ReadOptions::every_kind_read).
+/// `every_kind_read`: the caller reads each of them, ReadOptions::every_kind_read;
+/// nor, then, what the default events counted when it reads cpu and wall
+/// samples apart).
 void report(const ReadSummary& s, const JfrOptions& opt, const std::string& file,
             const std::function<void(const std::string&)>& note, Diagnostics& diag,
             bool every_kind_read = false);

@@ -779,6 +779,8 @@ def case_cpuwall():
     out = os.path.join(WORK, "cpuwall")
     r = report([combo], out)
     check(r.returncode == 0, f"exit status {r.returncode}: {r.stderr.decode()}")
+    # The default events' note (what they counted) is of no page: cpu and wall are read apart.
+    check("samples counted from" not in r.stderr.decode(), f"no note on the mixed samples: {r.stderr.decode()}")
     p = summary(out)["profiles"][0]
     kinds = [p.get("kind")] + [k["kind"] for k in p.get("kinds", [])]
     check(kinds == ["cpu", "wall", "alloc", "lock"], f"kinds cpu, wall, alloc, lock ({kinds})")

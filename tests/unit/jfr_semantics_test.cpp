@@ -336,6 +336,17 @@ TEST_CASE("jfr semantics: the summary as metadata and notes") {
   jfr::report(
       s, {}, "x.jfr", [&](const std::string& n) { notes.push_back(n); }, d, true);
   CHECK(notes == std::vector<std::string>{"x.jfr: samples counted from jdk.ExecutionSample (9)"});
+  // With async-profiler's wall-clock samples beside, such a caller reads cpu
+  // and wall apart: what the default events counted is no page of it.
+  s.type_counts["profiler.WallClockSample"] = 5;
+  notes.clear();
+  jfr::report(
+      s, {}, "x.jfr", [&](const std::string& n) { notes.push_back(n); }, d, true);
+  CHECK(notes.empty());
+  jfr::report(
+      s, {}, "x.jfr", [&](const std::string& n) { notes.push_back(n); }, d);
+  CHECK(notes.size() == 1);  // fg-convert still says what it counted
+  s.type_counts.erase("profiler.WallClockSample");
 
   jfr::ReadSummary alloc_only;
   alloc_only.type_counts["jdk.ObjectAllocationInNewTLAB"] = 4;
