@@ -489,8 +489,10 @@ CallGraph build_call_graph(const Profile& p, const CallGraphOptions& o) {
   for (const LabelSetId l : id_range<LabelSetId>(p.label_set_count()))
     for (const Label& label : p.labels(l))
       if (p.str(label.key) == kDiffBaseLabel) base_set[l.index()] = true;
+  g.walked_column = o.column;
+  g.walks_long = walk_is_long(p, o.column);
   const std::int64_t base_total =
-      walk_is_long(p, o.column) ? count_over_tree(p, o, base_set, g) : count_by_walk(p, o, base_set, g);
+      g.walks_long ? count_over_tree(p, o, base_set, g) : count_by_walk(p, o, base_set, g);
   if (base_total > 0) g.total = base_total;
   // A filtered profile keeps percentages of the whole, as pprof's reports.
   else if (o.column < p.metadata().unfiltered_totals.size())
@@ -529,7 +531,7 @@ std::vector<CallGraphEdge> kept_edges(const Profile& p, const CallGraph& g, std:
     edges = recorded_edges(*p.recorded_graph(), g, [&](std::uint32_t a, std::uint32_t b) {
       return kept[a] && kept[b] && (!callees || (*callees)[b]);
     });
-  } else if (walk_is_long(p, column)) {
+  } else if (g.walked_column == column ? g.walks_long : walk_is_long(p, column)) {
     edges = kept_edges_over_tree(p, g, column, kept, callees);
   } else {
     // Each frame's node, or kDropped: one lookup per step up a stack.

@@ -416,3 +416,40 @@ TEST_CASE("call graph: summed over the stack tree, as a walk up every sample's s
     CHECK(same_edges(kept_edges(p, g, 0, kept, 0), walk_samples(p, g, kept).edges));
   }
 }
+
+TEST_CASE("call graph: kept_edges() takes the way build_call_graph() chose for its column (#37)") {
+  // a;b;c once per depth from 1 to `depth`, on one chain: the walks up the
+  // samples' stacks take depth * (depth + 1) / 2 steps over depth stacks.
+  auto chain = [](int depth) {
+    ProfileBuilder b(std::vector<ValueType>{{"samples", "count"}, {"cpu", "nanoseconds"}});
+    std::vector<FrameId> frames;
+    for (const char* name : {"a", "b", "c"}) frames.push_back(b.frame(b.function(name)));
+    std::vector<FrameId> stack;
+    for (int i = 0; i < depth; ++i) {
+      stack.push_back(frames[i % 3]);
+      b.add_sample(b.stack(stack), std::vector<std::int64_t>{1, 10});
+    }
+    return std::move(b).finish();
+  };
+  for (const int depth : {30, 3000}) {
+    CAPTURE(depth);
+    const Profile p = chain(depth);
+    CallGraphOptions o;
+    o.column = 1;
+    CallGraph g = build_call_graph(p, o);
+    CHECK(g.walked_column == 1);
+    // 4,501,500 steps over 3,001 stacks: long; 465 over 31: not (the
+    // threshold is 16 steps per stack and 4,096).
+    CHECK(g.walks_long == (depth == 3000));
+    const std::vector<bool> kept(g.nodes.size(), true);
+    const std::vector<CallGraphEdge> edges = kept_edges(p, g, 1, kept, 0);
+    // a -> b, b -> c and c -> a, each counted once per sample that holds it.
+    REQUIRE(edges.size() == 3);
+    CHECK(edges[0].weight == 10 * (depth - 1));  // a -> b: every sample but the first
+    g.walks_long = !g.walks_long;                // the other way, taken because the graph says so
+    CHECK(same_edges(kept_edges(p, g, 1, kept, 0), edges));
+    g.walked_column = 0;  // another column: measured again, the same edges
+    g.walks_long = !g.walks_long;
+    CHECK(same_edges(kept_edges(p, g, 1, kept, 0), edges));
+  }
+}

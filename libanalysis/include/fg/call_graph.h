@@ -57,6 +57,12 @@ struct CallGraph {
   std::vector<std::uint32_t> node_of_frame;
   /// Drawn from the profile's RecordedCallGraph rather than its stacks.
   bool recorded = false;
+  /// The value column build_call_graph() counted (SIZE_MAX: none), and
+  /// whether it summed it over the stack tree, the walks up the samples'
+  /// stacks being long: kept_edges() on that column takes the same way
+  /// without measuring the walks again.
+  std::size_t walked_column = SIZE_MAX;
+  bool walks_long = false;
 };
 
 inline constexpr std::uint32_t kNoNode = UINT32_MAX;
