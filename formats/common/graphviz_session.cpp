@@ -70,7 +70,13 @@ int collect_error(char* message) {
 
 }  // namespace
 
-GraphvizSession::GraphvizSession() : lock_(graphviz_mutex) {
+GraphvizSession::GraphvizSession() : lock_(graphviz_mutex) { begin(); }
+
+GraphvizSession::GraphvizSession(std::try_to_lock_t) : lock_(graphviz_mutex, std::try_to_lock) {
+  if (lock_.owns_lock()) begin();
+}
+
+void GraphvizSession::begin() {
   graphviz_errors.clear();
   agseterr(AGERR);
   agseterrf(collect_error);
@@ -81,6 +87,7 @@ GraphvizSession::GraphvizSession() : lock_(graphviz_mutex) {
 // newline, or a second graph) and its line count for the next parse; read
 // until nothing is left, so that each parse starts clean.
 GraphvizSession::~GraphvizSession() {
+  if (!lock_.owns_lock()) return;
   for (int i = 0; i < 16; ++i) {
     Agraph_t* rest = agmemread("");
     if (!rest) break;

@@ -33,10 +33,15 @@ std::string bounded_dot(std::string_view dot, std::size_t max = kMaxGraphvizStri
 class GraphvizSession {
  public:
   GraphvizSession();
+  /// Takes the lock only if no other thread holds it; owns_lock() says
+  /// whether it did (only then may the session be used).
+  explicit GraphvizSession(std::try_to_lock_t);
   ~GraphvizSession();
   GraphvizSession(const GraphvizSession&) = delete;
   GraphvizSession& operator=(const GraphvizSession&) = delete;
 
+  /// Whether this session holds the lock.
+  bool owns_lock() const { return lock_.owns_lock(); }
   /// The messages collected so far, trailing newlines and spaces removed.
   std::string errors() const;
   /// Graphviz's agmemread() of bounded_dot(`dot`); null when it cannot be
@@ -44,6 +49,8 @@ class GraphvizSession {
   std::unique_ptr<Agraph_t, int (*)(Agraph_t*)> read(std::string_view dot) const;
 
  private:
+  void begin();
+
   std::unique_lock<std::mutex> lock_;
 };
 

@@ -128,7 +128,8 @@ def case_mixed():
 
 
 def case_jobs():
-    """The same site, byte for byte, at --jobs 1 and 2 (threaded paths forced)."""
+    """The same site, byte for byte, at --jobs 1 and 2 (threaded paths forced),
+    and with every call graph laid out in a worker process."""
     inputs = [os.path.join(MIXED, f) for f in GOOD + ["truncated.folded.gz"]]
     one, two = os.path.join(WORK, "jobs1"), os.path.join(WORK, "jobs2")
     r1 = report(["--jobs", "1"] + inputs, one)
@@ -141,9 +142,15 @@ def case_jobs():
     r = report(["--jobs", "1"] + inputs, slash + "/")  # again: replaces the earlier report
     check(r.returncode == 1 and site_files(slash) == site_files(one), "-o DIR/ again: replaced whole")
     check(not [f for f in os.listdir(WORK) if ".tmp-" in f or ".old-" in f], "no temporary folder left")
-    for f in site_files(one):
-        with open(os.path.join(one, f), "rb") as a, open(os.path.join(two, f), "rb") as b:
-            check(a.read() == b.read(), f"{f}: the same bytes")
+    # Every call graph laid out by a worker process (fg-report --graphviz-worker).
+    workers = os.path.join(WORK, "workers")
+    r3 = report(["--jobs", "2"] + inputs, workers, env={"FG_PARALLEL_MIN": "0", "FG_LAYOUT_WORKERS": "always"})
+    check(r3.returncode == 1 and site_files(workers) == site_files(one), "layout workers: the same files")
+    check(any(f.endswith(".svg") and "callgraph-" in f for f in site_files(one)), "call graph pages drawn")
+    for other in (two, workers):
+        for f in site_files(one):
+            with open(os.path.join(one, f), "rb") as a, open(os.path.join(other, f), "rb") as b:
+                check(a.read() == b.read(), f"{f}: the same bytes in {os.path.basename(other)}")
 
 
 def case_inputs():

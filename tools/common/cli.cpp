@@ -15,6 +15,7 @@
 #include "fg/spelling.h"
 #include "formats/common/huge_pages.h"
 #include "formats/common/table_text.h"
+#include "formats/dot/layout_worker.h"
 #include "formats/input.h"
 #include "formats/output.h"
 #include "formats/plan.h"
@@ -528,6 +529,7 @@ int catching(const std::string& tool, const std::function<int()>& body) {
 
 int run_tool(const std::string& tool, const std::string& usage, int argc, char** argv, CommonOptions& common,
              const po::options_description& options, const std::function<int(Run&)>& body) {
+  if (const int worker = formats::dot::run_layout_worker_if_asked(argc, argv); worker >= 0) return worker;
   return catching(tool, [&] {
     if (!parse_command_line(tool, argc, argv, options, common.inputs, usage)) {
       formats::Output::flush_standard_output();  // help, version or formats: status 1 if not written
