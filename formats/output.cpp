@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <string_view>
 
 #include "fg/error.h"
@@ -30,10 +31,15 @@ constexpr std::size_t kBufferSize = 1 << 20;
 // async-signal-safe functions: it unlinks the path kept here, restores the
 // default action (SA_RESETHAND) and raises the signal again, which ends the
 // process as the signal would have once the handler returns. One temporary
-// at a time: a tool writes one output.
+// is kept, the one registered last: a tool writes one output at a time, and
+// fg-report, which writes pages on two threads, removes its whole temporary
+// site itself. Registering and clearing take g_temp_mutex (the handler
+// does not), and only the output that registered the path clears it.
 constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 char g_temp_path[PATH_MAX + 1];
 volatile std::sig_atomic_t g_temp_set = 0;
+std::mutex g_temp_mutex;
+const void* g_temp_owner = nullptr;  // the Output whose temporary g_temp_path names
 
 extern "C" void remove_temp_and_reraise(int sig) {
   const int saved = errno;
@@ -45,18 +51,26 @@ extern "C" void remove_temp_and_reraise(int sig) {
 // Installs the handler for the signals whose action is the default (one
 // that was ignored, as under nohup, stays ignored).
 void install_cleanup_handlers() {
-  static bool installed = false;
-  if (installed) return;
-  installed = true;
-  for (int sig : kCleanupSignals) {
-    struct sigaction old {};
-    if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) continue;
-    struct sigaction sa {};
-    sa.sa_handler = remove_temp_and_reraise;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND;
-    ::sigaction(sig, &sa, nullptr);
-  }
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    for (int sig : kCleanupSignals) {
+      struct sigaction old {};
+      if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) continue;
+      struct sigaction sa {};
+      sa.sa_handler = remove_temp_and_reraise;
+      sigemptyset(&sa.sa_mask);
+      sa.sa_flags = SA_RESETHAND;
+      ::sigaction(sig, &sa, nullptr);
+    }
+  });
+}
+
+// Forgets the temporary of `owner`, if it is the one kept.
+void clear_temp(const void* owner) {
+  std::lock_guard<std::mutex> lock(g_temp_mutex);
+  if (g_temp_owner != owner) return;
+  g_temp_set = 0;
+  g_temp_owner = nullptr;
 }
 
 // Blocks the cleanup signals while a temporary is created and registered,
@@ -214,7 +228,10 @@ Output::Output(const std::string& path, bool binary) : path_(path) {
     install_cleanup_handlers();
     fd = ::mkstemp(pattern.data());
     if (fd >= 0 && pattern.size() < sizeof g_temp_path) {
+      std::lock_guard<std::mutex> lock(g_temp_mutex);
+      g_temp_set = 0;  // a signal meanwhile finds no half-copied path
       std::memcpy(g_temp_path, pattern.c_str(), pattern.size() + 1);
+      g_temp_owner = this;
       g_temp_set = 1;
     }
   }
@@ -225,7 +242,7 @@ Output::Output(const std::string& path, bool binary) : path_(path) {
   if (!open_file(temp_)) {
     const int error = errno;
     ::unlink(temp_.c_str());
-    g_temp_set = 0;
+    clear_temp(this);
     throw Error(path + ": cannot write output file: " + std::strerror(error));
   }
 }
@@ -245,7 +262,7 @@ Output::~Output() {
   if (!committed_ && !temp_.empty()) {
     owned_.reset();
     ::unlink(temp_.c_str());
-    g_temp_set = 0;  // after the unlink: a signal in between unlinks it again, harmlessly
+    clear_temp(this);  // after the unlink: a signal in between unlinks it again, harmlessly
   }
 }
 
@@ -268,7 +285,7 @@ void Output::commit() {
   } else if (::rename(temp_.c_str(), path_.c_str()) != 0) {
     throw Error(path_ + ": cannot move output into place: " + std::strerror(errno));
   }
-  g_temp_set = 0;  // after the rename: a signal in between finds no temporary to unlink
+  clear_temp(this);  // after the rename: a signal in between finds no temporary to unlink
   committed_ = true;
 }
 
